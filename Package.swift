@@ -1,0 +1,72 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "daydream-bridge",
+    products: [
+        .library(name: "Daydream", targets: ["Daydream"]),
+        .executable(name: "daydream-bridge", targets: ["daydream-bridge"]),
+    ],
+    targets: [
+        // C libraries from Debian, through pkg-config.
+        .systemLibrary(
+            name: "CDBus",
+            pkgConfig: "dbus-1",
+            providers: [.apt(["libdbus-1-dev"])]
+        ),
+        .systemLibrary(
+            name: "CEvdev",
+            pkgConfig: "libevdev",
+            providers: [.apt(["libevdev-dev"])]
+        ),
+        // A small C ABI over toml++ (C++17), so Swift never sees C++.
+        .target(
+            name: "CTOML",
+            cxxSettings: [
+                .define("TOML_HEADER_ONLY", to: "0"),
+                .define("TOML_SHARED_LIB", to: "1"),
+                .define("TOML_EXCEPTIONS", to: "1"),
+            ],
+            linkerSettings: [.linkedLibrary("tomlplusplus")]
+        ),
+
+        // Pure values: packet layout, units, GATT UUIDs.
+        .target(name: "DaydreamProtocol"),
+        // Monotonic time and the scheduler protocol; a manual clock for tests.
+        .target(name: "Timebase"),
+        // epoll, timers, signals, clock; libdbus watch/timeout glue lives in BlueZ.
+        .target(name: "EventLoop", dependencies: ["Timebase"]),
+        // libdbus wrapper and the org.bluez client.
+        .target(name: "BlueZ", dependencies: ["CDBus", "EventLoop"]),
+        // The public library: DDController and friends.
+        .target(name: "Daydream", dependencies: ["DaydreamProtocol", "Timebase", "BlueZ", "EventLoop"]),
+        // The mapping engine: pure.
+        .target(name: "Mapping", dependencies: ["DaydreamProtocol", "Timebase"]),
+        // TOML text -> profiles, with diagnostics.
+        .target(name: "BridgeConfig", dependencies: ["CTOML", "CEvdev", "Mapping"]),
+        // uinput devices through libevdev.
+        .target(name: "VirtualDevice", dependencies: ["CEvdev", "Mapping"]),
+        // The daemon: controllers -> mapping -> devices.
+        .target(
+            name: "Bridge",
+            dependencies: ["Daydream", "DaydreamProtocol", "Mapping", "BridgeConfig", "VirtualDevice", "EventLoop", "BlueZ"],
+            resources: []
+        ),
+        .executableTarget(
+            name: "daydream-bridge",
+            dependencies: ["Bridge", "Daydream", "DaydreamProtocol", "BridgeConfig", "Mapping", "VirtualDevice"]
+        ),
+        // The library's README example, built as a program.
+        .executableTarget(
+            name: "daydream-example",
+            dependencies: ["Daydream"],
+            path: "Examples/daydream-example"
+        ),
+
+        .testTarget(name: "DaydreamProtocolTests", dependencies: ["DaydreamProtocol"]),
+        .testTarget(name: "DaydreamTests", dependencies: ["Daydream", "DaydreamProtocol", "Timebase"]),
+        .testTarget(name: "CLITests", dependencies: ["DaydreamProtocol"]),
+    ],
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx17
+)

@@ -1,0 +1,22 @@
+/// The controller's GATT identifiers (see protocol.md).
+public enum DaydreamGATT {
+    /// The Google service the controller advertises.
+    public static let serviceUUID16: UInt16 = 0xFE55
+    public static let serviceUUID = "0000fe55-0000-1000-8000-00805f9b34fb"
+    /// The characteristic that notifies 20-byte input packets.
+    public static let inputCharacteristicUUID = "00000001-1000-1000-8000-00805f9b34fb"
+    /// The command characteristic. The bridge never writes to it.
+    public static let commandCharacteristicUUID = "00000002-1000-1000-8000-00805f9b34fb"
+    /// The firmware update service. The bridge never writes to it.
+    public static let firmwareUpdateServiceUUID = "0000fef5-0000-1000-8000-00805f9b34fb"
+    /// The name the controller advertises.
+    public static let advertisedName = "Daydream controller"
+
+    public static let batteryLevelUUID = "00002a19-0000-1000-8000-00805f9b34fb"
+    public static let manufacturerNameUUID = "00002a29-0000-1000-8000-00805f9b34fb"
+    public static let modelNumberUUID = "00002a24-0000-1000-8000-00805f9b34fb"
+    public static let serialNumberUUID = "00002a25-0000-1000-8000-00805f9b34fb"
+    public static let hardwareRevisionUUID = "00002a27-0000-1000-8000-00805f9b34fb"
+    public static let firmwareRevisionUUID = "00002a26-0000-1000-8000-00805f9b34fb"
+    public static let softwareRevisionUUID = "00002a28-0000-1000-8000-00805f9b34fb"
+}

@@ -1,0 +1,120 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Scale factors from raw counts to SI units (see protocol.md).
+public enum Scale {
+    /// Radians per orientation count: 2 pi / 4095.
+    public static let orientation = 2.0 * Double.pi / 4095.0
+    /// m/s^2 per acceleration count: 8 g / 4095, with g = 9.8.
+    public static let acceleration = 8.0 * 9.8 / 4095.0
+    /// Radians per second per gyro count: 2048 / 4095 degrees per second.
+    public static let gyro = 2048.0 / 4095.0 * Double.pi / 180.0
+    /// Touch counts to 0...1.
+    public static let touch = 1.0 / 255.0
+}
+
+/// Three doubles, in the unit the property that holds them names.
+public struct Vector3: Hashable, Sendable {
+    public var x: Double
+    public var y: Double
+    public var z: Double
+
+    public init(x: Double, y: Double, z: Double) {
+        self.x = x
+        self.y = y
+        self.z = z
+    }
+
+    public static let zero = Vector3(x: 0, y: 0, z: 0)
+
+    /// The Euclidean length.
+    public var length: Double { (x * x + y * y + z * z).squareRoot() }
+
+    @inlinable
+    init(_ raw: RawVector, scale: Double) {
+        x = Double(raw.x) * scale
+        y = Double(raw.y) * scale
+        z = Double(raw.z) * scale
+    }
+}
+
+/// A unit quaternion, w + xi + yj + zk.
+public struct Quaternion: Hashable, Sendable {
+    public var w: Double
+    public var x: Double
+    public var y: Double
+    public var z: Double
+
+    public init(w: Double, x: Double, y: Double, z: Double) {
+        self.w = w
+        self.x = x
+        self.y = y
+        self.z = z
+    }
+
+    public static let identity = Quaternion(w: 1, x: 0, y: 0, z: 0)
+
+    /// The rotation a rotation vector (axis times angle in radians) describes.
+    public init(rotationVector v: Vector3) {
+        let angle = v.length
+        guard angle > 1e-12 else {
+            self = .identity
+            return
+        }
+        let half = angle / 2
+        let factor = sin(half) / angle
+        self.init(w: cos(half), x: v.x * factor, y: v.y * factor, z: v.z * factor)
+    }
+
+    /// The inverse rotation (the conjugate of a unit quaternion).
+    public var conjugate: Quaternion { Quaternion(w: w, x: -x, y: -y, z: -z) }
+
+    /// The Hamilton product `self * other`.
+    public static func * (lhs: Quaternion, rhs: Quaternion) -> Quaternion {
+        Quaternion(
+            w: lhs.w * rhs.w - lhs.x * rhs.x - lhs.y * rhs.y - lhs.z * rhs.z,
+            x: lhs.w * rhs.x + lhs.x * rhs.w + lhs.y * rhs.z - lhs.z * rhs.y,
+            y: lhs.w * rhs.y - lhs.x * rhs.z + lhs.y * rhs.w + lhs.z * rhs.x,
+            z: lhs.w * rhs.z + lhs.x * rhs.y - lhs.y * rhs.x + lhs.z * rhs.w
+        )
+    }
+
+    /// Rotation about the vertical (y) axis, yaw, in radians; and pitch (x) and roll (z).
+    public var eulerAngles: (yaw: Double, pitch: Double, roll: Double) {
+        let sinPitch = max(-1, min(1, 2 * (w * x - y * z)))
+        let pitch = asin(sinPitch)
+        let yaw = atan2(2 * (w * y + x * z), 1 - 2 * (x * x + y * y))
+        let roll = atan2(2 * (w * z + x * y), 1 - 2 * (x * x + z * z))
+        return (yaw, pitch, roll)
+    }
+}
+
+/// A point on the touchpad: x from 0 (left) to 1 (right), y from 0 (top) to 1 (bottom).
+public struct TouchPoint: Hashable, Sendable {
+    public var x: Double
+    public var y: Double
+
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+}
+
+extension DaydreamPacket {
+    /// The orientation's rotation vector in radians.
+    public var rotationVector: Vector3 { Vector3(orientation, scale: Scale.orientation) }
+    /// The orientation as a unit quaternion.
+    public var quaternion: Quaternion { Quaternion(rotationVector: rotationVector) }
+    /// Acceleration in m/s^2.
+    public var accelerationSI: Vector3 { Vector3(acceleration, scale: Scale.acceleration) }
+    /// Rotation rate in rad/s.
+    public var rotationRate: Vector3 { Vector3(gyro, scale: Scale.gyro) }
+    /// The finger's position, or nil when no finger is on the touchpad.
+    public var touchPoint: TouchPoint? {
+        guard isTouching else { return nil }
+        return TouchPoint(x: Double(touchX) * Scale.touch, y: Double(touchY) * Scale.touch)
+    }
+}
