@@ -1,0 +1,172 @@
+import DaydreamProtocol
+import Foundation
+import Timebase
+
+/// One Daydream View controller: its buttons, touchpad, motion, battery and
+/// device information, updated from the packets it sends.
+///
+/// The shape follows the iOS Daydream library. Everything runs on the main
+/// thread; handlers are called there. A transport (BlueZ in the daemon, a
+/// recording in `replay`, a test) feeds it with `receive(_:at:)` or
+/// `handle(_:at:)`, and reports the link with `markConnected()` and
+/// `markDisconnected()`.
+@MainActor
+public final class DDController {
+    /// The Bluetooth address, `AA:BB:CC:DD:EE:FF`; the key that identifies a controller.
+    public let address: String
+
+    /// The circular touchpad.
+    public let touchpad: DDControllerTouchpad
+    /// The touchpad press.
+    public let clickButton: DDControllerButton
+    public let appButton: DDControllerButton
+    public let homeButton: DDControllerButton
+    public let volumeUpButton: DDControllerButton
+    public let volumeDownButton: DDControllerButton
+    /// Orientation, rotation rate and acceleration.
+    public let motion: DDControllerMotion
+
+    /// The five buttons in packet bit order: click, home, app, volume down, volume up.
+    public var buttons: [DDControllerButton] {
+        [clickButton, homeButton, appButton, volumeDownButton, volumeUpButton]
+    }
+
+    /// How long a press must last to call a button's `longPressHandler` (1 s by default).
+    public var longPressDuration: TimeSpan {
+        get { homeButton.longPressDuration }
+        set { for button in buttons { button.longPressDuration = newValue } }
+    }
+
+    /// Battery level from 0 to 1, once read.
+    public internal(set) var batteryLevel: Float?
+    /// Device Information strings, once read.
+    public internal(set) var manufacturer: String?
+    public internal(set) var modelNumber: String?
+    public internal(set) var serialNumber: String?
+    public internal(set) var hardwareVersion: String?
+    public internal(set) var firmwareVersion: String?
+    public internal(set) var softwareVersion: String?
+
+    /// Whether the controller is connected and streaming.
+    public private(set) var isConnected = false
+    /// Packet counters since this object was made.
+    public private(set) var statistics = DDControllerStatistics()
+    /// The newest packet, if any.
+    public private(set) var lastPacket: DaydreamPacket?
+
+    /// Called with every decoded packet before the elements update: the bridge's fast path.
+    public var packetHandler: (@MainActor (DDController, DaydreamPacket, MonotonicTime) -> Void)?
+    /// Called when the link comes up (`true`) or goes down (`false`).
+    public var connectionChangedHandler: (@MainActor (DDController, Bool) -> Void)?
+
+    /// Set by the transport: reads the battery level, then calls `setBatteryLevel(percent:)`.
+    public var batteryLevelReader: (@MainActor (DDController) -> Void)?
+
+    private var lastSequence: UInt8?
+
+    /// A controller with the given address, whose long-press timers run on `scheduler`.
+    public init(address: String, scheduler: any DeadlineScheduler) {
+        self.address = address
+        clickButton = DDControllerButton(kind: .click, scheduler: scheduler)
+        appButton = DDControllerButton(kind: .app, scheduler: scheduler)
+        homeButton = DDControllerButton(kind: .home, scheduler: scheduler)
+        volumeUpButton = DDControllerButton(kind: .volumeUp, scheduler: scheduler)
+        volumeDownButton = DDControllerButton(kind: .volumeDown, scheduler: scheduler)
+        touchpad = DDControllerTouchpad(button: clickButton)
+        motion = DDControllerMotion()
+    }
+
+    /// Decodes one notification received at `time` and applies it. A notification
+    /// that is not a packet is counted in `statistics.malformed` and dropped.
+    public func receive(_ bytes: UnsafeRawBufferPointer, at time: MonotonicTime) {
+        do {
+            handle(try DaydreamPacket(bytes: bytes), at: time)
+        } catch {
+            statistics.malformed += 1
+        }
+    }
+
+    /// Applies one decoded packet received at `time`.
+    public func handle(_ packet: DaydreamPacket, at time: MonotonicTime) {
+        countSequence(packet.sequence)
+        lastPacket = packet
+        packetHandler?(self, packet, time)
+        let pressed = packet.buttons
+        clickButton.update(pressed: pressed.contains(.click), at: time)
+        homeButton.update(pressed: pressed.contains(.home), at: time)
+        appButton.update(pressed: pressed.contains(.app), at: time)
+        volumeDownButton.update(pressed: pressed.contains(.volumeDown), at: time)
+        volumeUpButton.update(pressed: pressed.contains(.volumeUp), at: time)
+        touchpad.update(packet.touchPoint)
+        motion.update(from: packet)
+    }
+
+    /// Records that the link is up and posts `.DDControllerDidConnect`.
+    public func markConnected() {
+        guard !isConnected else { return }
+        isConnected = true
+        lastSequence = nil
+        connectionChangedHandler?(self, true)
+        NotificationCenter.default.post(name: .DDControllerDidConnect, object: self)
+    }
+
+    /// Records that the link is down: every button that was down is released
+    /// (its handlers called), the finger lifts, and `.DDControllerDidDisconnect` is posted.
+    public func markDisconnected() {
+        guard isConnected else { return }
+        isConnected = false
+        lastSequence = nil
+        for button in buttons { button.release() }
+        touchpad.update(nil)
+        connectionChangedHandler?(self, false)
+        NotificationCenter.default.post(name: .DDControllerDidDisconnect, object: self)
+    }
+
+    /// Asks the transport to read the battery level; `.DDControllerDidUpdateBatteryLevel`
+    /// is posted when it arrives.
+    public func updateBatteryLevel() {
+        batteryLevelReader?(self)
+    }
+
+    /// Stores a battery level read from the Battery Service (percent, 0...100)
+    /// and posts `.DDControllerDidUpdateBatteryLevel`.
+    public func setBatteryLevel(percent: Int) {
+        batteryLevel = Float(min(max(percent, 0), 100)) / 100
+        NotificationCenter.default.post(name: .DDControllerDidUpdateBatteryLevel, object: self)
+    }
+
+    /// Stores the Device Information strings that were read; nil leaves a value as it is.
+    public func setDeviceInformation(
+        manufacturer: String? = nil, modelNumber: String? = nil, serialNumber: String? = nil,
+        hardwareVersion: String? = nil, firmwareVersion: String? = nil, softwareVersion: String? = nil
+    ) {
+        if let manufacturer { self.manufacturer = manufacturer }
+        if let modelNumber { self.modelNumber = modelNumber }
+        if let serialNumber { self.serialNumber = serialNumber }
+        if let hardwareVersion { self.hardwareVersion = hardwareVersion }
+        if let firmwareVersion { self.firmwareVersion = firmwareVersion }
+        if let softwareVersion { self.softwareVersion = softwareVersion }
+    }
+
+    private func countSequence(_ sequence: UInt8) {
+        statistics.received += 1
+        if let last = lastSequence {
+            // The 5-bit counter wraps at 32; a repeat counts as nothing lost.
+            let gap = (Int(sequence) - Int(last) - 1 + 32) % 32
+            if gap != 31 { statistics.lost += gap }
+        }
+        lastSequence = sequence
+    }
+}
+
+/// Packet counters for one controller.
+public struct DDControllerStatistics: Hashable, Sendable {
+    /// Packets decoded and applied.
+    public var received = 0
+    /// Packets missing from the sequence (gaps in the 5-bit counter).
+    public var lost = 0
+    /// Notifications that were not 20-byte packets, dropped.
+    public var malformed = 0
+
+    public init() {}
+}
