@@ -66,6 +66,7 @@ let package = Package(
         .testTarget(name: "DaydreamProtocolTests", dependencies: ["DaydreamProtocol"]),
         .testTarget(name: "DaydreamTests", dependencies: ["Daydream", "DaydreamProtocol", "Timebase"]),
         .testTarget(name: "CLITests", dependencies: ["DaydreamProtocol"]),
+        .testTarget(name: "MappingTests", dependencies: ["Mapping", "DaydreamProtocol", "Timebase"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

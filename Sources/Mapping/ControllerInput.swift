@@ -1,0 +1,41 @@
+import DaydreamProtocol
+
+/// One snapshot of the controller, in SI units: what the engine maps.
+public struct ControllerInput: Hashable, Sendable {
+    /// The buttons held down.
+    public var buttons: DaydreamButtons
+    /// The finger on the touchpad (x 0 left...1 right, y 0 top...1 bottom), or nil.
+    public var touch: TouchPoint?
+    /// The controller's orientation as a unit quaternion.
+    public var orientation: Quaternion
+    /// Rotation rate in rad/s about the controller's x, y and z axes.
+    public var rotationRate: Vector3
+    /// Acceleration in m/s^2.
+    public var acceleration: Vector3
+
+    /// A snapshot with every field given; the defaults are a controller at rest.
+    public init(
+        buttons: DaydreamButtons = [],
+        touch: TouchPoint? = nil,
+        orientation: Quaternion = .identity,
+        rotationRate: Vector3 = .zero,
+        acceleration: Vector3 = .zero
+    ) {
+        self.buttons = buttons
+        self.touch = touch
+        self.orientation = orientation
+        self.rotationRate = rotationRate
+        self.acceleration = acceleration
+    }
+
+    /// The snapshot a decoded packet describes.
+    public init(packet: DaydreamPacket) {
+        self.init(
+            buttons: packet.buttons,
+            touch: packet.touchPoint,
+            orientation: packet.quaternion,
+            rotationRate: packet.rotationRate,
+            acceleration: packet.accelerationSI
+        )
+    }
+}

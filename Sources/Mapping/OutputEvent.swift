@@ -1,0 +1,121 @@
+/// The virtual devices the bridge can create; each exists only when some profile needs it.
+public enum OutputDeviceKind: UInt8, CaseIterable, Hashable, Sendable, CustomStringConvertible {
+    /// A gamepad: `BTN_SOUTH`..., `BTN_DPAD_*`, `ABS_*`. udev classifies it as a joystick.
+    case gamepad = 0
+    /// A mouse: `BTN_LEFT`...`BTN_TASK` and every `REL_*` axis.
+    case mouse = 1
+    /// A keyboard: `KEY_*` (including media keys) and the other non-gamepad buttons.
+    case keyboard = 2
+
+    /// The device a code of this type goes to, or nil when the bridge never emits it
+    /// (`EV_SYN`/unknown types, the tablet/touch range `BTN_DIGI`...`BTN_WHEEL`, out-of-range codes).
+    ///
+    /// Routing keeps classes apart: mouse buttons and relative axes to the mouse (a pad with
+    /// a mouse button would be taken for a mouse), joystick/gamepad buttons, d-pad buttons,
+    /// trigger-happy buttons and absolute axes to the gamepad, every other key to the keyboard.
+    public static func route(type: UInt16, code: UInt16) -> OutputDeviceKind? {
+        switch type {
+        case EventType.rel:
+            return code <= EventCode.relMax ? .mouse : nil
+        case EventType.abs:
+            return code <= EventCode.absMax ? .gamepad : nil
+        case EventType.key:
+            return routeKey(code)
+        default:
+            return nil
+        }
+    }
+
+    /// The device an `EV_KEY` code goes to; see `route(type:code:)`.
+    public static func routeKey(_ code: UInt16) -> OutputDeviceKind? {
+        switch code {
+        case EventCode.btnLeft...EventCode.btnTask:
+            return .mouse
+        case EventCode.btnMisc..<EventCode.btnLeft, EventCode.btnJoystick..<EventCode.btnDigi:
+            return .gamepad
+        case EventCode.btnDpadUp...EventCode.btnDpadRight,
+             EventCode.btnTriggerHappy1...EventCode.btnTriggerHappy40:
+            return .gamepad
+        case EventCode.btnDigi..<EventCode.btnWheel:
+            return nil
+        case 1...EventCode.keyMax:
+            return .keyboard
+        default:
+            return nil
+        }
+    }
+
+    /// "gamepad", "mouse" or "keyboard".
+    public var description: String {
+        switch self {
+        case .gamepad: "gamepad"
+        case .mouse: "mouse"
+        case .keyboard: "keyboard"
+        }
+    }
+}
+
+/// One Linux input event for one virtual device (type and code as in `linux/input-event-codes.h`).
+public struct OutputEvent: Hashable, Sendable {
+    /// The device to write it to.
+    public var device: OutputDeviceKind
+    /// `EV_KEY`, `EV_REL`, `EV_ABS` or `EV_SYN`.
+    public var type: UInt16
+    /// The code within the type.
+    public var code: UInt16
+    /// 1/0 for keys, a delta for relative axes, a position for absolute axes.
+    public var value: Int32
+
+    /// An event with every field given.
+    public init(device: OutputDeviceKind, type: UInt16, code: UInt16, value: Int32) {
+        self.device = device
+        self.type = type
+        self.code = code
+        self.value = value
+    }
+
+    /// True for `SYN_REPORT`.
+    public var isSynReport: Bool { type == EventType.syn && code == EventCode.synReport }
+}
+
+/// The events one engine call produced, in order, ready to be written.
+///
+/// The caller owns it and calls `removeAll()` after writing; capacity is kept, so appending
+/// allocates nothing in steady state. Every device's changes within one frame end with one
+/// `SYN_REPORT` for that device; a tap (press and release at the same instant) is two frames.
+public struct OutputBuffer: Sendable {
+    /// The events, in the order to write them.
+    public private(set) var events: [OutputEvent]
+    /// Devices that received events since their last `SYN_REPORT`, as bits of `OutputDeviceKind.rawValue`.
+    private var dirty: UInt8 = 0
+
+    /// An empty buffer with room for `capacity` events.
+    public init(capacity: Int = 256) {
+        events = []
+        events.reserveCapacity(capacity)
+    }
+
+    /// Forgets the events, keeping the capacity.
+    public mutating func removeAll() {
+        events.removeAll(keepingCapacity: true)
+        dirty = 0
+    }
+
+    /// True when no event is waiting.
+    public var isEmpty: Bool { events.isEmpty }
+
+    /// Appends one event (not `SYN_REPORT`: frames end through `endFrame()`).
+    mutating func append(_ device: OutputDeviceKind, type: UInt16, code: UInt16, value: Int32) {
+        events.append(OutputEvent(device: device, type: type, code: code, value: value))
+        dirty |= 1 << device.rawValue
+    }
+
+    /// Ends the current frame: one `SYN_REPORT` for every device that changed, in device order.
+    mutating func endFrame() {
+        guard dirty != 0 else { return }
+        for device in OutputDeviceKind.allCases where dirty & (1 << device.rawValue) != 0 {
+            events.append(OutputEvent(device: device, type: EventType.syn, code: EventCode.synReport, value: 0))
+        }
+        dirty = 0
+    }
+}

@@ -1,0 +1,187 @@
+import DaydreamProtocol
+import Timebase
+
+/// `air-mouse = { ... }` in a profile: the gyro moves the pointer (`REL_X`/`REL_Y` on the mouse).
+///
+/// Turning the controller left/right (about its vertical y axis) moves the pointer left/right;
+/// tipping it up/down (about its x axis) moves it up/down.
+public struct AirMouseSettings: Hashable, Sendable {
+    /// `speed` (default 1.0): 1.0 moves the pointer 1000 counts per radian turned.
+    public var speed: Double = 1.0
+    /// `deadzone` (default 0.05): rotation rates below this many rad/s count as drift and move nothing;
+    /// faster ones have it subtracted, so motion starts smoothly.
+    public var deadzone: Double = 0.05
+    /// `always` (default false): point all the time; otherwise only while an `"air-mouse"` action is held.
+    public var always: Bool = false
+    /// `invert-x` (default false): mirror horizontal motion.
+    public var invertX: Bool = false
+    /// `invert-y` (default false): mirror vertical motion.
+    public var invertY: Bool = false
+
+    /// The defaults.
+    public init() {}
+}
+
+/// Which rotation of the controller drives the tilt axis.
+public enum TiltSource: String, Hashable, Sendable, CaseIterable {
+    /// `"roll"`: rolling right (clockwise seen from behind) is positive. Steering.
+    case roll
+    /// `"pitch"`: tipping the tip up is negative (like pushing a stick up).
+    case pitch
+    /// `"yaw"`: turning right is positive.
+    case yaw
+}
+
+/// `tilt = { ... }` in a profile: the controller's orientation, relative to its recentred zero,
+/// drives an absolute axis on the gamepad, -32768...32767.
+public struct TiltSettings: Hashable, Sendable {
+    /// `axis` (default `"ABS_X"`): the axis written.
+    public var axis: UInt16 = EventCode.absX
+    /// `source` (default `"roll"`).
+    public var source: TiltSource = .roll
+    /// `range` (default 45.0): degrees from zero that give full deflection.
+    public var range: Double = 45.0
+    /// `deadzone` (default 0.0): degrees around zero that read as centred; output grows from its edge.
+    public var deadzone: Double = 0.0
+    /// `invert` (default false): flip the sign.
+    public var invert: Bool = false
+
+    /// The defaults.
+    public init() {}
+}
+
+/// One profile: `[profile.NAME]`.
+///
+/// Keys: `click`, `app`, `home`, `volume-up`, `volume-down` (each a `ButtonBinding`; absent = unbound),
+/// `touchpad` (`TouchpadMode`), `air-mouse` (`AirMouseSettings`), `tilt` (`TiltSettings`; absent = off),
+/// and the table `[profile.NAME.chords]` (`Chord`s).
+public struct Profile: Hashable, Sendable {
+    /// The name after `profile.`.
+    public var name: String
+    /// `click`: the touchpad press.
+    public var click: ButtonBinding?
+    /// `app`.
+    public var app: ButtonBinding?
+    /// `home`.
+    public var home: ButtonBinding?
+    /// `volume-up`.
+    public var volumeUp: ButtonBinding?
+    /// `volume-down`.
+    public var volumeDown: ButtonBinding?
+    /// `touchpad` (default `"none"`).
+    public var touchpad: TouchpadMode
+    /// `air-mouse` (defaults as in `AirMouseSettings`; pointing needs `always = true` or an `"air-mouse"` action).
+    public var airMouse: AirMouseSettings
+    /// `tilt` (absent = no tilt axis).
+    public var tilt: TiltSettings?
+    /// `[profile.NAME.chords]`, in file order.
+    public var chords: [Chord]
+
+    /// A profile with everything given; unbound by default.
+    public init(
+        name: String,
+        click: ButtonBinding? = nil, app: ButtonBinding? = nil, home: ButtonBinding? = nil,
+        volumeUp: ButtonBinding? = nil, volumeDown: ButtonBinding? = nil,
+        touchpad: TouchpadMode = .none, airMouse: AirMouseSettings = AirMouseSettings(),
+        tilt: TiltSettings? = nil, chords: [Chord] = []
+    ) {
+        self.name = name
+        self.click = click
+        self.app = app
+        self.home = home
+        self.volumeUp = volumeUp
+        self.volumeDown = volumeDown
+        self.touchpad = touchpad
+        self.airMouse = airMouse
+        self.tilt = tilt
+        self.chords = chords
+    }
+
+    /// The binding of one button.
+    public subscript(button: ControllerButton) -> ButtonBinding? {
+        get {
+            switch button {
+            case .click: click
+            case .app: app
+            case .home: home
+            case .volumeUp: volumeUp
+            case .volumeDown: volumeDown
+            }
+        }
+        set {
+            switch button {
+            case .click: click = newValue
+            case .app: app = newValue
+            case .home: home = newValue
+            case .volumeUp: volumeUp = newValue
+            case .volumeDown: volumeDown = newValue
+            }
+        }
+    }
+}
+
+/// The gamepad's identity towards SDL and games.
+public enum GamepadIdentity: String, Hashable, Sendable, CaseIterable {
+    /// `"default"`: the bridge's own name and vendor/product.
+    case `default`
+    /// `"xbox360"`: "Microsoft X-Box 360 pad", 045e:028e, for games that only know Xbox pads.
+    case xbox360
+}
+
+/// A whole configuration: what the TOML file describes.
+///
+/// - `[bridge] profile` -> `defaultProfile` (default: the first profile);
+/// - `[bridge] next-profile` -> `nextProfileChord` (a chord like `"home+app"` that cycles
+///   profiles in every profile; default: none);
+/// - `[bridge] hold-time` -> `holdTime` (default `"1s"`; durations are `"750ms"`, `"1s"`, `"1.5s"`);
+/// - `[gamepad] identity` -> `gamepadIdentity` (default `"default"`);
+/// - `[profile.NAME]` -> `profiles`, in file order;
+/// - `[controller."AA:BB:CC:DD:EE:FF"] profile = "NAME"` -> `controllerProfiles`.
+public struct MappingConfiguration: Hashable, Sendable {
+    /// The profiles, in file order (the order `next-profile` cycles through).
+    public var profiles: [Profile]
+    /// The profile a new controller starts in; nil means the first.
+    public var defaultProfile: String?
+    /// The chord that cycles profiles in every profile, or nil.
+    public var nextProfileChord: DaydreamButtons?
+    /// How long a press must last to be a hold (default 1 s).
+    public var holdTime: TimeSpan
+    /// The gamepad identity.
+    public var gamepadIdentity: GamepadIdentity
+    /// Profile names by controller address (upper-case `AA:BB:CC:DD:EE:FF`).
+    public var controllerProfiles: [String: String]
+
+    /// The built-in hold time: 1 s, like the iOS library's long press.
+    public static let defaultHoldTime = TimeSpan.seconds(1)
+
+    /// A configuration with everything given.
+    public init(
+        profiles: [Profile],
+        defaultProfile: String? = nil,
+        nextProfileChord: DaydreamButtons? = nil,
+        holdTime: TimeSpan = MappingConfiguration.defaultHoldTime,
+        gamepadIdentity: GamepadIdentity = .default,
+        controllerProfiles: [String: String] = [:]
+    ) {
+        self.profiles = profiles
+        self.defaultProfile = defaultProfile
+        self.nextProfileChord = nextProfileChord
+        self.holdTime = holdTime
+        self.gamepadIdentity = gamepadIdentity
+        self.controllerProfiles = controllerProfiles
+    }
+
+    /// The profile with this name, or nil.
+    public func profile(named name: String) -> Profile? {
+        profiles.first(where: { $0.name == name })
+    }
+
+    /// The profile a controller starts in: its own by address, else the default, else the first.
+    public func startingProfileName(forController address: String?) -> String? {
+        if let address, let name = controllerProfiles[address.uppercased()], profile(named: name) != nil {
+            return name
+        }
+        if let name = defaultProfile, profile(named: name) != nil { return name }
+        return profiles.first?.name
+    }
+}

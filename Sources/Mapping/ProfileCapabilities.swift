@@ -1,0 +1,90 @@
+extension Action {
+    /// The `EV_KEY` codes this action can press.
+    var keyCodes: [UInt16] {
+        if case .keys(let codes) = self { return codes }
+        return []
+    }
+
+    /// True for `"air-mouse"`.
+    var isAirMouse: Bool {
+        if case .airMouse = self { return true }
+        return false
+    }
+}
+
+extension ButtonBinding {
+    /// Every action this binding can take.
+    var actions: [Action] {
+        switch self {
+        case .plain(let action): [action]
+        case .tapHold(let tap, let hold, _): [tap, hold].compactMap { $0 }
+        }
+    }
+}
+
+extension Profile {
+    /// Every action of buttons and chords.
+    var allActions: [Action] {
+        ControllerButton.allCases.flatMap { self[$0]?.actions ?? [] } + chords.map(\.action)
+    }
+
+    /// True when the gyro can move the pointer in this profile.
+    var usesAirMouse: Bool {
+        airMouse.always || allActions.contains(where: \.isAirMouse)
+    }
+
+    /// The codes this profile can emit, by device (without the classification helpers).
+    public var capabilities: Capabilities {
+        var result = Capabilities()
+        for action in allActions {
+            for code in action.keyCodes { result.insertKey(code) }
+        }
+        switch touchpad {
+        case .none:
+            break
+        case .stick(let options):
+            result.insertAbsolute(options.xAxis, .stick)
+            result.insertAbsolute(options.yAxis, .stick)
+        case .dpad(let options):
+            switch options.output {
+            case .buttons:
+                for code in EventCode.btnDpadUp...EventCode.btnDpadRight { result.insertKey(code) }
+            case .hat:
+                result.insertAbsolute(EventCode.absHat0X, .hat)
+                result.insertAbsolute(EventCode.absHat0Y, .hat)
+            }
+        case .trackpad:
+            result.insertRelative(EventCode.relX)
+            result.insertRelative(EventCode.relY)
+        case .scroll(let options):
+            result.insertRelative(EventCode.relWheel)
+            result.insertRelative(EventCode.relWheelHiRes)
+            if options.horizontal {
+                result.insertRelative(EventCode.relHWheel)
+                result.insertRelative(EventCode.relHWheelHiRes)
+            }
+        case .wheel(let options):
+            result.insertRelative(options.horizontal ? EventCode.relHWheel : EventCode.relWheel)
+            result.insertRelative(options.horizontal ? EventCode.relHWheelHiRes : EventCode.relWheelHiRes)
+        }
+        if usesAirMouse {
+            result.insertRelative(EventCode.relX)
+            result.insertRelative(EventCode.relY)
+        }
+        if let tilt {
+            result.insertAbsolute(tilt.axis, .stick)
+        }
+        return result
+    }
+}
+
+extension MappingConfiguration {
+    /// The devices to create: the union over all profiles, plus the codes udev and SDL need
+    /// to classify each device right (see `Capabilities`). A profile switch never needs a new device.
+    public var capabilities: Capabilities {
+        var result = Capabilities()
+        for profile in profiles { result.formUnion(profile.capabilities) }
+        result.addClassificationCodes()
+        return result
+    }
+}
