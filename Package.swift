@@ -43,7 +43,7 @@ let package = Package(
         // The mapping engine: pure.
         .target(name: "Mapping", dependencies: ["DaydreamProtocol", "Timebase"]),
         // TOML text -> profiles, with diagnostics.
-        .target(name: "BridgeConfig", dependencies: ["CTOML", "CEvdev", "Mapping"]),
+        .target(name: "BridgeConfig", dependencies: ["CTOML", "CEvdev", "Mapping", "Timebase"]),
         // uinput devices through libevdev.
         .target(name: "VirtualDevice", dependencies: ["CEvdev", "Mapping"]),
         // The daemon: controllers -> mapping -> devices.
@@ -67,6 +67,11 @@ let package = Package(
         .testTarget(name: "DaydreamTests", dependencies: ["Daydream", "DaydreamProtocol", "Timebase"]),
         .testTarget(name: "CLITests", dependencies: ["DaydreamProtocol"]),
         .testTarget(name: "MappingTests", dependencies: ["Mapping", "DaydreamProtocol", "Timebase"]),
+        .testTarget(
+            name: "BridgeConfigTests",
+            dependencies: ["BridgeConfig", "CEvdev", "Mapping", "Timebase"],
+            exclude: ["Fixtures"]
+        ),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

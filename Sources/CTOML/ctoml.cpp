@@ -1,6 +1,196 @@
+// The C ABI over toml++ declared in ctoml.h.
 #include "ctoml.h"
 #include <toml++/toml.h>
 
+#include <algorithm>
+#include <deque>
+#include <new>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+struct ctoml_document {
+    bool succeeded = false;
+    std::string error_message;
+    ctoml_position error_position = {0, 0};
+    // The parsed table stays alive: nodes point into its keys and strings.
+    toml::table root;
+    // Text made here (dates and times), at stable addresses.
+    std::deque<std::string> owned_text;
+    std::vector<ctoml_node> nodes;
+};
+
+namespace {
+
+ctoml_position position_of(const toml::source_position &position) {
+    return ctoml_position{static_cast<uint32_t>(position.line), static_cast<uint32_t>(position.column)};
+}
+
+bool comes_before(const ctoml_position &a, const ctoml_position &b) {
+    return a.line != b.line ? a.line < b.line : a.column < b.column;
+}
+
+ctoml_node empty_node() {
+    ctoml_node node{};
+    node.kind = CTOML_TABLE;
+    return node;
+}
+
+template <typename Value>
+void set_text_from_stream(ctoml_document &document, ctoml_node &target, const Value &value) {
+    std::ostringstream stream;
+    stream << value;
+    document.owned_text.push_back(stream.str());
+    const std::string &text = document.owned_text.back();
+    target.text = text.data();
+    target.text_length = text.size();
+}
+
+// Fills document.nodes[index] from `node`, then its children (appended as one block).
+void flatten(ctoml_document &document, size_t index, const toml::node &node) {
+    {
+        ctoml_node &target = document.nodes[index];
+        target.position = position_of(node.source().begin);
+        switch (node.type()) {
+        case toml::node_type::table:
+            target.kind = CTOML_TABLE;
+            break;
+        case toml::node_type::array:
+            target.kind = CTOML_ARRAY;
+            break;
+        case toml::node_type::string: {
+            target.kind = CTOML_STRING;
+            const std::string &text = node.as_string()->get();
+            target.text = text.data();
+            target.text_length = text.size();
+            break;
+        }
+        case toml::node_type::integer:
+            target.kind = CTOML_INTEGER;
+            target.integer = node.as_integer()->get();
+            break;
+        case toml::node_type::floating_point:
+            target.kind = CTOML_FLOAT;
+            target.floating = node.as_floating_point()->get();
+            break;
+        case toml::node_type::boolean:
+            target.kind = CTOML_BOOLEAN;
+            target.boolean = node.as_boolean()->get() ? 1 : 0;
+            break;
+        case toml::node_type::date:
+            target.kind = CTOML_DATE;
+            set_text_from_stream(document, target, node.as_date()->get());
+            break;
+        case toml::node_type::time:
+            target.kind = CTOML_TIME;
+            set_text_from_stream(document, target, node.as_time()->get());
+            break;
+        case toml::node_type::date_time:
+            target.kind = CTOML_DATE_TIME;
+            set_text_from_stream(document, target, node.as_date_time()->get());
+            break;
+        case toml::node_type::none:
+            break;
+        }
+    }
+
+    if (const toml::table *table = node.as_table()) {
+        // toml++ keeps a table's keys sorted; put them back in source order.
+        std::vector<std::pair<const toml::key *, const toml::node *>> entries;
+        entries.reserve(table->size());
+        for (auto &&[key, value] : *table) {
+            entries.emplace_back(&key, &value);
+        }
+        std::stable_sort(entries.begin(), entries.end(), [](const auto &a, const auto &b) {
+            return comes_before(position_of(a.first->source().begin), position_of(b.first->source().begin));
+        });
+        const size_t first = document.nodes.size();
+        document.nodes.resize(first + entries.size(), empty_node());
+        document.nodes[index].first_child = first;
+        document.nodes[index].child_count = entries.size();
+        for (size_t offset = 0; offset < entries.size(); ++offset) {
+            ctoml_node &child = document.nodes[first + offset];
+            const std::string_view key = entries[offset].first->str();
+            child.key = key.data();
+            child.key_length = key.size();
+            child.key_position = position_of(entries[offset].first->source().begin);
+        }
+        for (size_t offset = 0; offset < entries.size(); ++offset) {
+            flatten(document, first + offset, *entries[offset].second);
+        }
+    } else if (const toml::array *array = node.as_array()) {
+        const size_t first = document.nodes.size();
+        document.nodes.resize(first + array->size(), empty_node());
+        document.nodes[index].first_child = first;
+        document.nodes[index].child_count = array->size();
+        for (size_t offset = 0; offset < array->size(); ++offset) {
+            flatten(document, first + offset, (*array)[offset]);
+        }
+    }
+}
+
+} // namespace
+
 extern "C" int ctoml_version(void) {
     return TOML_LIB_MAJOR * 10000 + TOML_LIB_MINOR * 100 + TOML_LIB_PATCH;
+}
+
+extern "C" ctoml_document *ctoml_parse(const char *text, size_t length) {
+    ctoml_document *document = new (std::nothrow) ctoml_document();
+    if (document == nullptr) {
+        return nullptr;
+    }
+    try {
+        std::string_view view = text == nullptr ? std::string_view() : std::string_view(text, length);
+        document->root = toml::parse(view);
+        document->nodes.push_back(empty_node());
+        flatten(*document, 0, document->root);
+        document->succeeded = true;
+    } catch (const toml::parse_error &error) {
+        document->nodes.clear();
+        document->succeeded = false;
+        try {
+            document->error_message = std::string(error.description());
+        } catch (...) {
+            document->error_message.clear();
+        }
+        document->error_position = position_of(error.source().begin);
+    } catch (...) {
+        // Out of memory or anything else toml++ may throw: no tree, a generic message.
+        document->nodes.clear();
+        document->succeeded = false;
+        document->error_message.clear();
+    }
+    return document;
+}
+
+extern "C" void ctoml_free(ctoml_document *document) {
+    delete document;
+}
+
+extern "C" int ctoml_succeeded(const ctoml_document *document) {
+    return document != nullptr && document->succeeded ? 1 : 0;
+}
+
+extern "C" const char *ctoml_error_message(const ctoml_document *document) {
+    if (document == nullptr || document->succeeded) {
+        return "";
+    }
+    return document->error_message.empty() ? "the TOML parser failed (out of memory?)" : document->error_message.c_str();
+}
+
+extern "C" ctoml_position ctoml_error_position(const ctoml_document *document) {
+    if (document == nullptr || document->succeeded) {
+        return ctoml_position{0, 0};
+    }
+    return document->error_position;
+}
+
+extern "C" size_t ctoml_node_count(const ctoml_document *document) {
+    return document == nullptr ? 0 : document->nodes.size();
+}
+
+extern "C" const ctoml_node *ctoml_nodes(const ctoml_document *document) {
+    return document == nullptr || document->nodes.empty() ? nullptr : document->nodes.data();
 }

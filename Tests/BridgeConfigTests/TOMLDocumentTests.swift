@@ -1,0 +1,71 @@
+import Testing
+@testable import BridgeConfig
+
+@Suite("TOML through toml++")
+struct TOMLDocumentTests {
+    @Test("keys come back in source order with their positions")
+    func sourceOrder() throws {
+        let document = try TOMLDocument(parsing: """
+        zeta = 1
+        alpha = "two"
+
+        [table]
+          b = true
+          a = [1.5, 2]
+        """)
+        #expect(document.root.keys == ["zeta", "alpha", "table"])
+        #expect(document.root["zeta"]?.keyPosition == SourcePosition(line: 1, column: 1))
+        #expect(document.root["zeta"]?.value.integer == 1)
+        #expect(document.root["alpha"]?.value.string == "two")
+        #expect(document.root["alpha"]?.value.position == SourcePosition(line: 2, column: 9))
+        let table = try #require(document.root["table"]?.value.table)
+        #expect(table.keys == ["b", "a"])
+        #expect(table["b"]?.keyPosition == SourcePosition(line: 5, column: 3))
+        #expect(table["b"]?.value.boolean == true)
+        let array = try #require(table["a"]?.value.array)
+        #expect(array.map(\.number) == [1.5, 2])
+        #expect(array[1].position == SourcePosition(line: 6, column: 13))
+    }
+
+    @Test("inline tables, quoted keys, dates and unicode strings")
+    func kinds() throws {
+        let document = try TOMLDocument(parsing: """
+        [controller."C0:DD:EE:00:00:01"]
+        home = { tap = "BTN_MODE", hold = "BTN_START" }
+        when = 1979-05-27T07:32:00Z
+        day = 1979-05-27
+        name = "Grüße \\u00e9"
+        """)
+        let controller = try #require(document.root["controller"]?.value.table)
+        #expect(controller.keys == ["C0:DD:EE:00:00:01"])
+        let entry = try #require(controller["C0:DD:EE:00:00:01"]?.value.table)
+        #expect(entry["home"]?.value.table?.keys == ["tap", "hold"])
+        #expect(entry["home"]?.value.table?["hold"]?.value.string == "BTN_START")
+        #expect(entry["when"]?.value.kindDescription == "a date-time")
+        #expect(entry["day"]?.value.content == .date("1979-05-27"))
+        #expect(entry["name"]?.value.string == "Grüße é")
+    }
+
+    @Test("a syntax error comes back with toml++'s message and position")
+    func syntaxError() {
+        #expect(throws: TOMLSyntaxError.self) { try TOMLDocument(parsing: "a = 1\nb = = 2\n") }
+        do {
+            _ = try TOMLDocument(parsing: "a = 1\nb = = 2\n")
+        } catch {
+            #expect(error.position.line == 2)
+            #expect(error.position.column > 0)
+            #expect(!error.message.isEmpty)
+        }
+    }
+
+    @Test("duplicate keys are a syntax error")
+    func duplicateKey() {
+        #expect(throws: TOMLSyntaxError.self) { try TOMLDocument(parsing: "a = 1\na = 2\n") }
+    }
+
+    @Test("empty text is an empty table")
+    func empty() throws {
+        #expect(try TOMLDocument(parsing: "").root.entries.isEmpty)
+        #expect(try TOMLDocument(parsing: "# only a comment\n").root.entries.isEmpty)
+    }
+}
