@@ -18,9 +18,12 @@ public struct TOMLDocument: Sendable, Equatable {
 
     /// Parses `text` (calls `ctoml_parse`).
     public init(parsing text: String) throws(TOMLSyntaxError) {
-        var bytes = Array(text.utf8)
-        if bytes.isEmpty { bytes.append(0) }
-        let count = text.utf8.count
+        try self.init(parsing: Array(text.utf8))
+    }
+
+    /// Parses UTF-8 bytes as read from a file; invalid UTF-8 is a syntax error with its position.
+    public init(parsing bytes: [UInt8]) throws(TOMLSyntaxError) {
+        let count = bytes.count
         let handle = bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { ctoml_parse($0.baseAddress, count) }
         }

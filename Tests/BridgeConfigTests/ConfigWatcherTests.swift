@@ -1,0 +1,64 @@
+import Glibc
+import Testing
+@testable import BridgeConfig
+
+@Suite("Config watcher (inotify, real files)")
+struct ConfigWatcherTests {
+    /// True when the watcher's fd becomes readable within a short wait and `readEvents` reports a change.
+    private func changed(_ watcher: ConfigWatcher) -> Bool {
+        var descriptor = pollfd(fd: watcher.fileDescriptor, events: Int16(POLLIN), revents: 0)
+        _ = poll(&descriptor, 1, 200)
+        return watcher.readEvents()
+    }
+
+    @Test("writing the file in place is a change")
+    func writeInPlace() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("config.toml", "a = 1\n")
+        let watcher = try ConfigWatcher(path: directory.path + "/config.toml")
+        #expect(!watcher.readEvents(), "nothing happened yet")
+        try directory.write("config.toml", "a = 2\n")
+        #expect(changed(watcher))
+        #expect(!watcher.readEvents(), "events were consumed")
+    }
+
+    @Test("an editor's write-new-then-rename-over is a change")
+    func renameOver() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("config.toml", "a = 1\n")
+        let watcher = try ConfigWatcher(path: directory.path + "/config.toml")
+        try directory.write(".config.toml.swp", "a = 2\n")
+        #expect(!changed(watcher), "writing another file is no change")
+        try directory.rename(".config.toml.swp", "config.toml")
+        #expect(changed(watcher))
+    }
+
+    @Test("delete then recreate: both are seen")
+    func deleteAndRecreate() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("config.toml", "a = 1\n")
+        let watcher = try ConfigWatcher(path: directory.path + "/config.toml")
+        try directory.remove("config.toml")
+        #expect(changed(watcher))
+        try directory.write("config.toml", "a = 3\n")
+        #expect(changed(watcher))
+    }
+
+    @Test("unrelated files in the directory are ignored")
+    func unrelated() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("config.toml", "a = 1\n")
+        let watcher = try ConfigWatcher(path: directory.path + "/config.toml")
+        try directory.write("other.toml", "b = 1\n")
+        try directory.write("config.toml.bak", "b = 1\n")
+        try directory.remove("other.toml")
+        #expect(!changed(watcher))
+    }
+
+    @Test("a missing directory is a clear error")
+    func missingDirectory() {
+        #expect(throws: ConfigWatcher.WatchError.self) {
+            _ = try ConfigWatcher(path: "/nonexistent-daydream-dir/config.toml")
+        }
+    }
+}

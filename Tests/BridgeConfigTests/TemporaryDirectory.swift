@@ -1,0 +1,61 @@
+import Glibc
+
+/// A directory under /tmp made for one test and removed with everything in it.
+final class TemporaryDirectory {
+    let path: String
+
+    init() throws {
+        var template = Array("/tmp/daydream-bridge-config-XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress.flatMap { mkdtemp($0) }.map { String(cString: $0) }
+        }
+        guard let made else { throw Failure("mkdtemp failed: errno \(errno)") }
+        path = made
+    }
+
+    deinit {
+        for name in names() { unlink(path + "/" + name) }
+        rmdir(path)
+    }
+
+    /// Writes `text` to `name` in this directory (creating or truncating it).
+    func write(_ name: String, _ text: String) throws {
+        try write(path: path + "/" + name, text)
+    }
+
+    func write(path file: String, _ text: String) throws {
+        let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw Failure("open \(file): errno \(errno)") }
+        defer { close(fd) }
+        let bytes = Array(text.utf8)
+        guard bytes.withUnsafeBytes({ Glibc.write(fd, $0.baseAddress, $0.count) }) == bytes.count else {
+            throw Failure("write \(file): errno \(errno)")
+        }
+    }
+
+    func rename(_ from: String, _ to: String) throws {
+        guard Glibc.rename(path + "/" + from, path + "/" + to) == 0 else { throw Failure("rename: errno \(errno)") }
+    }
+
+    func remove(_ name: String) throws {
+        guard unlink(path + "/" + name) == 0 else { throw Failure("unlink: errno \(errno)") }
+    }
+
+    private func names() -> [String] {
+        guard let directory = opendir(path) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+}
+
+struct Failure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
