@@ -72,6 +72,7 @@ let package = Package(
             dependencies: ["BridgeConfig", "CEvdev", "Mapping", "Timebase"],
             exclude: ["Fixtures"]
         ),
+        .testTarget(name: "VirtualDeviceTests", dependencies: ["VirtualDevice", "Mapping", "CEvdev"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

@@ -1,0 +1,57 @@
+import CEvdev
+import Mapping
+
+/// Everything needed to create one virtual device: its identity and the
+/// exact codes it can emit (each axis with its range and resting value).
+public struct DeviceDescription: Hashable, Sendable {
+    /// Name and ids.
+    public var identity: DeviceIdentity
+    /// The `EV_KEY`, `EV_REL` and `EV_ABS` codes, sorted and unique.
+    public var capabilities: DeviceCapabilities
+
+    /// A description from an identity and codes.
+    public init(identity: DeviceIdentity, capabilities: DeviceCapabilities) {
+        self.identity = identity
+        self.capabilities = capabilities
+    }
+
+    /// The longest name uinput takes (`UINPUT_MAX_NAME_SIZE` less the NUL).
+    public static let maximumNameBytes = 79
+
+    /// Checks what the kernel would refuse, so the error names the code.
+    public func validate() throws(VirtualDeviceError) {
+        let name = identity.name
+        if capabilities.isEmpty { throw .invalidDescription(name, "it has no event codes") }
+        if name.isEmpty || name.utf8.count > Self.maximumNameBytes {
+            throw .invalidDescription(name, "its name must be 1 to \(Self.maximumNameBytes) bytes long")
+        }
+        if let code = capabilities.keys.first(where: { $0 > KEY_MAX }) {
+            throw .invalidDescription(name, "key code \(code) is above KEY_MAX")
+        }
+        if let code = capabilities.relativeAxes.first(where: { $0 > REL_MAX }) {
+            throw .invalidDescription(name, "relative axis code \(code) is above REL_MAX")
+        }
+        for axis in capabilities.absoluteAxes {
+            try validate(axis)
+        }
+    }
+
+    private func validate(_ axis: AbsoluteAxis) throws(VirtualDeviceError) {
+        let name = identity.name
+        let info = axis.info
+        let axisName = EventCodeNames.name(type: UInt16(EV_ABS), code: axis.code)
+        if axis.code >= ABS_MT_SLOT {
+            throw .invalidDescription(name, "absolute axis \(axisName) is not supported (multitouch)")
+        }
+        if info.minimum >= info.maximum {
+            throw .invalidDescription(name, "\(axisName) has minimum \(info.minimum) not below maximum \(info.maximum)")
+        }
+        if info.value < info.minimum || info.value > info.maximum {
+            throw .invalidDescription(name, "\(axisName) rests at \(info.value), outside \(info.minimum)...\(info.maximum)")
+        }
+        let span = Int64(info.maximum) - Int64(info.minimum)
+        if info.flat < 0 || Int64(info.flat) > span || info.fuzz < 0 || Int64(info.fuzz) > span {
+            throw .invalidDescription(name, "\(axisName) has a flat or fuzz outside its range")
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import CEvdev
+import Mapping
+
+/// One device's declared codes and its current state (keys down, axis
+/// positions), as last written. Fixed-size storage: updating never allocates.
+///
+/// It answers two questions the kernel would not: was an event's code
+/// declared (the kernel drops undeclared codes silently), and what must be
+/// written to release everything.
+public struct DeviceState: Sendable {
+    /// The codes the device carries.
+    public let capabilities: DeviceCapabilities
+    private var declaredKeys = CodeBits(count: Int(KEY_CNT))
+    private var declaredRelative: UInt64 = 0
+    private var declaredAbsolute: UInt64 = 0
+    private var keysDown = CodeBits(count: Int(KEY_CNT))
+    private var axisValues: [Int32]
+
+    /// A device at rest: no key down, every axis at its resting value.
+    public init(capabilities: DeviceCapabilities) {
+        self.capabilities = capabilities
+        axisValues = Array(repeating: 0, count: Int(ABS_CNT))
+        for key in capabilities.keys { declaredKeys[key] = true }
+        for axis in capabilities.relativeAxes where axis < 64 { declaredRelative |= 1 << UInt64(axis) }
+        for axis in capabilities.absoluteAxes where axis.code < 64 {
+            declaredAbsolute |= 1 << UInt64(axis.code)
+            axisValues[Int(axis.code)] = axis.info.value
+        }
+    }
+
+    /// Whether the device carries this code (`EV_SYN` always).
+    public func isDeclared(type: UInt16, code: UInt16) -> Bool {
+        switch Int32(type) {
+        case EV_SYN: true
+        case EV_KEY: declaredKeys[code]
+        case EV_REL: code < 64 && declaredRelative & (1 << UInt64(code)) != 0
+        case EV_ABS: code < 64 && declaredAbsolute & (1 << UInt64(code)) != 0
+        default: false
+        }
+    }
+
+    /// Notes an event as written.
+    public mutating func record(type: UInt16, code: UInt16, value: Int32) {
+        if type == EV_KEY {
+            keysDown[code] = value != 0
+        } else if type == EV_ABS && code < ABS_CNT {
+            axisValues[Int(code)] = value
+        }
+    }
+
+    /// Whether this key is down.
+    public func isDown(_ key: UInt16) -> Bool { keysDown[key] }
+
+    /// The axis's last written value (its resting value before any).
+    public func value(ofAxis code: UInt16) -> Int32? {
+        code < ABS_CNT && declaredAbsolute & (1 << UInt64(code)) != 0 ? axisValues[Int(code)] : nil
+    }
+
+    /// Whether every key is up and every axis at rest.
+    public var isAtRest: Bool {
+        !capabilities.keys.contains { keysDown[$0] }
+            && !capabilities.absoluteAxes.contains { axisValues[Int($0.code)] != $0.info.value }
+    }
+
+    /// Calls `body` with each event that releases a key that is down or
+    /// returns an axis to rest (keys first, by code; then axes), without `SYN_REPORT`.
+    public func forEachRelease<E: Error>(_ body: (_ type: UInt16, _ code: UInt16, _ value: Int32) throws(E) -> Void) throws(E) {
+        for key in capabilities.keys where keysDown[key] {
+            try body(UInt16(EV_KEY), key, 0)
+        }
+        for axis in capabilities.absoluteAxes where axisValues[Int(axis.code)] != axis.info.value {
+            try body(UInt16(EV_ABS), axis.code, axis.info.value)
+        }
+    }
+}
+
+/// A fixed-size set of event codes, one bit each.
+struct CodeBits: Sendable {
+    private var words: [UInt64]
+
+    /// A set for codes `0..<count`, all clear.
+    init(count: Int) {
+        words = Array(repeating: 0, count: (count + 63) / 64)
+    }
+
+    /// Whether `code` is in the set; codes past the end read as absent and are never stored.
+    subscript(code: UInt16) -> Bool {
+        get {
+            let index = Int(code) / 64
+            guard index < words.count else { return false }
+            return words[index] & (1 << UInt64(code % 64)) != 0
+        }
+        set {
+            let index = Int(code) / 64
+            guard index < words.count else { return }
+            if newValue {
+                words[index] |= 1 << UInt64(code % 64)
+            } else {
+                words[index] &= ~(1 << UInt64(code % 64))
+            }
+        }
+    }
+}

@@ -1,0 +1,97 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CEvdev
+import Mapping
+
+/// One virtual input device in the kernel, made through libevdev-uinput from
+/// a `DeviceDescription`, destroyed in `deinit`.
+///
+/// Events go to the uinput fd (`libevdev_uinput_get_fd`) through an
+/// `InputEventWriter`: one `write(2)` per frame. The device keeps a
+/// `DeviceState`, so it refuses undeclared codes and can release everything.
+public final class UInputDevice {
+    /// What the device was made from.
+    public let deviceDescription: DeviceDescription
+    /// The declared codes and the state as last written.
+    public private(set) var state: DeviceState
+    private let evdev: EvdevDevice
+    private let uinput: OpaquePointer
+    private let writer: InputEventWriter
+
+    /// Creates the device (`libevdev_uinput_create_from_device` with
+    /// `LIBEVDEV_UINPUT_OPEN_MANAGED`, which opens `/dev/uinput` itself).
+    /// Axes start at their resting values.
+    public init(_ description: DeviceDescription) throws(VirtualDeviceError) {
+        let evdev = try EvdevDevice(description)
+        var created: OpaquePointer?
+        let result = libevdev_uinput_create_from_device(evdev.handle, LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue, &created)
+        guard result == 0, let uinput = created else {
+            throw VirtualDeviceError.fromOpen(errno: -result, device: description.identity.name)
+        }
+        deviceDescription = description
+        state = DeviceState(capabilities: description.capabilities)
+        self.evdev = evdev
+        self.uinput = uinput
+        // Every code changing at once plus SYN_REPORT fits in one write.
+        let capabilities = description.capabilities
+        let codeCount = capabilities.keys.count + capabilities.relativeAxes.count + capabilities.absoluteAxes.count
+        writer = InputEventWriter(fileDescriptor: libevdev_uinput_get_fd(uinput),
+                                  capacity: codeCount + 1, deviceName: description.identity.name)
+    }
+
+    deinit {
+        libevdev_uinput_destroy(uinput)
+    }
+
+    /// The device's name.
+    public var name: String { deviceDescription.identity.name }
+
+    /// The event node, e.g. `/dev/input/event7`, found through sysfs; nil if
+    /// the kernel has not published it yet.
+    public var devnode: String? {
+        libevdev_uinput_get_devnode(uinput).map { String(cString: $0) }
+    }
+
+    /// The sysfs path, e.g. `/sys/devices/virtual/input/input12`.
+    public var syspath: String? {
+        libevdev_uinput_get_syspath(uinput).map { String(cString: $0) }
+    }
+
+    /// The uinput file descriptor (owned by libevdev).
+    public var fileDescriptor: Int32 { libevdev_uinput_get_fd(uinput) }
+
+    /// Buffers one event of the current frame; `SYN_REPORT` ends the frame
+    /// and writes it. A code the device does not carry is refused (the kernel
+    /// would drop it silently) and nothing is buffered.
+    public func send(type: UInt16, code: UInt16, value: Int32) throws(VirtualDeviceError) {
+        if type == EV_SYN {
+            if code == SYN_REPORT { try writer.endFrame() }
+            return
+        }
+        guard state.isDeclared(type: type, code: code) else {
+            throw .undeclaredCode(device: name, code: EventCodeNames.name(type: type, code: code))
+        }
+        state.record(type: type, code: code, value: value)
+        try writer.append(type: type, code: code, value: value)
+    }
+
+    /// Ends the current frame with `SYN_REPORT` and writes it.
+    public func endFrame() throws(VirtualDeviceError) {
+        try writer.endFrame()
+    }
+
+    /// Drops a partly buffered frame, then releases every key that is down and
+    /// returns every axis to rest, in one frame. Writes nothing when all is at rest.
+    public func releaseAll() throws(VirtualDeviceError) {
+        writer.discard()
+        guard !state.isAtRest else { return }
+        var releases = state
+        try state.forEachRelease { (type, code, value) throws(VirtualDeviceError) in
+            releases.record(type: type, code: code, value: value)
+            try writer.append(type: type, code: code, value: value)
+        }
+        state = releases
+        try writer.endFrame()
+    }
+}

@@ -1,0 +1,141 @@
+import CEvdev
+import Mapping
+import Testing
+@testable import VirtualDevice
+
+/// The libevdev description built from capabilities, checked through a
+/// libevdev device without uinput (`libevdev_new` + enabled codes).
+@Suite("Device layouts")
+struct DeviceLayoutTests {
+    @Test func gamepadCarriesExactlyItsCodesPlusNothingOfAMouse() throws {
+        let description = try DeviceLayout.description(for: .gamepad, capabilities: Fixture.gamepad)
+        let device = try EvdevDevice(description)
+        #expect(device.codes(type: Code.evKey) == [Code.btnSouth, Code.btnEast, Code.btnStart, Code.btnMode].sorted())
+        #expect(device.codes(type: Code.evAbs) == [Code.absX, Code.absY])
+        #expect(device.codes(type: Code.evRel).isEmpty)
+        #expect(!device.has(type: Code.evRel))
+        #expect(!device.hasForceFeedback)
+        #expect(!(UInt16(BTN_MOUSE)...UInt16(BTN_TASK)).contains { device.has(type: Code.evKey, code: $0) })
+    }
+
+    @Test func gamepadIdentityIsTheProjectsOwn() throws {
+        let device = try EvdevDevice(DeviceLayout.description(for: .gamepad, capabilities: Fixture.gamepad))
+        #expect(device.identity == DeviceIdentity(name: "Daydream Controller Gamepad", bus: UInt16(BUS_VIRTUAL),
+                                                  vendor: 0xDA7D, product: 0x0001, version: 0x0001))
+        #expect(device.name == "Daydream Controller Gamepad")
+    }
+
+    @Test func axesStartAtRestWithFuzzZero() throws {
+        var capabilities = Fixture.gamepad
+        capabilities.insertAbsolute(Code.absZ, AbsInfo(minimum: 0, maximum: 255))
+        capabilities.insertAbsolute(Code.absHat0X, .hat)
+        let device = try EvdevDevice(DeviceLayout.description(for: .gamepad, capabilities: capabilities))
+        let stick = try #require(device.absInfo(Code.absX))
+        #expect(stick.minimum == -32768 && stick.maximum == 32767 && stick.value == 0 && stick.fuzz == 0)
+        #expect(device.absInfo(Code.absZ)?.value == 0)
+        #expect(device.absInfo(Code.absHat0X)?.minimum == -1)
+        #expect(device.absInfo(Code.absHat0X)?.fuzz == 0)
+        #expect(device.absInfo(Code.absHat0Y) == nil)
+    }
+
+    @Test func buttonlessGamepadStillGetsBtnGamepadAndASecondButton() throws {
+        let tiltOnly = DeviceCapabilities(absoluteAxes: [AbsoluteAxis(code: Code.absX, info: .stick)])
+        let device = try EvdevDevice(DeviceLayout.description(for: .gamepad, capabilities: tiltOnly))
+        #expect(device.has(type: Code.evKey, code: UInt16(BTN_GAMEPAD)))
+        #expect(device.codes(type: Code.evKey) == [Code.btnSouth, Code.btnEast])
+    }
+
+    @Test func gamepadWithAMouseButtonIsRefused() throws {
+        var capabilities = Fixture.gamepad
+        capabilities.insertKey(Code.btnLeft)
+        #expect(throws: VirtualDeviceError.unsupportedCodes(
+            device: "Daydream Controller Gamepad", codes: ["BTN_LEFT"],
+            reason: "they belong on another device (a gamepad with them would be misclassified)")) {
+            try DeviceLayout.description(for: .gamepad, capabilities: capabilities)
+        }
+    }
+
+    @Test func scrollOnlyMouseIsStillAMouseToUdev() throws {
+        let scroll = DeviceCapabilities(relativeAxes: [Code.relWheel, Code.relWheelHiRes])
+        let device = try EvdevDevice(DeviceLayout.description(for: .mouse, capabilities: scroll))
+        #expect(device.codes(type: Code.evRel) == [Code.relX, Code.relY, Code.relWheel, Code.relWheelHiRes])
+        #expect(device.codes(type: Code.evKey) == [Code.btnLeft])
+        #expect(device.identity.product == 0x0002 && device.identity.bus == UInt16(BUS_VIRTUAL))
+    }
+
+    @Test func keyboardCarriesItsKeysOnly() throws {
+        let device = try EvdevDevice(DeviceLayout.description(for: .keyboard, capabilities: Fixture.keyboard))
+        #expect(device.codes(type: Code.evKey) == [Code.keyLeftCtrl, Code.keyC, Code.keyVolumeDown, Code.keyVolumeUp].sorted())
+        #expect(!device.has(type: Code.evAbs) && !device.has(type: Code.evRel))
+        #expect(!device.has(type: UInt16(EV_REP)))
+        #expect(device.name == "Daydream Controller Keyboard")
+    }
+
+    @Test func xbox360IdentityHasXpadsLayout() throws {
+        let description = try DeviceLayout.description(for: .gamepad, capabilities: Fixture.gamepad, gamepadIdentity: .xbox360)
+        let device = try EvdevDevice(description)
+        #expect(device.identity == DeviceIdentity(name: "Microsoft X-Box 360 pad", bus: UInt16(BUS_USB),
+                                                  vendor: 0x045E, product: 0x028E, version: 0x0114))
+        let xpadKeys: [Int32] = [BTN_A, BTN_B, BTN_X, BTN_Y, BTN_TL, BTN_TR, BTN_SELECT, BTN_START, BTN_MODE, BTN_THUMBL, BTN_THUMBR]
+        #expect(device.codes(type: Code.evKey) == xpadKeys.map { UInt16($0) }.sorted())
+        let xpadAxes: [Int32] = [ABS_X, ABS_Y, ABS_Z, ABS_RX, ABS_RY, ABS_RZ, ABS_HAT0X, ABS_HAT0Y]
+        #expect(device.codes(type: Code.evAbs) == xpadAxes.map { UInt16($0) }.sorted())
+        #expect(device.absInfo(Code.absZ)?.maximum == 255)
+        #expect(device.absInfo(UInt16(ABS_RY))?.minimum == -32768)
+        #expect(!device.hasForceFeedback)
+    }
+
+    @Test func xbox360RefusesCodesXpadDoesNotHave() {
+        var capabilities = Fixture.gamepad
+        capabilities.insertKey(Code.btnDpadUp)
+        do {
+            _ = try DeviceLayout.description(for: .gamepad, capabilities: capabilities, gamepadIdentity: .xbox360)
+            Issue.record("BTN_DPAD_UP was accepted on an xbox360 pad")
+        } catch {
+            #expect(error.description.hasPrefix("the virtual device \"Microsoft X-Box 360 pad\" cannot emit BTN_DPAD_UP: "))
+            #expect(error.description.contains("use the hat for the d-pad"))
+        }
+    }
+
+    /// SDL refuses gamepads whose name ends in " Touchpad", " IMU", " Motion
+    /// Sensors" or " Accelerometer", starts with "uinput-" or "Mouse ", or
+    /// contains " Keyboard" or "Trackpad".
+    @Test(arguments: [DeviceIdentity.gamepad, DeviceIdentity.xbox360])
+    func gamepadNamesAreOnesSDLAccepts(identity: DeviceIdentity) {
+        let name = identity.name
+        for suffix in [" Touchpad", " IMU", " Motion Sensors", " Accelerometer"] { #expect(!name.hasSuffix(suffix)) }
+        for prefix in ["uinput-", "Mouse "] { #expect(!name.hasPrefix(prefix)) }
+        for part in [" Keyboard", "Trackpad"] { #expect(!name.contains(part)) }
+        #expect(name.utf8.count <= DeviceDescription.maximumNameBytes)
+    }
+
+    @Test func identitiesAreDistinct() {
+        let ids = [DeviceIdentity.gamepad, .mouse, .keyboard].map { [$0.bus, $0.vendor, $0.product] }
+        #expect(Set(ids).count == 3)
+    }
+
+    @Test func invalidAxisIsNamed() {
+        let bad = DeviceCapabilities(absoluteAxes: [AbsoluteAxis(code: Code.absX, info: AbsInfo(minimum: 5, maximum: 5))])
+        #expect(throws: VirtualDeviceError.invalidDescription("Daydream Controller Gamepad", "ABS_X has minimum 5 not below maximum 5")) {
+            try DeviceLayout.description(for: .gamepad, capabilities: bad)
+        }
+        let outside = DeviceCapabilities(absoluteAxes: [AbsoluteAxis(code: Code.absY, info: AbsInfo(minimum: 1, maximum: 9, value: 10))])
+        #expect(throws: VirtualDeviceError.invalidDescription("Daydream Controller Gamepad", "ABS_Y rests at 10, outside 1...9")) {
+            try DeviceLayout.description(for: .gamepad, capabilities: outside)
+        }
+    }
+
+    @Test func emptyDescriptionIsRefused() {
+        #expect(throws: VirtualDeviceError.invalidDescription("Daydream Controller Keyboard", "it has no event codes")) {
+            try EvdevDevice(DeviceDescription(identity: .keyboard, capabilities: DeviceCapabilities()))
+        }
+    }
+
+    @Test func namesComeFromLibevdev() {
+        #expect(EventCodeNames.name(type: Code.evKey, code: Code.btnSouth) == "BTN_SOUTH")
+        #expect(EventCodeNames.code(named: "REL_WHEEL_HI_RES")?.code == Code.relWheelHiRes)
+        #expect(EventCodeNames.code(named: "REL_WHEEL_HI_RES")?.type == Code.evRel)
+        #expect(EventCodeNames.code(named: "BTN_SOTH") == nil)
+        #expect(EventCodeNames.line(Fixture.event(.mouse, Code.evRel, Code.relX, -3)) == "mouse EV_REL REL_X -3")
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+@testable import VirtualDevice
+
+/// The shipped udev rules: syntax (udev(7)'s key=value grammar, checked by
+/// `UdevRules`, since Debian 12's udevadm has no `verify`), file order
+/// against systemd's own rules, and their effect on the bridge's devices.
+@Suite("udev rules")
+struct UdevRulesTests {
+    static let directory = URLs.repositoryRoot + "/udev"
+    static let uinputRules = "60-daydream-bridge-uinput.rules"
+    static let deviceRules = "65-daydream-bridge-devices.rules"
+
+    static func load(_ name: String) throws -> UdevRules {
+        try UdevRules(String(contentsOfFile: directory + "/" + name, encoding: .utf8))
+    }
+
+    @Test(arguments: [uinputRules, deviceRules])
+    func rulesParse(name: String) throws {
+        let rules = try Self.load(name)
+        #expect(!rules.rules.isEmpty)
+    }
+
+    @Test func linterRejectsWhatUdevRejects() {
+        #expect(throws: UdevRules.ParseError.self) { try UdevRules(#"KERNEL="uinput""#) }
+        #expect(throws: UdevRules.ParseError.self) { try UdevRules(#"OPTIONS=="static_node=uinput""#) }
+        #expect(throws: UdevRules.ParseError.self) { try UdevRules(#"KERNEL=="uinput" TAG+="uaccess""#) }
+        #expect(throws: UdevRules.ParseError.self) { try UdevRules(#"KERNEL==uinput"#) }
+        #expect(throws: UdevRules.ParseError.self) { try UdevRules(#"ENV="x""#) }
+        #expect(throws: UdevRules.ParseError.self) { try UdevRules(#"GOTO="nowhere""#) }
+        #expect(throws: UdevRules.ParseError.self) { try UdevRules(#"KERNAL=="uinput""#) }
+    }
+
+    /// uaccess is acted on in 73-seat-late.rules; input_id runs in
+    /// 60-input-id.rules; 70-uaccess.rules tags joysticks for the seat user.
+    @Test func filesSortWhereTheyMustAmongSystemdsRules() {
+        #expect(Self.uinputRules < "73-seat-late.rules")
+        #expect(Self.deviceRules > "60-input-id.rules")
+        #expect(Self.deviceRules > "60-persistent-input.rules")
+        #expect(Self.deviceRules < "70-joystick.rules")
+        #expect(Self.deviceRules < "70-mouse.rules")
+        #expect(Self.deviceRules < "70-uaccess.rules")
+        #expect(Self.deviceRules < "73-seat-late.rules")
+    }
+
+    @Test func uinputGetsUaccessOnItsStaticNode() throws {
+        let rules = try Self.load(Self.uinputRules)
+        let node = UdevRules.Device(subsystem: "misc", kernel: "uinput", devpath: "/devices/virtual/misc/uinput")
+        #expect(rules.evaluate(node).tags == ["uaccess"])
+        let tokens = try #require(rules.rules.first?.tokens.map(\.description))
+        #expect(tokens.contains(#"OPTIONS+="static_node=uinput""#))
+        let other = UdevRules.Device(subsystem: "misc", kernel: "fuse", devpath: "/devices/virtual/misc/fuse")
+        #expect(rules.evaluate(other).tags.isEmpty)
+    }
+
+    @Test func groupAlternativeIsDocumented() throws {
+        let text = try String(contentsOfFile: Self.directory + "/" + Self.uinputRules, encoding: .utf8)
+        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("#KERNEL==") })
+        let rules = try UdevRules(String(line.dropFirst()))
+        #expect(rules.rules.first?.tokens.map(\.description).contains(#"GROUP="input""#) == true)
+        #expect(rules.rules.first?.tokens.map(\.description).contains(#"MODE="0660""#) == true)
+    }
+
+    /// The device as input_id left it, with a wrong guess to be corrected.
+    static func device(_ identity: DeviceIdentity, guessed: [String: String]) -> UdevRules.Device {
+        let hex = { (value: UInt16) in String(format: "%04x", value) }
+        return UdevRules.Device(attributes: [
+            "id/bustype": hex(identity.bus), "id/vendor": hex(identity.vendor),
+            "id/product": hex(identity.product), "name": identity.name,
+        ], environment: guessed)
+    }
+
+    @Test(arguments: [DeviceIdentity.gamepad, DeviceIdentity.xbox360])
+    func gamepadIsAJoystickAndNothingElse(identity: DeviceIdentity) throws {
+        let rules = try Self.load(Self.deviceRules)
+        let result = rules.evaluate(Self.device(identity, guessed: ["ID_INPUT": "1", "ID_INPUT_MOUSE": "1", "ID_INPUT_KEY": "1"]))
+        #expect(result.environment == ["ID_INPUT": "1", "ID_INPUT_JOYSTICK": "1"])
+    }
+
+    @Test func mouseIsAMouseNotAJoystick() throws {
+        let rules = try Self.load(Self.deviceRules)
+        let result = rules.evaluate(Self.device(.mouse, guessed: ["ID_INPUT": "1", "ID_INPUT_JOYSTICK": "1"]))
+        #expect(result.environment == ["ID_INPUT": "1", "ID_INPUT_MOUSE": "1"])
+    }
+
+    @Test func keyboardIsKeys() throws {
+        let rules = try Self.load(Self.deviceRules)
+        let result = rules.evaluate(Self.device(.keyboard, guessed: ["ID_INPUT": "1", "ID_INPUT_KEYBOARD": "1"]))
+        #expect(result.environment == ["ID_INPUT": "1", "ID_INPUT_KEY": "1", "ID_INPUT_KEYBOARD": "1"])
+    }
+
+    @Test func realXbox360PadIsLeftAlone() throws {
+        let rules = try Self.load(Self.deviceRules)
+        var pad = Self.device(.xbox360, guessed: ["ID_INPUT": "1", "ID_INPUT_JOYSTICK": "1", "ID_INPUT_KEY": "1"])
+        pad.devpath = "/devices/pci0000:00/0000:00:14.0/usb1/1-2/1-2:1.0/input/input30/event20"
+        #expect(rules.evaluate(pad).environment == pad.environment)
+    }
+
+    @Test func otherVirtualDevicesAndRemovalsAreLeftAlone() throws {
+        let rules = try Self.load(Self.deviceRules)
+        let stranger = UdevRules.Device(attributes: ["id/bustype": "0006", "id/vendor": "1234", "id/product": "0001"],
+                                        environment: ["ID_INPUT_MOUSE": "1"])
+        #expect(rules.evaluate(stranger).environment == stranger.environment)
+        var removal = Self.device(.gamepad, guessed: ["ID_INPUT_MOUSE": "1"])
+        removal.action = "remove"
+        #expect(rules.evaluate(removal).environment == removal.environment)
+    }
+
+    @Test func modulesLoadFileLoadsUinput() throws {
+        let text = try String(contentsOfFile: Self.directory + "/modules-load.d/daydream-bridge.conf", encoding: .utf8)
+        let modules = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && !$0.hasPrefix("#") && !$0.hasPrefix(";") }
+        #expect(modules == ["uinput"])
+    }
+}
