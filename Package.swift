@@ -46,15 +46,20 @@ let package = Package(
         .target(name: "BridgeConfig", dependencies: ["CTOML", "CEvdev", "Mapping", "Timebase"]),
         // uinput devices through libevdev.
         .target(name: "VirtualDevice", dependencies: ["CEvdev", "Mapping"]),
+        // The recording text format (`record`, `replay`): pure, so a fuzzer can target it.
+        .target(name: "Recording", dependencies: ["DaydreamProtocol", "Timebase"]),
         // The daemon: controllers -> mapping -> devices.
         .target(
             name: "Bridge",
-            dependencies: ["Daydream", "DaydreamProtocol", "Mapping", "BridgeConfig", "VirtualDevice", "EventLoop", "BlueZ"],
+            dependencies: [
+                "Daydream", "DaydreamProtocol", "Mapping", "BridgeConfig", "VirtualDevice", "EventLoop", "BlueZ",
+                "Recording", "Timebase", "CEvdev",
+            ],
             resources: []
         ),
         .executableTarget(
             name: "daydream-bridge",
-            dependencies: ["Bridge", "Daydream", "DaydreamProtocol", "BridgeConfig", "Mapping", "VirtualDevice"]
+            dependencies: ["Bridge", "Daydream", "DaydreamProtocol", "BridgeConfig", "Mapping", "VirtualDevice", "Recording", "Timebase"]
         ),
         // The library's README example, built as a program.
         .executableTarget(
@@ -73,6 +78,11 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "VirtualDeviceTests", dependencies: ["VirtualDevice", "Mapping", "CEvdev"]),
+        .testTarget(
+            name: "BridgeTests",
+            dependencies: ["Bridge", "Recording", "Mapping", "Daydream", "DaydreamProtocol", "Timebase"],
+            exclude: ["Golden"]
+        ),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

@@ -1,0 +1,45 @@
+import Daydream
+import Mapping
+import Recording
+import Timebase
+
+/// `replay`: a recording through decode, `DDController` and the mapping engine into an output,
+/// on the recording's own time (see `RecordingPlayer`).
+///
+/// The output sees exactly what the daemon's devices would: the same `ControllerSession`.
+/// A `disconnected` entry releases everything; the end of the recording releases everything too,
+/// as the daemon does when it exits.
+@MainActor
+public final class Replay<Output: BridgeOutput> {
+    /// The player that feeds the controller.
+    public let player: RecordingPlayer
+    /// The mapping, attached to the player's controller.
+    public let session: ControllerSession<Output>
+
+    /// A replay of `recording` mapped with `configuration`, in `profileName` when given, else the
+    /// profile the configuration picks for the recording's address.
+    public init(recording: Recording, configuration: MappingConfiguration, profileName: String? = nil, output: Output) {
+        player = RecordingPlayer(recording: recording)
+        session = ControllerSession(
+            address: recording.info.address, configuration: configuration, profileName: profileName,
+            output: output, scheduler: player.scheduler
+        )
+        session.attach(to: player.controller)
+    }
+
+    /// Plays the whole recording. `wait` is called with each virtual time before it is played:
+    /// sleep there for recorded speed, return at once for `--fast`. Ends with a release of everything.
+    public func run(wait: (MonotonicTime) -> Void = { _ in }) {
+        player.start()
+        while let time = player.nextTime, !player.entriesFinished {
+            wait(time)
+            player.play(upTo: time)
+        }
+        finish()
+    }
+
+    /// Releases everything at the current virtual time, as the daemon does on exit.
+    public func finish() {
+        session.stop(at: player.now)
+    }
+}

@@ -1,0 +1,157 @@
+import Daydream
+import DaydreamProtocol
+import Mapping
+import Timebase
+
+/// One controller's mapping: its engine, its output, and the one timer for the engine's next deadline.
+///
+/// The packet path is `handle(_:at:)`: snapshot, `update`, write, re-arm. It allocates nothing in
+/// steady state (the buffer keeps its capacity; the timer is only replaced when the deadline changes)
+/// and takes no lock: everything runs on the main thread.
+///
+/// Every change of state that could leave input down (disconnect, profile switch, reload, exit)
+/// releases everything and writes that, with its `SYN_REPORT`s, before doing anything else.
+@MainActor
+public final class ControllerSession<Output: BridgeOutput> {
+    /// The controller's address, when it has one (replays of anonymous recordings have none).
+    public let address: String?
+    /// Where the events go.
+    public let output: Output
+    /// Called with what the engine did that deserves a log line (profile changes, recentring).
+    public var noticeHandler: (@MainActor (ControllerSession, MappingNotice) -> Void)?
+
+    private var engine: MappingEngine
+    private var buffer = OutputBuffer()
+    private let scheduler: any DeadlineScheduler
+    private var timer: ScheduledTimer?
+    private var armedDeadline: MonotonicTime?
+
+    /// A session in the controller's starting profile (`profileName` when given and known; else by
+    /// address from the configuration, else the default profile).
+    public init(
+        address: String?, configuration: MappingConfiguration, profileName: String? = nil,
+        output: Output, scheduler: any DeadlineScheduler
+    ) {
+        self.address = address
+        self.output = output
+        self.scheduler = scheduler
+        let starting = profileName.flatMap { configuration.profile(named: $0)?.name }
+            ?? configuration.startingProfileName(forController: address)
+        engine = MappingEngine(configuration: configuration, profileName: starting)
+    }
+
+    /// The active profile's name.
+    public var profileName: String { engine.profileName }
+    /// The configuration in force.
+    public var configuration: MappingConfiguration { engine.configuration }
+    /// The devices this configuration needs.
+    public var capabilities: Capabilities { engine.capabilities }
+    /// The engine's next deadline (for tests and status).
+    public var nextDeadline: MonotonicTime? { engine.nextDeadline }
+
+    /// Routes a controller's packets and link changes to this session: packets are mapped, and a
+    /// disconnect releases everything.
+    public func attach(to controller: DDController) {
+        controller.packetHandler = { [weak self] _, packet, time in
+            self?.handle(packet, at: time)
+        }
+        controller.connectionChangedHandler = { [weak self] _, connected in
+            guard let self, !connected else { return }
+            self.releaseAll(at: self.scheduler.now)
+        }
+    }
+
+    /// Maps one packet received at `time`: the fast path.
+    public func handle(_ packet: DaydreamPacket, at time: MonotonicTime) {
+        engine.update(ControllerInput(packet: packet), at: time, into: &buffer)
+        finish(at: time)
+    }
+
+    /// Runs the engine's deadlines up to `time` (the timer calls this).
+    public func advance(to time: MonotonicTime) {
+        engine.advance(to: time, into: &buffer)
+        finish(at: time)
+    }
+
+    /// Releases every key and button and centres every axis, then `SYN_REPORT`; written at once.
+    public func releaseAll(at time: MonotonicTime) {
+        engine.releaseAll(into: &buffer)
+        finish(at: time)
+    }
+
+    /// Releases everything, then switches to `name`. False (nothing done) when there is no such profile.
+    @discardableResult
+    public func switchProfile(to name: String, at time: MonotonicTime) -> Bool {
+        guard engine.configuration.profile(named: name) != nil else { return false }
+        engine.releaseAll(into: &buffer)
+        flush(at: time)
+        let switched = engine.switchProfile(to: name, at: time, into: &buffer)
+        finish(at: time)
+        return switched
+    }
+
+    /// Releases everything, then switches to the next profile in configuration order (wrapping);
+    /// returns the new profile's name.
+    @discardableResult
+    public func cycleProfile(at time: MonotonicTime) -> String {
+        let names = engine.configuration.profiles.map(\.name)
+        guard let index = names.firstIndex(of: engine.profileName), names.count > 1 else { return engine.profileName }
+        let next = names[(index + 1) % names.count]
+        switchProfile(to: next, at: time)
+        return next
+    }
+
+    /// Releases everything, then takes a new configuration (staying in the same profile when it still exists).
+    public func reload(_ configuration: MappingConfiguration, at time: MonotonicTime) {
+        engine.releaseAll(into: &buffer)
+        flush(at: time)
+        engine.reload(configuration, at: time, into: &buffer)
+        finish(at: time)
+    }
+
+    /// Releases everything and stops the timer: the last thing before the devices go away.
+    public func stop(at time: MonotonicTime) {
+        releaseAll(at: time)
+        timer?.cancel()
+        timer = nil
+        armedDeadline = nil
+    }
+
+    // MARK: Output and timer
+
+    private func finish(at time: MonotonicTime) {
+        flush(at: time)
+        reportNotices()
+        rearm()
+    }
+
+    private func flush(at time: MonotonicTime) {
+        guard !buffer.isEmpty else { return }
+        output.send(buffer.events, at: time)
+        buffer.removeAll()
+    }
+
+    private func reportNotices() {
+        let notices = engine.takeNotices()
+        guard let noticeHandler else { return }
+        for notice in notices { noticeHandler(self, notice) }
+    }
+
+    /// Points the one timer at the engine's next deadline; untouched while the deadline stays the same.
+    private func rearm() {
+        let deadline = engine.nextDeadline
+        guard deadline != armedDeadline else { return }
+        timer?.cancel()
+        armedDeadline = deadline
+        guard let deadline else {
+            timer = nil
+            return
+        }
+        timer = scheduler.schedule(at: deadline) { [weak self] in
+            guard let self else { return }
+            self.armedDeadline = nil
+            self.timer = nil
+            self.advance(to: max(self.scheduler.now, deadline))
+        }
+    }
+}

@@ -1,0 +1,39 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A text file that could not be read: the path and the system's reason.
+public struct TextFileError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The path given.
+    public var path: String
+    /// `errno` from the call that failed.
+    public var code: Int32
+
+    /// `cannot read PATH: REASON`.
+    public var description: String {
+        let reason = strerror(code).map { String(cString: $0) } ?? "errno \(code)"
+        return "cannot read \(path): \(reason)"
+    }
+}
+
+/// Reading and writing whole text files with `open(2)`, `read(2)` and `write(2)`.
+public enum TextFile {
+    /// The file's bytes as UTF-8 text (invalid sequences become U+FFFD).
+    public static func read(_ path: String) throws(TextFileError) -> String {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw TextFileError(path: path, code: errno) }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw TextFileError(path: path, code: errno)
+            }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
