@@ -43,7 +43,7 @@ let package = Package(
         // The mapping engine: pure.
         .target(name: "Mapping", dependencies: ["DaydreamProtocol", "Timebase"]),
         // TOML text -> profiles, with diagnostics.
-        .target(name: "BridgeConfig", dependencies: ["CTOML", "CEvdev", "Mapping", "Timebase"]),
+        .target(name: "BridgeConfig", dependencies: ["CTOML", "CEvdev", "DaydreamProtocol", "Mapping", "Timebase"]),
         // uinput devices through libevdev.
         .target(name: "VirtualDevice", dependencies: ["CEvdev", "Mapping"]),
         // The recording text format (`record`, `replay`): pure, so a fuzzer can target it.
@@ -74,7 +74,7 @@ let package = Package(
         .testTarget(name: "MappingTests", dependencies: ["Mapping", "DaydreamProtocol", "Timebase"]),
         .testTarget(
             name: "BridgeConfigTests",
-            dependencies: ["BridgeConfig", "CEvdev", "Mapping", "Timebase"],
+            dependencies: ["BridgeConfig", "CEvdev", "DaydreamProtocol", "Mapping", "Timebase"],
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "VirtualDeviceTests", dependencies: ["VirtualDevice", "Mapping", "CEvdev"]),

@@ -51,3 +51,18 @@ public enum ConfigLookup {
         directory.hasSuffix("/") ? directory + relative : directory + "/" + relative
     }
 }
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension ConfigLookup {
+    /// The variables the lookup reads (`XDG_CONFIG_HOME`, `HOME`) from this process's environment.
+    public static func processEnvironment() -> [String: String] {
+        var environment: [String: String] = [:]
+        for name in ["XDG_CONFIG_HOME", "HOME"] {
+            if let value = getenv(name) { environment[name] = String(cString: value) }
+        }
+        return environment
+    }
+}

@@ -1,3 +1,4 @@
+import Mapping
 import Timebase
 
 /// Typed reads of TOML values for the config decoder; every mismatch is
@@ -6,6 +7,8 @@ import Timebase
 struct ConfigReader {
     /// Everything found so far.
     var diagnostics = ConfigDiagnostics()
+    /// `[gamepad] identity`, read before the profiles so their codes can be checked against it.
+    var gamepadIdentity = GamepadIdentity.default
 
     /// Records a problem.
     mutating func error(at position: SourcePosition, _ message: String) {

@@ -7,8 +7,165 @@ public enum DefaultConfig {
 
     /// The text, byte for byte the same as `config/default.toml`.
     public static let text = #"""
-# placeholder
+# daydream-bridge configuration
+#
+# The bridge reads the first of these that exists:
+#   $XDG_CONFIG_HOME/daydream-bridge/config.toml  (~/.config/... when unset)
+#   /etc/daydream-bridge/config.toml
+# and otherwise uses a built-in copy of this file. Copy it to one of those
+# places to change it; `daydream-bridge check-config` checks your copy, and
+# the running bridge reloads it when you save it (or on SIGHUP). A broken
+# edit is reported and the running configuration stays in use.
+#
+# The file is TOML (https://toml.io). Unknown keys are errors, so a typo
+# never goes unnoticed.
+#
+# Event codes are the kernel's names from linux/input-event-codes.h, as
+# libevdev knows them: KEY_A, KEY_ENTER, KEY_VOLUMEUP, BTN_SOUTH, BTN_LEFT...
+# (`libinput debug-events` or `evtest` shows the names of keys you press).
+# Each code goes to the virtual device that owns its kind:
+#   gamepad:  BTN_SOUTH, BTN_EAST, BTN_NORTH, BTN_WEST, BTN_TL, BTN_TR,
+#             BTN_SELECT, BTN_START, BTN_MODE, BTN_THUMBL, BTN_THUMBR,
+#             BTN_DPAD_*, BTN_TRIGGER_HAPPY*, and every ABS_* axis;
+#   mouse:    BTN_LEFT, BTN_RIGHT, BTN_MIDDLE, BTN_SIDE, BTN_EXTRA ... BTN_TASK,
+#             and pointer motion and scrolling;
+#   keyboard: every KEY_* code, media keys included.
+# A device exists only when some profile uses it.
+
 [bridge]
+# The profile a newly connected controller starts in (a [profile.NAME]
+# below). Default: the first profile in this file.
+profile = "gamepad"
+
+# A chord that switches every controller to the next profile, in file order,
+# wrapping around: button names joined by "+". The buttons are click (the
+# touchpad press), app, home, volume-up and volume-down.
+# Default: no chord.
+next-profile = "home+app"
+
+# How long a button must be held for its `hold` action (see below), as a
+# duration like "1s", "750ms" or "1.5s". Default: "1s", like the long press
+# of the Daydream library for iOS. A button can set its own `hold-time`.
+hold-time = "1s"
+
+[gamepad]
+# How the virtual gamepad presents itself to games:
+#   "default"  the bridge's own name and USB ids; SDL maps it automatically.
+#   "xbox360"  "Microsoft X-Box 360 pad" with Microsoft's ids (045e:028e),
+#              for games that only know Xbox pads.
+identity = "default"
+
+# A profile: what each control does. Any number of [profile.NAME] tables.
+#
+# Buttons: click, app, home, volume-up, volume-down. Each takes an action:
+#   "BTN_SOUTH"                  an event code: pressed with the button,
+#                                released with it;
+#   ["KEY_LEFTCTRL", "KEY_C"]    codes pressed together (in this order,
+#                                released in reverse);
+#   "air-mouse"                  point with the gyro while held (see air-mouse);
+#   "next-profile"               switch to the next profile;
+#   "previous-profile"           switch to the previous profile;
+#   "profile:NAME"               switch to profile NAME;
+#   "recenter"                   take the current orientation as tilt's zero;
+#   "none"                       do nothing (the button is ignored).
+# or a tap/hold pair, each part optional:
+#   { tap = ACTION, hold = ACTION, hold-time = "500ms" }
+# Released before the hold time, the button taps (press and release at
+# once); held longer, the hold action starts then and lasts until release.
+# A button left out does nothing.
+[profile.gamepad]
+click = "BTN_SOUTH"
+app = "BTN_EAST"
+home = { tap = "BTN_MODE", hold = "BTN_START" }
+volume-up = "BTN_TR"
+volume-down = "BTN_TL"
+
+# The touchpad: mode = "none" (the default), "stick", "dpad", "trackpad",
+# "scroll" or "wheel", with that mode's options (each optional; the values
+# shown are the defaults):
+#
+#   { mode = "stick", deadzone = 0.1, saturation = 0.9, shape = "circle",
+#     x-axis = "ABS_X", y-axis = "ABS_Y" }
+#       An analog stick: the finger's place relative to the centre.
+#       deadzone: radius (0...0.95 of the pad's radius) that reads as centred.
+#       saturation: radius (0.05...1) where the output is full; must be larger
+#         than deadzone.
+#       shape: "circle" keeps the output round (a diagonal gives about 0.71
+#         on each axis); "square" stretches it so diagonals reach the corners.
+#       x-axis, y-axis: the absolute axes written (any ABS_* but multitouch).
+#
+#   { mode = "dpad", directions = 4, activation = "click", output = "buttons",
+#     deadzone = 0.25 }
+#       A directional pad from the pad's sectors.
+#       directions: 4, or 8 with diagonals (which press two directions).
+#       activation: "click" presses the direction under the finger when the
+#         pad is clicked (a click in the centre keeps the click's binding);
+#         "touch" presses it on touch, and the click keeps its binding.
+#       output: "buttons" (BTN_DPAD_UP/DOWN/LEFT/RIGHT) or "hat"
+#         (ABS_HAT0X/ABS_HAT0Y).
+#       deadzone: radius (0...0.95) in the centre with no direction.
+#
+#   { mode = "trackpad", speed = 1.0, acceleration = 1.0 }
+#       A relative mouse; landing and lifting the finger never move it.
+#       speed: 0.01...100; 1.0 moves 1000 counts across the whole pad.
+#       acceleration: 0.1...5, the exponent of the speed curve; 1.0 is
+#         linear, 1.5 brisk.
+#
+#   { mode = "scroll", detents = 8.0, natural = false, horizontal = true }
+#       Finger motion scrolls, with high-resolution wheel events.
+#       detents: wheel clicks for a slide across the whole pad (0.1...1000).
+#       natural: true moves the content with the finger.
+#       horizontal: sideways motion scrolls sideways too.
+#
+#   { mode = "wheel", detents = 16.0, reverse = false, horizontal = false,
+#     deadzone = 0.4 }
+#       Circling the rim scrolls, like an iPod's click wheel; clockwise
+#       scrolls down.
+#       detents: wheel clicks per full turn (1...360).
+#       reverse: clockwise scrolls up instead.
+#       horizontal: scroll sideways instead of up and down.
+#       deadzone: radius (0...0.95) in the centre where circling does nothing.
+touchpad = { mode = "stick", deadzone = 0.1, saturation = 0.9, shape = "circle" }
+
+# The gyro as a mouse pointer (values shown are the defaults):
+#   speed: 0.01...100; 1.0 moves 1000 counts per radian turned.
+#   deadzone: rotation slower than this (0...10 rad/s) is drift and ignored.
+#   always: true points all the time; false only while an "air-mouse"
+#     action is held.
+#   invert-x, invert-y: mirror the motion.
+# air-mouse = { speed = 1.0, deadzone = 0.05, always = false, invert-x = false, invert-y = false }
+
+# The controller's orientation as a gamepad axis, e.g. for steering
+# (values shown are the defaults; no tilt key means no tilt axis):
+#   axis: the absolute axis written; not one the touchpad already writes.
+#   source: "roll" (rolling right is positive), "pitch" (tipping the tip up
+#     is negative, like a stick pushed up) or "yaw" (turning right is positive).
+#   range: degrees from zero (1...180) that give full deflection.
+#   deadzone: degrees around zero (smaller than range) that read as centred.
+#   invert: flip the sign.
+# Bind "recenter" to a button to take the current orientation as zero.
+# tilt = { axis = "ABS_X", source = "roll", range = 45.0, deadzone = 0.0, invert = false }
+
+# Chords: buttons pressed together, in a [profile.NAME.chords] table, each
+# "BUTTON+BUTTON..." = ACTION; at least two buttons, and not the
+# [bridge] next-profile chord.
+# [profile.gamepad.chords]
+# "volume-up+volume-down" = "BTN_SELECT"
+
+[profile.mouse]
+touchpad = { mode = "trackpad", speed = 1.5, acceleration = 1.2 }
+click = "BTN_LEFT"
+app = { tap = "BTN_RIGHT", hold = "BTN_MIDDLE" }
+# Hold home to point with the gyro; tap it for the desktop's overview key.
+home = { tap = "KEY_LEFTMETA", hold = "air-mouse" }
+volume-up = "KEY_VOLUMEUP"
+volume-down = "KEY_VOLUMEDOWN"
+air-mouse = { speed = 1.0, deadzone = 0.05 }
+
+# A controller, by its Bluetooth address, can start in a profile of its own
+# instead of [bridge] profile:
+# [controller."C0:DD:EE:00:00:01"]
+# profile = "mouse"
 
 """#
 }

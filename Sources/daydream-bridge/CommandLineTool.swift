@@ -11,6 +11,7 @@ enum CommandLineTool {
     /// Every command, in the order `--help` lists them. `run` is the default.
     static let commands: [any Subcommand.Type] = [
         DecodeCommand.self,
+        CheckConfigCommand.self,
     ]
 
     static func main(_ arguments: [String]) -> Int32 {

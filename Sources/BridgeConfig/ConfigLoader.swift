@@ -1,0 +1,67 @@
+import Mapping
+
+/// A configuration and where it came from.
+public struct LoadedConfig: Sendable, Equatable {
+    /// The decoded configuration.
+    public var configuration: MappingConfiguration
+    /// The file it was read from, or the built-in default.
+    public var source: ConfigSource
+
+    /// A configuration read from `source`.
+    public init(configuration: MappingConfiguration, source: ConfigSource) {
+        self.configuration = configuration
+        self.source = source
+    }
+}
+
+/// Why a config could not be loaded: the file could not be read, or it is not valid.
+public enum ConfigLoadError: Error, Sendable, Equatable {
+    /// Reading the file failed (missing, unreadable, a directory, too big).
+    case unreadable(ConfigFile.ReadError)
+    /// The text has errors; each names its line and column.
+    case invalid(source: ConfigSource, errors: ConfigErrors)
+
+    /// Every problem as a line for the log or the terminal:
+    /// `FILE:LINE:COLUMN: error: MESSAGE`, or `FILE: error: cannot read ...`.
+    public var lines: [String] {
+        switch self {
+        case .unreadable(let error):
+            ["\(error.path): error: \(error)"]
+        case .invalid(let source, let errors):
+            errors.formatted(file: source.description)
+        }
+    }
+}
+
+/// Reads and decodes a config from a file or the built-in default.
+public enum ConfigLoader {
+    /// Loads the config at `source`.
+    public static func load(_ source: ConfigSource) throws(ConfigLoadError) -> LoadedConfig {
+        let bytes: [UInt8]
+        switch source {
+        case .file(let path):
+            do {
+                bytes = try ConfigFile.read(path)
+            } catch {
+                throw .unreadable(error)
+            }
+        case .builtIn:
+            bytes = Array(DefaultConfig.text.utf8)
+        }
+        return try load(bytes, from: source)
+    }
+
+    /// Decodes `bytes` read from `source`.
+    public static func load(_ bytes: [UInt8], from source: ConfigSource) throws(ConfigLoadError) -> LoadedConfig {
+        do {
+            return LoadedConfig(configuration: try ConfigDecoder.decode(bytes), source: source)
+        } catch {
+            throw .invalid(source: source, errors: error)
+        }
+    }
+
+    /// Finds the config (see `ConfigLookup`) in this process's environment and loads it.
+    public static func loadFromLookup() throws(ConfigLoadError) -> LoadedConfig {
+        try load(ConfigLookup.locate(environment: ConfigLookup.processEnvironment()))
+    }
+}

@@ -1,0 +1,138 @@
+import DaydreamProtocol
+import Mapping
+
+extension ConfigReader {
+    /// The keys of `[profile.NAME]`.
+    static let profileKeys = ControllerButton.allCases.map(\.name) + ["touchpad", "air-mouse", "tilt", "chords"]
+    /// The keys of `air-mouse = { ... }`.
+    static let airMouseKeys = ["speed", "deadzone", "always", "invert-x", "invert-y"]
+    /// The keys of `tilt = { ... }`.
+    static let tiltKeys = ["axis", "source", "range", "deadzone", "invert"]
+
+    /// `[profile.NAME]`; nil when anything in it is wrong (every problem is recorded).
+    mutating func profile(named name: String, _ value: TOMLValue, at path: KeyPath, scope: DecodingScope) -> Profile? {
+        guard let table = table(value, at: path, expected: "a table of profile settings") else { return nil }
+        rejectUnknownKeys(in: table, at: path, allowed: Self.profileKeys)
+        let errorsBefore = diagnostics.all.count
+        var profile = Profile(name: name)
+        for button in ControllerButton.allCases {
+            guard let entry = table[button.name] else { continue }
+            profile[button] = buttonBinding(entry.value, at: path.appending(button.name), scope: scope)
+        }
+        if let entry = table["touchpad"], let mode = touchpadMode(entry.value, at: path.appending("touchpad")) {
+            profile.touchpad = mode
+        }
+        if let entry = table["air-mouse"], let airMouse = airMouse(entry.value, at: path.appending("air-mouse")) {
+            profile.airMouse = airMouse
+        }
+        if let entry = table["tilt"] {
+            profile.tilt = tilt(entry.value, at: path.appending("tilt"))
+        }
+        if let entry = table["chords"] {
+            profile.chords = chords(entry.value, at: path.appending("chords"), scope: scope)
+        }
+        checkAxesUsedOnce(profile, table: table, path: path)
+        return diagnostics.all.count == errorsBefore ? profile : nil
+    }
+
+    private mutating func airMouse(_ value: TOMLValue, at path: KeyPath) -> AirMouseSettings? {
+        guard let table = table(value, at: path, expected: "a table like { speed = 1.0 }") else { return nil }
+        rejectUnknownKeys(in: table, at: path, allowed: Self.airMouseKeys)
+        var options = OptionReader(table: table, path: path)
+        var settings = AirMouseSettings()
+        options.number("speed", in: 0.01...100, into: &settings.speed, reader: &self)
+        options.number("deadzone", in: 0...10, into: &settings.deadzone, reader: &self)
+        options.boolean("always", into: &settings.always, reader: &self)
+        options.boolean("invert-x", into: &settings.invertX, reader: &self)
+        options.boolean("invert-y", into: &settings.invertY, reader: &self)
+        return options.valid ? settings : nil
+    }
+
+    private mutating func tilt(_ value: TOMLValue, at path: KeyPath) -> TiltSettings? {
+        guard let table = table(value, at: path, expected: "a table like { axis = \"ABS_X\", source = \"roll\" }") else { return nil }
+        rejectUnknownKeys(in: table, at: path, allowed: Self.tiltKeys)
+        var options = OptionReader(table: table, path: path)
+        var settings = TiltSettings()
+        options.absoluteAxis("axis", into: &settings.axis, reader: &self)
+        options.choice("source", into: &settings.source, reader: &self)
+        options.number("range", in: 1...180, into: &settings.range, reader: &self)
+        options.number("deadzone", in: 0...90, into: &settings.deadzone, reader: &self)
+        options.boolean("invert", into: &settings.invert, reader: &self)
+        if options.valid, settings.deadzone >= settings.range, let entry = table["deadzone"] {
+            error(at: entry.value.position, "\(path): deadzone (\(Self.format(settings.deadzone)) degrees) must be smaller "
+                + "than range (\(Self.format(settings.range)) degrees)")
+            return nil
+        }
+        return options.valid ? settings : nil
+    }
+
+    /// `[profile.NAME.chords]`: `"home+app" = ACTION`, in file order.
+    private mutating func chords(_ value: TOMLValue, at path: KeyPath, scope: DecodingScope) -> [Chord] {
+        guard let table = table(value, at: path, expected: "a table like { \"home+app\" = \"next-profile\" }") else { return [] }
+        var chords: [Chord] = []
+        var seen: [(buttons: DaydreamButtons, key: String)] = []
+        for entry in table.entries {
+            let chordPath = path.appending(entry.key)
+            let buttons = chordButtons(entry.key, at: entry.keyPosition, path: chordPath)
+            let action = action(entry.value, at: chordPath, scope: scope)
+            guard let buttons else { continue }
+            if let earlier = seen.first(where: { $0.buttons == buttons }) {
+                error(at: entry.keyPosition, "\(chordPath): the same buttons as chord \"\(earlier.key)\"")
+                continue
+            }
+            if let nextProfile = scope.nextProfileChord, nextProfile == buttons {
+                error(at: entry.keyPosition, "\(chordPath): these buttons are already [bridge] next-profile")
+                continue
+            }
+            seen.append((buttons, entry.key))
+            if let action { chords.append(Chord(buttons: buttons, action: action)) }
+        }
+        return chords
+    }
+
+    /// The buttons of a chord written `"home+app"`, or nil with a diagnostic naming the bad part.
+    mutating func chordButtons(_ text: String, at position: SourcePosition, path: KeyPath) -> DaydreamButtons? {
+        if let buttons = Chord.buttons(named: text) { return buttons }
+        let names = ControllerButton.allCases.map(\.name)
+        let parts = text.split(separator: "+", omittingEmptySubsequences: false).map(String.init)
+        var seen: [String] = []
+        for part in parts {
+            if part.isEmpty {
+                error(at: position, "\(path): '\(text)' has an empty button name; expected names joined by '+', like \"home+app\"")
+                return nil
+            }
+            if !names.contains(part) {
+                let suggestion = NearestName.suggestionSuffix(for: part, among: names)
+                let tail = suggestion.isEmpty ? "; expected one of \(Self.list(names))" : suggestion
+                error(at: position, "\(path): unknown button '\(part)' in chord '\(text)'\(tail)")
+                return nil
+            }
+            if seen.contains(part) {
+                error(at: position, "\(path): button '\(part)' appears twice in chord '\(text)'")
+                return nil
+            }
+            seen.append(part)
+        }
+        error(at: position, "\(path): a chord needs at least two buttons joined by '+', like \"home+app\"")
+        return nil
+    }
+
+    /// Flags two settings of one profile that write the same absolute axis.
+    private mutating func checkAxesUsedOnce(_ profile: Profile, table: TOMLTable, path: KeyPath) {
+        var users: [(axis: UInt16, what: String)] = []
+        if case .stick(let stick) = profile.touchpad {
+            users.append((stick.xAxis, "touchpad x-axis"))
+            users.append((stick.yAxis, "touchpad y-axis"))
+        }
+        if case .dpad(let dpad) = profile.touchpad, dpad.output == .hat {
+            users.append((EventCode.absHat0X, "touchpad d-pad hat"))
+            users.append((EventCode.absHat0Y, "touchpad d-pad hat"))
+        }
+        guard let tilt = profile.tilt, let entry = table["tilt"] else { return }
+        if let user = users.first(where: { $0.axis == tilt.axis }) {
+            let name = EventCodeNames.name(type: EventCodeNames.absolute, code: tilt.axis) ?? "axis \(tilt.axis)"
+            error(at: entry.value.position, "\(path.appending("tilt")): \(name) is already the \(user.what) of this profile; "
+                + "give tilt its own axis")
+        }
+    }
+}

@@ -1,0 +1,194 @@
+import Mapping
+
+extension ConfigReader {
+    /// The options each touchpad mode takes besides `mode`.
+    static let touchpadOptions: [(mode: String, keys: [String])] = [
+        ("none", []),
+        ("stick", ["deadzone", "saturation", "shape", "x-axis", "y-axis"]),
+        ("dpad", ["directions", "activation", "output", "deadzone"]),
+        ("trackpad", ["speed", "acceleration"]),
+        ("scroll", ["detents", "natural", "horizontal"]),
+        ("wheel", ["detents", "reverse", "horizontal", "deadzone"]),
+    ]
+
+    /// `touchpad = { mode = "...", ... }`.
+    mutating func touchpadMode(_ value: TOMLValue, at path: KeyPath) -> TouchpadMode? {
+        guard let table = table(value, at: path, expected: "a table like { mode = \"stick\" }") else { return nil }
+        guard let modeEntry = table["mode"] else {
+            error(at: value.position, "\(path): missing key 'mode'; expected one of \(Self.list(TouchpadMode.modeNames))")
+            let allOptions = Self.touchpadOptions.flatMap(\.keys)
+            rejectUnknownKeys(in: table, at: path, allowed: ["mode"] + allOptions)
+            return nil
+        }
+        guard let mode = choice(modeEntry.value, at: path.appending("mode"), among: TouchpadMode.modeNames, what: "touchpad mode") else {
+            return nil
+        }
+        let options = Self.touchpadOptions.first { $0.mode == mode }?.keys ?? []
+        rejectModeOptions(in: table, at: path, mode: mode, allowed: options)
+        var reader = OptionReader(table: table, path: path)
+        let result: TouchpadMode
+        switch mode {
+        case "stick": result = .stick(stick(&reader))
+        case "dpad": result = .dpad(dpad(&reader))
+        case "trackpad": result = .trackpad(trackpad(&reader))
+        case "scroll": result = .scroll(scroll(&reader))
+        case "wheel": result = .wheel(wheel(&reader))
+        default: result = .none
+        }
+        return reader.valid ? result : nil
+    }
+
+    /// Unknown keys, telling an option of another mode from a misspelling.
+    private mutating func rejectModeOptions(in table: TOMLTable, at path: KeyPath, mode: String, allowed: [String]) {
+        let known = ["mode"] + allowed
+        for entry in table.entries where !known.contains(entry.key) {
+            let otherModes = Self.touchpadOptions.filter { $0.keys.contains(entry.key) }.map(\.mode)
+            if !otherModes.isEmpty {
+                let choices = allowed.isEmpty ? "it takes no options" : "its options: \(allowed.joined(separator: ", "))"
+                error(at: entry.keyPosition, "\(path): '\(entry.key)' is not an option of mode \"\(mode)\" "
+                    + "(only of \(otherModes.map { "\"\($0)\"" }.joined(separator: ", "))); \(choices)")
+            } else {
+                let suggestion = NearestName.suggestionSuffix(for: entry.key, among: known)
+                let tail = suggestion.isEmpty ? "; expected one of: \(known.joined(separator: ", "))" : suggestion
+                error(at: entry.keyPosition, "unknown key '\(entry.key)' in \(path.tableHeader) (mode \"\(mode)\")\(tail)")
+            }
+        }
+    }
+
+    private mutating func stick(_ options: inout OptionReader) -> StickOptions {
+        var stick = StickOptions()
+        options.number("deadzone", in: 0...0.95, into: &stick.deadzone, reader: &self)
+        options.number("saturation", in: 0.05...1, into: &stick.saturation, reader: &self)
+        options.choice("shape", into: &stick.shape, reader: &self)
+        options.absoluteAxis("x-axis", into: &stick.xAxis, reader: &self)
+        options.absoluteAxis("y-axis", into: &stick.yAxis, reader: &self)
+        if stick.deadzone >= stick.saturation, let entry = options.table["deadzone"] ?? options.table["saturation"] {
+            error(at: entry.value.position, "\(options.path): deadzone (\(Self.format(stick.deadzone))) must be smaller than "
+                + "saturation (\(Self.format(stick.saturation)))")
+            options.valid = false
+        }
+        if stick.xAxis == stick.yAxis, let entry = options.table["y-axis"] ?? options.table["x-axis"] {
+            error(at: entry.value.position, "\(options.path): x-axis and y-axis are the same axis")
+            options.valid = false
+        }
+        return stick
+    }
+
+    private mutating func dpad(_ options: inout OptionReader) -> DpadOptions {
+        var dpad = DpadOptions()
+        if let entry = options.table["directions"] {
+            let path = options.path.appending("directions")
+            if let directions = entry.value.integer, directions == 4 || directions == 8 {
+                dpad.directions = Int(directions)
+            } else {
+                mismatch(entry.value, at: path, expected: "4 or 8")
+                options.valid = false
+            }
+        }
+        options.choice("activation", into: &dpad.activation, reader: &self)
+        options.choice("output", into: &dpad.output, reader: &self)
+        if dpad.output == .buttons, gamepadIdentity == .xbox360 {
+            let position = options.table["output"]?.value.position ?? options.table["mode"]?.value.position ?? .unknown
+            error(at: position, "\(options.path): a d-pad of buttons (BTN_DPAD_*) is not part of an Xbox 360 pad "
+                + "([gamepad] identity = \"xbox360\"); use output = \"hat\"")
+            options.valid = false
+        }
+        options.number("deadzone", in: 0...0.95, into: &dpad.deadzone, reader: &self)
+        return dpad
+    }
+
+    private mutating func trackpad(_ options: inout OptionReader) -> TrackpadOptions {
+        var trackpad = TrackpadOptions()
+        options.number("speed", in: 0.01...100, into: &trackpad.speed, reader: &self)
+        options.number("acceleration", in: 0.1...5, into: &trackpad.acceleration, reader: &self)
+        return trackpad
+    }
+
+    private mutating func scroll(_ options: inout OptionReader) -> ScrollOptions {
+        var scroll = ScrollOptions()
+        options.number("detents", in: 0.1...1000, into: &scroll.detents, reader: &self)
+        options.boolean("natural", into: &scroll.natural, reader: &self)
+        options.boolean("horizontal", into: &scroll.horizontal, reader: &self)
+        return scroll
+    }
+
+    private mutating func wheel(_ options: inout OptionReader) -> WheelOptions {
+        var wheel = WheelOptions()
+        options.number("detents", in: 1...360, into: &wheel.detents, reader: &self)
+        options.boolean("reverse", into: &wheel.reverse, reader: &self)
+        options.boolean("horizontal", into: &wheel.horizontal, reader: &self)
+        options.number("deadzone", in: 0...0.95, into: &wheel.deadzone, reader: &self)
+        return wheel
+    }
+
+    /// An `ABS_*` code by name that the gamepad can carry (not a multitouch axis).
+    mutating func absoluteAxis(_ value: TOMLValue, at path: KeyPath) -> UInt16? {
+        guard let name = string(value, at: path, expected: "an absolute axis like \"ABS_X\"") else { return nil }
+        let absolute = EventCodeNames.absolute
+        guard let axis = EventCodeNames.resolve(name, types: [absolute]) else {
+            if let other = EventCodeNames.resolve(name, types: [EventCodeNames.key, EventCodeNames.relative]) {
+                let kind = other.type == EventCodeNames.key ? "a key or button" : "a relative axis"
+                error(at: value.position, "\(path): \(name) is \(kind), not an absolute axis; expected an ABS_* code like \"ABS_X\"")
+            } else if let suggestion = EventCodeNames.suggestion(for: name, types: [absolute]) {
+                error(at: value.position, "\(path): unknown absolute axis \(name); did you mean \(suggestion)?")
+            } else {
+                error(at: value.position, "\(path): unknown absolute axis \(name); expected an ABS_* code like \"ABS_X\"")
+            }
+            return nil
+        }
+        guard axis.code < Self.firstMultitouchAxis, OutputDeviceKind.route(type: absolute, code: axis.code) == .gamepad else {
+            error(at: value.position, "\(path): \(name) is a multitouch axis, which a gamepad does not carry; "
+                + "expected a stick, trigger or hat axis like \"ABS_X\", \"ABS_RZ\" or \"ABS_HAT0X\"")
+            return nil
+        }
+        if gamepadIdentity == .xbox360, !XboxPad.axes.contains(axis.code) {
+            error(at: value.position, "\(path): \(name) is not an axis of an Xbox 360 pad ([gamepad] identity = \"xbox360\"); "
+                + "expected one of \(XboxPad.axisNames.joined(separator: ", "))")
+            return nil
+        }
+        return axis.code
+    }
+
+    /// `ABS_MT_SLOT`: the multitouch axes start here.
+    static let firstMultitouchAxis: UInt16 = 0x2f
+}
+
+/// Reads the optional keys of one options table, keeping the defaults for absent keys
+/// and noting whether every present key was valid.
+struct OptionReader {
+    let table: TOMLTable
+    let path: KeyPath
+    var valid = true
+
+    init(table: TOMLTable, path: KeyPath) {
+        self.table = table
+        self.path = path
+    }
+
+    mutating func number(_ key: String, in range: ClosedRange<Double>, into target: inout Double, reader: inout ConfigReader) {
+        guard let entry = table[key] else { return }
+        if let number = reader.number(entry.value, at: path.appending(key), in: range) { target = number } else { valid = false }
+    }
+
+    mutating func boolean(_ key: String, into target: inout Bool, reader: inout ConfigReader) {
+        guard let entry = table[key] else { return }
+        if let boolean = reader.boolean(entry.value, at: path.appending(key)) { target = boolean } else { valid = false }
+    }
+
+    mutating func choice<Choice: RawRepresentable & CaseIterable>(_ key: String, into target: inout Choice, reader: inout ConfigReader)
+    where Choice.RawValue == String {
+        guard let entry = table[key] else { return }
+        let names = Choice.allCases.map(\.rawValue)
+        if let name = reader.choice(entry.value, at: path.appending(key), among: names, what: key),
+           let value = Choice(rawValue: name) {
+            target = value
+        } else {
+            valid = false
+        }
+    }
+
+    mutating func absoluteAxis(_ key: String, into target: inout UInt16, reader: inout ConfigReader) {
+        guard let entry = table[key] else { return }
+        if let axis = reader.absoluteAxis(entry.value, at: path.appending(key)) { target = axis } else { valid = false }
+    }
+}

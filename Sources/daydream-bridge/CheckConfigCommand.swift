@@ -1,0 +1,70 @@
+import BridgeConfig
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `daydream-bridge check-config [FILE]`: every error of a config, or "No errors found.".
+enum CheckConfigCommand: Subcommand {
+    static let name = "check-config"
+    static let abstract = "Check a config file and print every error."
+    static let usage = "check-config [FILE | -]"
+    static let discussion = """
+    Without FILE, checks the config the bridge would use: the first that
+    exists of $XDG_CONFIG_HOME/daydream-bridge/config.toml (~/.config when
+    XDG_CONFIG_HOME is unset) and /etc/daydream-bridge/config.toml, else the
+    built-in default; it says which. '-' reads the config from standard input.
+
+    Prints each error as FILE:LINE:COLUMN: error: MESSAGE on standard error,
+    or "No errors found." on standard output. Exit status: 0 when the config
+    is valid, 2 when it is not (or the file cannot be read).
+    """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        if let option = arguments.first(where: { $0.hasPrefix("-") && $0 != "-" }) {
+            throw UsageError("unknown option '\(option)'")
+        }
+        guard arguments.count <= 1 else { throw UsageError("check-config takes at most one file") }
+        let result: Result<LoadedConfig, ConfigLoadError>
+        switch arguments.first {
+        case "-":
+            result = Result { () throws(ConfigLoadError) in try ConfigLoader.load(readStandardInput(), from: .file("<stdin>")) }
+        case let path?:
+            result = Result { () throws(ConfigLoadError) in try ConfigLoader.load(.file(path)) }
+        case nil:
+            let environment = ConfigLookup.processEnvironment()
+            let source = ConfigLookup.locate(environment: environment)
+            switch source {
+            case .file(let path):
+                printOut("Checking \(path)")
+            case .builtIn:
+                let looked = ConfigLookup.candidatePaths(environment: environment).joined(separator: ", ")
+                printOut("No config file (looked for \(looked)); checking the built-in default")
+            }
+            result = Result { () throws(ConfigLoadError) in try ConfigLoader.load(source) }
+        }
+        switch result {
+        case .success:
+            printOut("No errors found.")
+            return ExitCode.success
+        case .failure(let error):
+            for line in error.lines { printError(line) }
+            if case .invalid(_, let errors) = error {
+                let count = errors.diagnostics.count
+                printError(count == 1 ? "1 error found." : "\(count) errors found.")
+            }
+            return ExitCode.configError
+        }
+    }
+
+    private static func readStandardInput() -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while bytes.count <= ConfigFile.sizeLimit {
+            let count = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes.append(contentsOf: chunk[..<count])
+        }
+        return bytes
+    }
+}

@@ -1,0 +1,100 @@
+import CEvdev
+import Glibc
+import Mapping
+import Testing
+@testable import BridgeConfig
+
+@Suite("Config reload (real files)")
+struct ConfigReloaderTests {
+    static func profile(_ click: String) -> String {
+        "[profile.p]\nclick = \"\(click)\"\n"
+    }
+
+    /// Waits briefly for the watcher's fd, then reads its events.
+    private func changed(_ watcher: ConfigWatcher) -> Bool {
+        var descriptor = pollfd(fd: watcher.fileDescriptor, events: Int16(POLLIN), revents: 0)
+        _ = poll(&descriptor, 1, 200)
+        return watcher.readEvents()
+    }
+
+    private func clickCode(_ reloader: ConfigReloader) -> Action? {
+        if case .plain(let action) = reloader.current.configuration.profiles.first?.click { return action }
+        return nil
+    }
+
+    private func setUp() throws -> (TemporaryDirectory, String, ConfigReloader, ConfigWatcher) {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/config.toml"
+        try directory.write("config.toml", Self.profile("KEY_A"))
+        let initial = try ConfigLoader.load(.file(path))
+        return (directory, path, ConfigReloader(current: initial), try ConfigWatcher(path: path))
+    }
+
+    @Test("an edit in place is picked up")
+    func editInPlace() throws {
+        let (directory, _, initialReloader, watcher) = try setUp()
+        var reloader = initialReloader
+        #expect(clickCode(reloader) == .keys([UInt16(KEY_A)]))
+        try directory.write("config.toml", Self.profile("KEY_B"))
+        #expect(changed(watcher))
+        guard case .reloaded(let loaded) = reloader.reload() else {
+            Issue.record("expected a reload")
+            return
+        }
+        #expect(loaded.configuration.profiles.first?.click == .plain(.keys([UInt16(KEY_B)])))
+        #expect(clickCode(reloader) == .keys([UInt16(KEY_B)]))
+    }
+
+    @Test("an editor's rename over the file is picked up")
+    func renameOver() throws {
+        let (directory, _, initialReloader, watcher) = try setUp()
+        var reloader = initialReloader
+        try directory.write("config.toml.new", Self.profile("KEY_C"))
+        try directory.rename("config.toml.new", "config.toml")
+        #expect(changed(watcher))
+        #expect(reloader.reload() != .unchanged)
+        #expect(clickCode(reloader) == .keys([UInt16(KEY_C)]))
+    }
+
+    @Test("delete keeps the running config; recreating it loads the new one")
+    func deleteAndRecreate() throws {
+        let (directory, path, initialReloader, watcher) = try setUp()
+        var reloader = initialReloader
+        try directory.remove("config.toml")
+        #expect(changed(watcher))
+        #expect(reloader.reload() == .kept(reasons: ["\(path): error: cannot read \(path): No such file or directory"]))
+        #expect(clickCode(reloader) == .keys([UInt16(KEY_A)]))
+        try directory.write("config.toml", Self.profile("KEY_D"))
+        #expect(changed(watcher))
+        #expect(reloader.reload() != .unchanged)
+        #expect(clickCode(reloader) == .keys([UInt16(KEY_D)]))
+    }
+
+    @Test("a broken edit keeps the old config and says why")
+    func brokenEdit() throws {
+        let (directory, path, initialReloader, watcher) = try setUp()
+        var reloader = initialReloader
+        try directory.write("config.toml", Self.profile("KEY_SOTH"))
+        #expect(changed(watcher))
+        guard case .kept(let reasons) = reloader.reload() else {
+            Issue.record("a broken config must not replace the running one")
+            return
+        }
+        #expect(reasons.count == 1)
+        #expect(reasons.first?.hasPrefix("\(path):2:9: error: profile.p.click: unknown event code KEY_SOTH") == true)
+        #expect(clickCode(reloader) == .keys([UInt16(KEY_A)]))
+        // Fixing it then works.
+        try directory.write("config.toml", Self.profile("KEY_E"))
+        #expect(changed(watcher))
+        #expect(reloader.reload() != .unchanged)
+        #expect(clickCode(reloader) == .keys([UInt16(KEY_E)]))
+    }
+
+    @Test("saving the same content is no change")
+    func unchanged() throws {
+        let (directory, _, initialReloader, _) = try setUp()
+        var reloader = initialReloader
+        try directory.write("config.toml", "# a comment now\n" + Self.profile("KEY_A"))
+        #expect(reloader.reload() == .unchanged)
+    }
+}

@@ -1,0 +1,76 @@
+import CEvdev
+import DaydreamProtocol
+import Mapping
+import Testing
+import Timebase
+@testable import BridgeConfig
+
+@Suite("Decoding details")
+struct DecodingTests {
+    @Test("controllers by address, upper-cased; per-button hold time; profile actions")
+    func controllersAndActions() throws {
+        let configuration = try ConfigDecoder.decode("""
+        [gamepad]
+        identity = "xbox360"
+
+        [profile.a]
+        click = { tap = "profile:b", hold = "next-profile", hold-time = "1.5s" }
+        app = ["KEY_LEFTCTRL", "KEY_C"]
+        home = "none"
+
+        [profile."b"]
+        click = "previous-profile"
+
+        [controller."c0:dd:ee:00:00:01"]
+        profile = "b"
+        """)
+        #expect(configuration.gamepadIdentity == .xbox360)
+        #expect(configuration.controllerProfiles == ["C0:DD:EE:00:00:01": "b"])
+        #expect(configuration.startingProfileName(forController: "c0:dd:ee:00:00:01") == "b")
+        #expect(configuration.startingProfileName(forController: nil) == "a")
+        let a = try #require(configuration.profile(named: "a"))
+        #expect(a.click == .tapHold(tap: .profile("b"), hold: .nextProfile, holdTime: .seconds(1.5)))
+        #expect(a.app == .plain(.keys([UInt16(KEY_LEFTCTRL), UInt16(KEY_C)])))
+        #expect(a.home == .plain(.none))
+        #expect(configuration.profile(named: "b")?.click == .plain(.previousProfile))
+    }
+
+    @Test("profiles keep file order, chords too")
+    func order() throws {
+        let configuration = try ConfigDecoder.decode("""
+        [profile.zulu]
+        click = "BTN_LEFT"
+        [profile.alpha]
+        click = "BTN_LEFT"
+        [profile.alpha.chords]
+        "volume-up+volume-down" = "KEY_B"
+        "click+home" = "KEY_A"
+        [profile.mike]
+        click = "BTN_LEFT"
+        """)
+        #expect(configuration.profiles.map(\.name) == ["zulu", "alpha", "mike"])
+        let chords = try #require(configuration.profile(named: "alpha")).chords
+        #expect(chords.map(\.buttons) == [[.volumeUp, .volumeDown], [.click, .home]])
+    }
+
+    @Test("every error is collected, not just the first")
+    func collectsAll() {
+        #expect {
+            _ = try ConfigDecoder.decode("""
+            [profile.x]
+            click = "BTN_SOTH"
+            app = "BTN_EEST"
+            hme = "BTN_MODE"
+            """)
+        } throws: { error in
+            guard let errors = error as? ConfigErrors else { return false }
+            return errors.diagnostics.map(\.position.line) == [2, 3, 4]
+        }
+    }
+
+    @Test("diagnostics format as FILE:LINE:COLUMN: error: MESSAGE")
+    func format() {
+        let diagnostic = ConfigDiagnostic(at: SourcePosition(line: 3, column: 9), "boom")
+        #expect(diagnostic.formatted(file: "a.toml") == "a.toml:3:9: error: boom")
+    }
+}
