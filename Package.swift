@@ -48,12 +48,14 @@ let package = Package(
         .target(name: "VirtualDevice", dependencies: ["CEvdev", "Mapping"]),
         // The recording text format (`record`, `replay`): pure, so a fuzzer can target it.
         .target(name: "Recording", dependencies: ["DaydreamProtocol", "Timebase"]),
+        // systemd's notify protocol without libsystemd.
+        .target(name: "SystemIntegration"),
         // The daemon: controllers -> mapping -> devices.
         .target(
             name: "Bridge",
             dependencies: [
                 "Daydream", "DaydreamProtocol", "Mapping", "BridgeConfig", "VirtualDevice", "EventLoop", "BlueZ",
-                "Recording", "Timebase", "CEvdev",
+                "Recording", "Timebase", "CEvdev", "SystemIntegration",
             ],
             resources: []
         ),
@@ -83,6 +85,7 @@ let package = Package(
             dependencies: ["Bridge", "Recording", "Mapping", "Daydream", "DaydreamProtocol", "Timebase"],
             exclude: ["Golden"]
         ),
+        .testTarget(name: "SystemIntegrationTests", dependencies: ["SystemIntegration"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17
