@@ -69,6 +69,12 @@ let package = Package(
             dependencies: ["Daydream"],
             path: "Examples/daydream-example"
         ),
+        // `make bench`: pipeline cost, fd-to-write latency, daemon CPU/RSS/wake-ups.
+        .executableTarget(
+            name: "daydream-bench",
+            dependencies: ["Daydream", "DaydreamProtocol", "Mapping", "Timebase"],
+            path: "Benchmarks/daydream-bench"
+        ),
 
         .testTarget(name: "DaydreamProtocolTests", dependencies: ["DaydreamProtocol"]),
         .testTarget(name: "DaydreamTests", dependencies: ["Daydream", "DaydreamProtocol", "Timebase"]),

@@ -1,0 +1,79 @@
+import DaydreamProtocol
+import Timebase
+
+/// Per-packet cost of `Pipeline` for one profile.
+struct PipelineResult {
+    var profile: String
+    /// Per-packet nanoseconds, timer overhead subtracted.
+    var perPacket: Distribution
+    /// Mean nanoseconds per packet from batches of 64 timed together (no per-packet clock reads).
+    var batchMean: Double
+    /// p99 of the per-packet mean of each batch of 64.
+    var batchP99: Double
+    var eventsPerPacket: Double
+}
+
+/// Measures the pipeline: a warm-up pass, then every packet timed on its own with
+/// two `CLOCK_MONOTONIC` reads (the median cost of an empty pair of reads is subtracted),
+/// then the same stream again timed in batches of 64 as a cross-check on the mean
+/// that carries no clock cost. The packet's arrival time is the stream's virtual
+/// time, so long-press and hold timers fire as they would at 100 Hz.
+@MainActor
+func measurePipeline(_ profile: BenchProfile, stream: PacketStream, passes: Int, overhead: Int64) -> PipelineResult {
+    let pipeline = Pipeline(configuration: profile.configuration, profile: profile.profile)
+    let total = stream.count * passes
+    var samples = [Int64](repeating: 0, count: total)
+    var virtualTime: Int64 = 1_000_000_000
+    stream.bytes.withUnsafeBytes { all in
+        // Warm-up: one pass, untimed.
+        for index in 0..<stream.count {
+            virtualTime += stream.intervalNanoseconds
+            pipeline.process(packet(all, index), at: MonotonicTime(nanoseconds: virtualTime))
+        }
+        var sample = 0
+        for _ in 0..<passes {
+            for index in 0..<stream.count {
+                virtualTime += stream.intervalNanoseconds
+                let bytes = packet(all, index)
+                let time = MonotonicTime(nanoseconds: virtualTime)
+                let start = monotonicNanoseconds()
+                pipeline.process(bytes, at: time)
+                let end = monotonicNanoseconds()
+                samples[sample] = max(0, end &- start &- overhead)
+                sample += 1
+            }
+        }
+    }
+    let eventsPerPacket = Double(pipeline.totalEvents) / Double(total + stream.count)
+
+    // Batches of 64, no clock inside a batch.
+    let batch = 64
+    var batchMeans = [Int64](repeating: 0, count: total / batch)
+    stream.bytes.withUnsafeBytes { all in
+        var index = 0
+        for batchIndex in 0..<batchMeans.count {
+            let start = monotonicNanoseconds()
+            for _ in 0..<batch {
+                virtualTime += stream.intervalNanoseconds
+                pipeline.process(packet(all, index), at: MonotonicTime(nanoseconds: virtualTime))
+                index += 1
+                if index == stream.count { index = 0 }
+            }
+            let end = monotonicNanoseconds()
+            batchMeans[batchIndex] = (end &- start) / Int64(batch)
+        }
+    }
+    let batches = Distribution(sorting: &batchMeans)
+    return PipelineResult(
+        profile: profile.name,
+        perPacket: Distribution(sorting: &samples),
+        batchMean: batches.mean,
+        batchP99: batches.p99,
+        eventsPerPacket: eventsPerPacket
+    )
+}
+
+@inline(__always)
+private func packet(_ all: UnsafeRawBufferPointer, _ index: Int) -> UnsafeRawBufferPointer {
+    UnsafeRawBufferPointer(rebasing: all[(index * 20)..<(index * 20 + 20)])
+}

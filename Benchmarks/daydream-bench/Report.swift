@@ -1,0 +1,81 @@
+import Foundation
+
+/// Everything one run measured; nil where a measurement could not run (with the reason).
+struct BenchReport {
+    var machine: String
+    var timerOverhead: Int64
+    var packetsPerProfile: Int
+    var pipelines: [PipelineResult] = []
+    var fdToWrite: FdToWriteResult?
+    var fdToWriteNote: String?
+    var daemon: DaemonResult?
+    var daemonNote: String?
+
+    /// The profile with the highest p99.
+    var worstPipeline: PipelineResult? { pipelines.max { $0.perPacket.p99 < $1.perPacket.p99 } }
+
+    /// The table `make bench` prints (README-ready).
+    func table() -> String {
+        var lines: [String] = []
+        lines.append("daydream-bench (release build) on \(machine)")
+        lines.append("")
+        lines.append("Pipeline: decode + controller model + mapping + input_event encoding, ns per packet")
+        lines.append("(\(packetsPerProfile) packets per profile, each timed with CLOCK_MONOTONIC, \(timerOverhead) ns clock cost subtracted;")
+        lines.append(" batch64 = mean of batches of 64 packets timed together, no clock inside)")
+        lines.append(row(["profile", "p50", "p99", "p99.9", "max", "batch64", "events/pkt"], widths: [28, 7, 7, 7, 9, 8, 10]))
+        for result in pipelines {
+            let d = result.perPacket
+            lines.append(row([result.profile, int(d.p50), int(d.p99), int(d.p999), int(d.max), int(result.batchMean),
+                              String(format: "%.2f", result.eventsPerPacket)], widths: [28, 7, 7, 7, 9, 8, 10]))
+        }
+        lines.append("")
+        if let fd = fdToWrite {
+            lines.append("fd to write (sink: \(fd.sink); loop: \(fd.loop)), µs, \(fd.packetsWithOutput) of \(fd.packetsSent) packets wrote events:")
+            lines.append(String(format: "  p50 %.1f   p99 %.1f   p99.9 %.1f   max %.1f", fd.latency.p50, fd.latency.p99, fd.latency.p999, fd.latency.max))
+        } else {
+            lines.append("fd to write: not measured (\(fdToWriteNote ?? "?"))")
+        }
+        lines.append("")
+        if let daemon {
+            lines.append("Daemon (\(daemon.what)):")
+            lines.append(String(format: "  4 controllers x 100 Hz for %.0f s: %.3f %% of one core, peak RSS %.1f MB", daemon.loadSeconds, daemon.cpuPercent, daemon.peakRSSMegabytes))
+            lines.append(String(format: "  silent for %.0f s with 4 connected: %.2f wake-ups/s", daemon.idleSeconds, daemon.idleWakeupsPerSecond))
+        } else {
+            lines.append("Daemon: not measured (\(daemonNote ?? "?"))")
+        }
+        lines.append("")
+        lines.append("Targets: pipeline p99 <= 2000 ns, fd to write p99 <= 50 µs, <= 0.5 % of a core at 400 packets/s, RSS <= 15 MB, 0 wake-ups/s idle.")
+        return lines.joined(separator: "\n")
+    }
+
+    /// `.build/bench.json`: the keys the issue names, null where not measured.
+    func json() -> String {
+        func number(_ value: Double?) -> String {
+            guard let value, value.isFinite else { return "null" }
+            return String(format: "%.3f", value)
+        }
+        let worst = worstPipeline?.perPacket
+        let fields: [(String, String)] = [
+            ("pipeline_p50_ns", number(worst?.p50)),
+            ("pipeline_p99_ns", number(worst?.p99)),
+            ("pipeline_worst_profile", worstPipeline.map { "\"\($0.profile)\"" } ?? "null"),
+            ("fd_to_write_p50_us", number(fdToWrite?.latency.p50)),
+            ("fd_to_write_p99_us", number(fdToWrite?.latency.p99)),
+            ("cpu_percent_400pps", number(daemon?.cpuPercent)),
+            ("rss_mb", number(daemon?.peakRSSMegabytes)),
+            ("idle_wakeups_per_s", number(daemon?.idleWakeupsPerSecond)),
+            ("sink", fdToWrite.map { "\"\($0.sink)\"" } ?? "null"),
+        ]
+        return "{\n" + fields.map { "  \"\($0.0)\": \($0.1)" }.joined(separator: ",\n") + "\n}\n"
+    }
+
+    private func int(_ value: Double) -> String { value.isFinite ? String(Int(value.rounded())) : "-" }
+
+    private func row(_ cells: [String], widths: [Int]) -> String {
+        zip(cells, widths).enumerated().map { index, pair in
+            let (cell, width) = pair
+            let pad = String(repeating: " ", count: max(0, width - cell.count))
+            return index == 0 ? cell + pad : pad + cell
+        }.joined(separator: " ")
+    }
+}
