@@ -101,7 +101,7 @@ extension ConfigReader {
             error(at: position, "\(path): \(name) is \(kind), not a key or button; a button press needs a KEY_* or BTN_* code")
             return nil
         }
-        if allowingSpecialNames, name == name.lowercased(),
+        if allowingSpecialNames, name.contains("-") || name == name.lowercased(),
            let nearest = NearestName.nearest(to: name, among: Self.specialActionNames) {
             error(at: position, "\(path): unknown action '\(name)'; did you mean '\(nearest)'?")
             return nil

@@ -73,7 +73,7 @@ extension ConfigReader {
         let profileTable = root["profile"].flatMap { entry in
             table(entry.value, at: KeyPath(["profile"]), expected: "tables [profile.NAME]")
         }
-        var scope = DecodingScope(profileNames: profileTable?.keys ?? [])
+        var scope = DecodingScope(profileNames: profileTable?.keys.filter { !$0.isEmpty } ?? [])
         var configuration = MappingConfiguration(profiles: [])
 
         if let entry = root["bridge"], let bridge = table(entry.value, at: KeyPath(["bridge"])) {
@@ -93,6 +93,10 @@ extension ConfigReader {
         if let profileTable {
             for entry in profileTable.entries {
                 let path = KeyPath(["profile", entry.key])
+                if entry.key.isEmpty {
+                    error(at: entry.keyPosition, "\(path): a profile needs a name, like [profile.gamepad]")
+                    continue
+                }
                 if let profile = profile(named: entry.key, entry.value, at: path, scope: scope) {
                     configuration.profiles.append(profile)
                 }

@@ -6,9 +6,10 @@ import Glibc
 ///
 /// It watches the file's directory, not the file, so it follows editors that
 /// write a new file and rename it over the old one, and a file deleted and
-/// created again. Changes to other files in the directory are ignored. The fd
-/// is non-blocking: add `fileDescriptor` to the loop and call `readEvents()`
-/// when it is readable.
+/// created again; changes to other files in the directory are ignored. When
+/// the path is a symbolic link (a config kept with one's dotfiles), the
+/// directory of the file it points to is watched too. The fd is non-blocking:
+/// add `fileDescriptor` to the loop and call `readEvents()` when it is readable.
 public final class ConfigWatcher {
     /// Setting up the watch failed.
     public struct WatchError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -25,33 +26,46 @@ public final class ConfigWatcher {
         }
     }
 
+    /// One watched directory and the name in it that matters.
+    private struct Watch {
+        var directory: String
+        var fileName: String
+        var descriptor: Int32
+    }
+
     /// The watched file.
     public let path: String
     /// The inotify fd to poll for reading.
     public let fileDescriptor: Int32
-    private let directory: String
-    private let fileName: String
+    private var watches: [Watch] = []
     private var buffer = [UInt8](repeating: 0, count: 4096)
 
-    /// The events that mean the file has new contents or is gone:
-    /// written and closed, renamed into place, renamed away, deleted;
-    /// and the directory itself going away.
+    /// The events that mean the file has new contents or is gone: written and
+    /// closed, renamed into place, renamed away, deleted; and the directory
+    /// itself going away.
     private static let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF)
+        | UInt32(IN_ONLYDIR)
 
     /// Starts watching `path`'s directory (`inotify_init1`, `inotify_add_watch`).
     public init(path: String) throws(WatchError) {
-        let (directory, fileName) = Self.split(path)
         self.path = path
-        self.directory = directory
-        self.fileName = fileName
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { throw WatchError(call: "inotify_init1", path: path, code: errno) }
-        guard inotify_add_watch(fd, directory, Self.mask | UInt32(IN_ONLYDIR)) >= 0 else {
-            let code = errno
-            close(fd)
-            throw WatchError(call: "inotify_add_watch", path: directory, code: code)
-        }
         fileDescriptor = fd
+        var targets = [Self.split(path)]
+        if let resolved = Self.resolvedTarget(of: path) {
+            let target = Self.split(resolved)
+            if target != targets[0] { targets.append(target) }
+        }
+        for (directory, fileName) in targets {
+            let descriptor = inotify_add_watch(fd, directory, Self.mask)
+            guard descriptor >= 0 else {
+                let code = errno
+                close(fd)
+                throw WatchError(call: "inotify_add_watch", path: directory, code: code)
+            }
+            watches.append(Watch(directory: directory, fileName: fileName, descriptor: descriptor))
+        }
     }
 
     deinit {
@@ -59,30 +73,53 @@ public final class ConfigWatcher {
     }
 
     /// Reads every pending event; true when one of them concerns the config file
-    /// (or its directory went away), so the config should be read again.
+    /// (or a watched directory went away), so the config should be read again.
+    ///
+    /// A directory that went away is watched again if it exists by now. While
+    /// it does not, nothing can wake the loop for it: the daemon calls this
+    /// again on SIGHUP (see `isWatching`).
     public func readEvents() -> Bool {
         var changed = false
         while true {
             let count = buffer.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return changed }
+            guard count > 0 else { break }
             buffer.withUnsafeBytes { bytes in
                 var offset = 0
                 let headerSize = MemoryLayout<inotify_event>.size
                 while offset + headerSize <= count {
                     let event = bytes.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
-                    let nameLength = Int(event.len)
                     let nameStart = offset + headerSize
-                    offset = nameStart + nameLength
+                    let nameEnd = min(nameStart + Int(event.len), count)
+                    offset = nameStart + Int(event.len)
+                    guard let watch = watches.first(where: { $0.descriptor == event.wd }) else { continue }
                     if event.mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 {
                         changed = true
+                        if event.mask & UInt32(IN_IGNORED) != 0, let index = watches.firstIndex(where: { $0.descriptor == event.wd }) {
+                            watches[index].descriptor = -1
+                        }
                         continue
                     }
-                    guard nameLength > 0, nameStart + nameLength <= count else { continue }
-                    let nameBytes = bytes[nameStart ..< nameStart + nameLength].prefix { $0 != 0 }
-                    if nameBytes.elementsEqual(fileName.utf8) { changed = true }
+                    let name = bytes[nameStart ..< nameEnd].prefix { $0 != 0 }
+                    if name.elementsEqual(watch.fileName.utf8) { changed = true }
                 }
             }
+        }
+        rewatch()
+        return changed
+    }
+
+    /// True while every directory is watched; false after one was removed and
+    /// not made again yet.
+    public var isWatching: Bool {
+        watches.allSatisfy { $0.descriptor >= 0 }
+    }
+
+    /// Adds the watch again for every directory whose watch the kernel dropped
+    /// (it was removed or renamed) and that exists again.
+    private func rewatch() {
+        for index in watches.indices where watches[index].descriptor < 0 {
+            watches[index].descriptor = inotify_add_watch(fileDescriptor, watches[index].directory, Self.mask)
         }
     }
 
@@ -90,5 +127,14 @@ public final class ConfigWatcher {
         guard let slash = path.lastIndex(of: "/") else { return (".", path) }
         let directory = String(path[..<slash])
         return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
+    }
+
+    /// The file a symbolic link at `path` finally points to (`realpath`), or nil.
+    private static func resolvedTarget(of path: String) -> String? {
+        var status = stat()
+        guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFLNK else { return nil }
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 }

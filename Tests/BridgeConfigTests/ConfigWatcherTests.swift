@@ -62,3 +62,47 @@ struct ConfigWatcherTests {
         }
     }
 }
+
+@Suite("Config watcher: links and lost directories")
+struct ConfigWatcherLinkTests {
+    private func changed(_ watcher: ConfigWatcher) -> Bool {
+        var descriptor = pollfd(fd: watcher.fileDescriptor, events: Int16(POLLIN), revents: 0)
+        _ = poll(&descriptor, 1, 200)
+        return watcher.readEvents()
+    }
+
+    @Test("a config that is a symbolic link follows edits of the file it points to")
+    func symbolicLink() throws {
+        let linkDirectory = try TemporaryDirectory()
+        let targetDirectory = try TemporaryDirectory()
+        try targetDirectory.write("daydream.toml", "a = 1\n")
+        let link = linkDirectory.path + "/config.toml"
+        #expect(symlink(targetDirectory.path + "/daydream.toml", link) == 0)
+        let watcher = try ConfigWatcher(path: link)
+        try targetDirectory.write("other.toml", "b = 1\n")
+        #expect(!changed(watcher))
+        try targetDirectory.write("daydream.toml", "a = 2\n")
+        #expect(changed(watcher))
+    }
+
+    @Test("a directory removed and made again is watched again")
+    func directoryRecreated() throws {
+        let parent = try TemporaryDirectory()
+        let directory = parent.path + "/conf"
+        #expect(mkdir(directory, 0o755) == 0)
+        let file = directory + "/config.toml"
+        let watcher = try ConfigWatcher(path: file)
+        #expect(rmdir(directory) == 0)
+        #expect(changed(watcher), "the directory going away is reported")
+        #expect(!watcher.isWatching)
+        #expect(mkdir(directory, 0o755) == 0)
+        // The kernel dropped the watch; readEvents() (on SIGHUP in the daemon) adds it back.
+        _ = watcher.readEvents()
+        #expect(watcher.isWatching)
+        try parent.write(path: file, "a = 1\n")
+        let seen = changed(watcher)
+        unlink(file)
+        rmdir(directory)
+        #expect(seen)
+    }
+}

@@ -68,4 +68,31 @@ struct TOMLDocumentTests {
         #expect(try TOMLDocument(parsing: "").root.entries.isEmpty)
         #expect(try TOMLDocument(parsing: "# only a comment\n").root.entries.isEmpty)
     }
+
+    @Test("deep nesting is an error, not a crash")
+    func deepNesting() {
+        let text = "a = " + String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000)
+        #expect(throws: TOMLSyntaxError.self) { try TOMLDocument(parsing: text) }
+    }
+
+    @Test("arbitrary bytes never escape as anything but a syntax error")
+    func garbage() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let alphabet = Array("[]{}=\"'.,#\n\t abc123-_+:TZ\u{00}\u{FF}".utf8)
+        var parsed = 0
+        for length in 0..<400 {
+            var bytes: [UInt8] = []
+            for _ in 0..<length {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                bytes.append(alphabet[Int(state >> 33) % alphabet.count])
+            }
+            do {
+                _ = try TOMLDocument(parsing: bytes)
+                parsed += 1
+            } catch {
+                #expect(error.position.line >= 0)
+            }
+        }
+        #expect(parsed >= 1, "the empty text parses")
+    }
 }
