@@ -10,6 +10,7 @@ endif
 
 .PHONY: all deps test-deps build release run test unit
 .PHONY: bench fuzz fuzz-ci sanitize soak soak-ci
+.PHONY: install uninstall check-install
 
 all: build
 
@@ -33,6 +34,7 @@ run: release
 test: test-deps
 	$(SWIFT) build $(SWIFT_FLAGS) --build-tests
 	$(SWIFT) test $(SWIFT_FLAGS) --skip-build
+	@$(MAKE) --no-print-directory check-install BINARY="$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)/daydream-bridge"
 	@if [ -n "$(strip $(TEST_EXTRAS))" ]; then $(MAKE) $(TEST_EXTRAS); fi
 
 unit: test
@@ -65,3 +67,68 @@ fuzz-ci:
 sanitize: test-deps
 	scripts/sanitize address $(SWIFT_FLAGS)
 	scripts/sanitize thread $(SWIFT_FLAGS)
+
+# --- Installation -------------------------------------------------------------
+# `make release && sudo make install` (install builds nothing, so nothing in
+# .build becomes root's). PREFIX and DESTDIR are honoured; every directory
+# below can be set on the command line. BINARY installs another build.
+BINARY ?= .build/release/daydream-bridge
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+DOCDIR ?= $(PREFIX)/share/doc/daydream-bridge
+SYSCONFDIR ?= /etc
+# udev reads /etc/udev/rules.d and /usr/lib/udev/rules.d, never
+# $(PREFIX)/lib/udev (systemd 252 has no /usr/local/lib/udev/rules.d), so a
+# /usr/local install puts its rules in /etc.
+ifeq ($(PREFIX),/usr)
+UDEVRULESDIR ?= /usr/lib/udev/rules.d
+else
+UDEVRULESDIR ?= $(SYSCONFDIR)/udev/rules.d
+endif
+# systemd reads $(PREFIX)/lib/... for both /usr and /usr/local.
+MODULESLOADDIR ?= $(PREFIX)/lib/modules-load.d
+SYSTEMDSYSTEMUNITDIR ?= $(PREFIX)/lib/systemd/system
+SYSTEMDUSERUNITDIR ?= $(PREFIX)/lib/systemd/user
+
+UDEV_RULES = udev/60-daydream-bridge-uinput.rules udev/65-daydream-bridge-devices.rules
+SYSTEM_UNIT = systemd/daydream-bridge-system.service
+USER_UNIT = systemd/daydream-bridge.service
+MAN_PAGE = doc/daydream-bridge.1
+EXAMPLE_CONFIGS = $(wildcard config/*.toml)
+
+## Installs the binary, udev rules, modules-load file, systemd units, the
+## example config and the man page under DESTDIR/PREFIX.
+install:
+	@test -x "$(BINARY)" || { echo "daydream-bridge: $(BINARY) is missing: run 'make release' first (as yourself), then 'sudo make install'" >&2; exit 1; }
+	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(UDEVRULESDIR)" "$(DESTDIR)$(MODULESLOADDIR)" \
+		"$(DESTDIR)$(SYSTEMDSYSTEMUNITDIR)" "$(DESTDIR)$(SYSTEMDUSERUNITDIR)" "$(DESTDIR)$(MANDIR)/man1" \
+		"$(DESTDIR)$(SYSCONFDIR)/daydream-bridge" "$(DESTDIR)$(DOCDIR)/examples"
+	install -m 0755 "$(BINARY)" "$(DESTDIR)$(BINDIR)/daydream-bridge"
+	install -m 0644 $(UDEV_RULES) "$(DESTDIR)$(UDEVRULESDIR)/"
+	install -m 0644 udev/modules-load.d/daydream-bridge.conf "$(DESTDIR)$(MODULESLOADDIR)/daydream-bridge.conf"
+	sed 's|/usr/bin/daydream-bridge|$(BINDIR)/daydream-bridge|' $(SYSTEM_UNIT) > "$(DESTDIR)$(SYSTEMDSYSTEMUNITDIR)/daydream-bridge-system.service"
+	sed 's|/usr/bin/daydream-bridge|$(BINDIR)/daydream-bridge|' $(USER_UNIT) > "$(DESTDIR)$(SYSTEMDUSERUNITDIR)/daydream-bridge.service"
+	chmod 0644 "$(DESTDIR)$(SYSTEMDSYSTEMUNITDIR)/daydream-bridge-system.service" "$(DESTDIR)$(SYSTEMDUSERUNITDIR)/daydream-bridge.service"
+	install -m 0644 $(MAN_PAGE) "$(DESTDIR)$(MANDIR)/man1/daydream-bridge.1"
+	install -m 0644 config/default.toml "$(DESTDIR)$(SYSCONFDIR)/daydream-bridge/config.toml.example"
+	install -m 0644 $(EXAMPLE_CONFIGS) "$(DESTDIR)$(DOCDIR)/examples/"
+	@if [ -z "$(DESTDIR)" ]; then \
+		echo "Installed. Then: sudo modprobe uinput; sudo udevadm control --reload; sudo udevadm trigger --name-match=uinput;"; \
+		echo "log out and in, and 'systemctl --user daemon-reload && systemctl --user enable --now daydream-bridge'."; \
+	fi
+
+## Removes what `make install` installed (same variables).
+uninstall:
+	rm -f "$(DESTDIR)$(BINDIR)/daydream-bridge" \
+		$(addprefix "$(DESTDIR)$(UDEVRULESDIR)/,$(addsuffix ",$(notdir $(UDEV_RULES)))) \
+		"$(DESTDIR)$(MODULESLOADDIR)/daydream-bridge.conf" \
+		"$(DESTDIR)$(SYSTEMDSYSTEMUNITDIR)/daydream-bridge-system.service" \
+		"$(DESTDIR)$(SYSTEMDUSERUNITDIR)/daydream-bridge.service" \
+		"$(DESTDIR)$(MANDIR)/man1/daydream-bridge.1" \
+		"$(DESTDIR)$(SYSCONFDIR)/daydream-bridge/config.toml.example" \
+		$(addprefix "$(DESTDIR)$(DOCDIR)/examples/,$(addsuffix ",$(notdir $(EXAMPLE_CONFIGS))))
+	rmdir "$(DESTDIR)$(DOCDIR)/examples" "$(DESTDIR)$(DOCDIR)" "$(DESTDIR)$(SYSCONFDIR)/daydream-bridge" 2>/dev/null || true
+
+## `make install` and `make uninstall` into a temporary DESTDIR, checked file by file.
+check-install:
+	@scripts/check-install "$(BINARY)"
