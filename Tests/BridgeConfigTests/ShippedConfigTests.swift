@@ -145,3 +145,35 @@ struct ShippedConfigTests {
         #expect(configuration.capabilities.mouse == nil)
     }
 }
+
+@Suite("default.toml documents the whole schema")
+struct SchemaDocumentationTests {
+    /// Every key and every fixed value the decoder accepts.
+    static let schemaWords: [String] = ConfigDecoder.rootKeys + ConfigDecoder.bridgeKeys + ConfigDecoder.gamepadKeys
+        + ConfigDecoder.controllerKeys + ConfigReader.profileKeys + ConfigReader.airMouseKeys + ConfigReader.tiltKeys
+        + ConfigReader.tapHoldKeys + ConfigReader.touchpadOptions.flatMap { [$0.mode] + $0.keys }
+        + ConfigReader.specialActionNames + GamepadIdentity.allCases.map(\.rawValue)
+        + StickShape.allCases.map(\.rawValue) + DpadActivation.allCases.map(\.rawValue)
+        + DpadOutput.allCases.map(\.rawValue) + TiltSource.allCases.map(\.rawValue)
+
+    @Test("every key and choice appears in default.toml", arguments: Set(schemaWords).sorted())
+    func documented(word: String) {
+        #expect(Self.mentions(DefaultConfig.text, word), "config/default.toml never mentions \(word)")
+    }
+
+    /// True when `word` occurs in `text` as a whole word (not inside a longer key).
+    static func mentions(_ text: String, _ word: String) -> Bool {
+        let characters = Array(text)
+        let target = Array(word)
+        func isKeyCharacter(_ character: Character) -> Bool {
+            character.isLetter || character.isNumber || character == "-" || character == "_"
+        }
+        guard target.count <= characters.count else { return false }
+        for start in 0...(characters.count - target.count) where Array(characters[start..<start + target.count]) == target {
+            let before = start == 0 ? nil : characters[start - 1]
+            let after = start + target.count == characters.count ? nil : characters[start + target.count]
+            if !(before.map(isKeyCharacter) ?? false), !(after.map(isKeyCharacter) ?? false) { return true }
+        }
+        return false
+    }
+}
