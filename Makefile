@@ -11,6 +11,7 @@ endif
 .PHONY: all deps test-deps build release run test unit
 .PHONY: bench fuzz fuzz-ci sanitize soak soak-ci
 .PHONY: install uninstall check-install
+.PHONY: e2e
 
 all: build
 
@@ -132,3 +133,10 @@ uninstall:
 ## `make install` and `make uninstall` into a temporary DESTDIR, checked file by file.
 check-install:
 	@scripts/check-install "$(BINARY)"
+
+# --- End to end -----------------------------------------------------------------
+## End to end in a VM: Debian's kernel under QEMU, real bluetoothd and uinput,
+## an emulated Daydream controller (Tests/e2e/). About 5 minutes; needs root
+## for its Debian packages. Not yet part of `make test`.
+e2e: deps
+	@SWIFT="$(SWIFT)" SWIFT_FLAGS="$(SWIFT_FLAGS)" Tests/e2e/run.sh

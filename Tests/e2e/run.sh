@@ -1,0 +1,69 @@
+#!/bin/sh
+# make e2e: the end-to-end rig. Builds the bridge on the host, checks the
+# emulator on the host, then boots Debian's kernel once under QEMU
+# (virtme-ng, software emulation) over the host's file system and runs every
+# scenario there: real bluetoothd, real kernel Bluetooth and uinput, an
+# emulated Daydream controller (Bumble).
+#
+# Environment: E2E_ONLY="name substrings" runs some scenarios;
+# E2E_ALLOW_SKIP=1 lets scenarios the bridge can't run yet skip (development
+# only: a full run fails on a skip); E2E_DEBUG=1 runs bluetoothd -d;
+# E2E_TIMEOUT (s, default 900) bounds the VM.
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+out="$here/out"
+SWIFT=${SWIFT:-swift}
+started=$(date +%s)
+
+loud() {
+    echo "" >&2
+    echo "################################################################" >&2
+    echo "e2e: FAILED: $*" >&2
+    echo "################################################################" >&2
+    exit 1
+}
+
+venv=$("$here/setup.sh" | tail -n 1) || loud "the rig's set-up failed (Tests/e2e/setup.sh)"
+
+echo "e2e: building the bridge and the example on the host"
+(cd "$repo" && $SWIFT build ${SWIFT_FLAGS:-}) || loud "swift build failed"
+bin=$(cd "$repo" && $SWIFT build ${SWIFT_FLAGS:-} --show-bin-path)
+[ -x "$bin/daydream-bridge" ] || loud "no daydream-bridge in $bin"
+
+echo "e2e: checking the emulator's packet encoder against 'daydream-bridge decode'"
+"$venv/bin/python3" "$here/emulator/check_encoder.py" "$bin/daydream-bridge" || loud "the emulator's encoder disagrees with the bridge's decoder"
+echo "e2e: emulator self-test on the host (Bumble central on the emulated link)"
+"$venv/bin/python3" "$here/emulator/selftest.py" || loud "the emulator's self-test failed"
+
+kernel=$(ls -1 /boot/vmlinuz-* 2>/dev/null | sort -V | tail -n 1)
+[ -n "$kernel" ] || loud "no kernel in /boot (linux-image-amd64)"
+rm -rf "$out"
+mkdir -p "$out/logs"
+
+args=""
+[ -n "${E2E_ALLOW_SKIP:-}" ] && args="$args --allow-skip"
+for only in ${E2E_ONLY:-}; do args="$args --only $only"; done
+
+echo "e2e: booting $(basename "$kernel") under QEMU (software emulation; --disable-kvm)"
+boot_started=$(date +%s)
+status=0
+# vng must not write straight into a file (QEMU reopens its stdout): pipe it.
+PATH="$venv/bin:$PATH" timeout --kill-after=20 "${E2E_TIMEOUT:-900}" \
+    vng --disable-kvm --run "$kernel" --user root --memory 2G --cpus 2 \
+        --rwdir="$out" -- \
+        "E2E_DEBUG=${E2E_DEBUG:-} VIRTUAL_ENV=$venv sh $here/guest/boot.sh $repo $out $venv $bin $args" \
+    </dev/null 2>&1 | cat || status=$?
+
+ended=$(date +%s)
+echo "e2e: the VM ran $((ended - boot_started)) s; whole run $((ended - started)) s; logs in $out/logs"
+if [ ! -f "$out/guest-status" ]; then
+    if [ -f "$out/guest-fatal.txt" ]; then
+        loud "the guest could not set up: $(cat "$out/guest-fatal.txt")"
+    fi
+    loud "the VM did not start or did not finish (vng exit $status; see above). The end-to-end tests did not run."
+fi
+guest=$(cat "$out/guest-status")
+[ "$guest" = "0" ] || loud "scenarios failed (guest status $guest); logs in $out/logs"
+echo "e2e: all scenarios passed"

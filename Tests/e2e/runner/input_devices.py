@@ -1,0 +1,155 @@
+"""Reading the virtual input devices back with python-evdev: kernel
+timestamps on CLOCK_MONOTONIC, events grouped into SYN_REPORT frames, and
+udev's classification from its database."""
+from __future__ import annotations
+
+import fcntl
+import os
+import select
+import struct
+import time
+
+import evdev
+from evdev import ecodes
+
+EVIOCSCLOCKID = 0x400445A0  # _IOW('E', 0xa0, int)
+
+
+def event_name(type_: int, code: int) -> str:
+    names = {
+        ecodes.EV_ABS: ecodes.ABS,
+        ecodes.EV_REL: ecodes.REL,
+        ecodes.EV_MSC: ecodes.MSC,
+    }
+    if type_ == ecodes.EV_KEY:
+        name = ecodes.BTN.get(code) or ecodes.KEY.get(code)
+    else:
+        name = names.get(type_, {}).get(code)
+    if isinstance(name, list):
+        # Aliases (BTN_A/BTN_GAMEPAD/BTN_SOUTH): the gamepad spec's name.
+        preferred = [n for n in name if n in ("BTN_SOUTH", "BTN_EAST", "BTN_NORTH", "BTN_WEST",
+                                                 "BTN_LEFT", "BTN_RIGHT", "BTN_MIDDLE")]
+        name = preferred[0] if preferred else sorted(name)[0]
+    return name or f"{type_}:{code}"
+
+
+class Frame:
+    """The events between two SYN_REPORTs, as 'NAME value' strings."""
+
+    def __init__(self, t_ns: int, events: list[tuple[int, int, int]]) -> None:
+        self.t_ns = t_ns
+        self.raw = events
+        self.events = [f"{event_name(t, c)} {v}" for t, c, v in events]
+
+    def __repr__(self) -> str:
+        return "[" + ", ".join(self.events) + "]"
+
+
+class InputDevice:
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.device = evdev.InputDevice(path)
+        fcntl.ioctl(self.device.fd, EVIOCSCLOCKID, struct.pack("i", time.CLOCK_MONOTONIC))
+        self.pending: list[tuple[int, int, int]] = []
+        self.name = self.device.name
+
+    @property
+    def event_node(self) -> str:
+        return self.path
+
+    def close(self) -> None:
+        self.device.close()
+
+    def capabilities(self) -> dict:
+        return self.device.capabilities()
+
+    def read_frames(self, duration: float, until_quiet: float | None = None) -> list[Frame]:
+        """Frames read during `duration` s (or until `until_quiet` s pass with none)."""
+        frames = []
+        deadline = time.monotonic() + duration
+        last = time.monotonic()
+        while True:
+            now = time.monotonic()
+            if now >= deadline or (until_quiet is not None and now - last >= until_quiet):
+                return frames
+            wait = deadline - now if until_quiet is None else min(deadline - now, until_quiet)
+            readable, _, _ = select.select([self.device.fd], [], [], wait)
+            if not readable:
+                continue
+            try:
+                events = self.device.read()
+            except BlockingIOError:
+                continue
+            except OSError as error:  # the device went away
+                if error.errno == 19:
+                    return frames
+                raise
+            for event in events:
+                if event.type == ecodes.EV_SYN:
+                    if event.code == ecodes.SYN_REPORT:
+                        frames.append(Frame(event.sec * 1_000_000_000 + event.usec * 1000, self.pending))
+                        self.pending = []
+                        last = time.monotonic()
+                    elif event.code == ecodes.SYN_DROPPED:
+                        raise AssertionError(f"{self.path}: SYN_DROPPED (the reader fell behind)")
+                elif event.type != ecodes.EV_MSC:
+                    self.pending.append((event.type, event.code, event.value))
+
+    def drain(self) -> list[Frame]:
+        return self.read_frames(0.05, until_quiet=0.05)
+
+    def udev_properties(self, timeout: float = 10.0) -> dict[str, str]:
+        """udev's database entry for this node (needs systemd-udevd)."""
+        rdev = os.stat(self.path).st_rdev
+        data = f"/run/udev/data/c{os.major(rdev)}:{os.minor(rdev)}"
+        deadline = time.monotonic() + timeout
+        while not os.path.exists(data):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"udev wrote no {data} for {self.path} in {timeout:.0f} s")
+            time.sleep(0.1)
+        time.sleep(0.2)  # written once, but let a slow writer finish
+        properties = {}
+        with open(data, encoding="utf-8") as file:
+            for line in file:
+                if line.startswith("E:") and "=" in line:
+                    key, value = line[2:].rstrip("\n").split("=", 1)
+                    properties[key] = value
+        return properties
+
+
+def list_devices() -> dict[str, str]:
+    """event node -> device name."""
+    devices = {}
+    for path in evdev.list_devices():
+        try:
+            device = evdev.InputDevice(path)
+        except OSError:
+            continue
+        devices[path] = device.name
+        device.close()
+    return devices
+
+
+def wait_for_device(match, timeout: float = 20.0, exclude=()) -> InputDevice:
+    """The first event node whose name satisfies `match` (a string: contains)."""
+    test = (lambda name: match in name) if isinstance(match, str) else match
+    deadline = time.monotonic() + timeout
+    while True:
+        for path, name in sorted(list_devices().items()):
+            if path not in exclude and test(name):
+                return InputDevice(path)
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no input device matching {match!r} within {timeout:.0f} s; "
+                                 f"present: {sorted(list_devices().values())}")
+        time.sleep(0.1)
+
+
+def expect_frames(actual: list[Frame], expected: list[list[str]], what: str) -> None:
+    """Exact comparison, with a readable diff."""
+    got = [frame.events for frame in actual]
+    if got != expected:
+        lines = [f"{what}: events differ", "  expected:"]
+        lines += [f"    {frame}" for frame in expected]
+        lines += ["  got:"]
+        lines += [f"    {frame}" for frame in got]
+        raise AssertionError("\n".join(lines))

@@ -1,0 +1,59 @@
+"""Processes the runner starts in the guest: bluetoothd, the bridge, the
+rig's agent. Each logs to a file under the logs directory."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+
+BLUETOOTHD = "/usr/libexec/bluetooth/bluetoothd"
+
+
+class Process:
+    def __init__(self, name: str, argv: list[str], logs: str, env: dict | None = None) -> None:
+        self.name = name
+        self.argv = argv
+        self.log_path = os.path.join(logs, f"{name}.log")
+        self.log = open(self.log_path, "ab", buffering=0)
+        self.log.write(f"--- {time.monotonic():.3f} start: {' '.join(argv)}\n".encode())
+        self.process = subprocess.Popen(argv, stdout=self.log, stderr=subprocess.STDOUT,
+                                        stdin=subprocess.DEVNULL, env=env)
+        self.pid = self.process.pid
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def cpu_seconds(self) -> float:
+        """utime + stime from /proc/PID/stat (valid while the process lives)."""
+        with open(f"/proc/{self.pid}/stat") as file:
+            fields = file.read().rsplit(")", 1)[1].split()
+        ticks = int(fields[11]) + int(fields[12])  # fields 14 and 15 of stat(5)
+        return ticks / os.sysconf("SC_CLK_TCK")
+
+    def stop(self, timeout: float = 10.0, sig: int = signal.SIGTERM) -> int | None:
+        if self.alive():
+            self.process.send_signal(sig)
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        code = self.process.returncode
+        self.log.write(f"--- {time.monotonic():.3f} exited: {code}\n".encode())
+        return code
+
+    def kill(self) -> None:
+        self.stop(sig=signal.SIGKILL)
+
+
+def tail(path: str, lines: int = 40) -> str:
+    try:
+        with open(path, "rb") as file:
+            file.seek(0, os.SEEK_END)
+            size = file.tell()
+            file.seek(max(0, size - 64 * 1024))
+            text = file.read().decode(errors="replace")
+    except OSError as error:
+        return f"({path}: {error})"
+    return "\n".join(text.splitlines()[-lines:])
