@@ -79,7 +79,11 @@ let package = Package(
         .testTarget(name: "DaydreamProtocolTests", dependencies: ["DaydreamProtocol"]),
         .testTarget(name: "DaydreamTests", dependencies: ["Daydream", "DaydreamProtocol", "Timebase"]),
         .testTarget(name: "CLITests", dependencies: ["DaydreamProtocol"]),
-        .testTarget(name: "MappingTests", dependencies: ["Mapping", "DaydreamProtocol", "Timebase"]),
+        .testTarget(
+            name: "MappingTests",
+            dependencies: ["Mapping", "DaydreamProtocol", "Timebase"],
+            resources: [.copy("Timelines")]
+        ),
         .testTarget(
             name: "BridgeConfigTests",
             dependencies: ["BridgeConfig", "CEvdev", "DaydreamProtocol", "Mapping", "Timebase"],

@@ -14,41 +14,192 @@ public enum MappingNotice: Hashable, Sendable {
 /// It reads no clock and touches no file: time comes in as a parameter, events go into the
 /// caller's `OutputBuffer`. After `update` and `advance`, arm a timer for `nextDeadline` and call
 /// `advance(to:)` when it fires. The update path allocates nothing in steady state.
+///
+/// Buttons:
+/// - a plain binding acts on press and releases with the button, at once;
+/// - a tap/hold binding waits: released before its hold time it taps (press, `SYN_REPORT`,
+///   release, `SYN_REPORT`, at the release time); still down at the hold time (exactly, from
+///   `advance(to:)`) the hold acts and lasts until the button is released;
+/// - combinations press in order and release in reverse order;
+/// - a key pressed by two bindings at once goes up only when both let go.
+///
+/// Chords: a button that belongs to a chord of the active profile (or to the configuration's
+/// profile-cycling chord) waits like a tap/hold button. The chord fires when all its members
+/// are down and still waiting; its members are then swallowed until released, and a held chord
+/// action is released when the first member goes up. A waiting member released before the chord
+/// completes acts as a tap of its own binding (a plain binding taps too); one still down alone at
+/// its hold time acts as a hold (a plain binding is pressed then and held until release), after
+/// which it can no longer join a chord. When one snapshot completes several chords, larger
+/// chords win, then the one listed first.
+///
+/// Every button still down when everything is released (disconnect, profile switch, reload)
+/// is swallowed until it goes up, so nothing acts twice and nothing sticks.
 public struct MappingEngine: Sendable {
     /// The configuration in force.
     public private(set) var configuration: MappingConfiguration
     /// The devices the bridge must create for this configuration.
     public private(set) var capabilities: Capabilities
-    /// The active profile's name.
-    public var profileName: String { "" }
-    /// The earliest time `advance(to:)` has work to do, or nil when nothing is waiting.
-    public var nextDeadline: MonotonicTime? { nil }
+
+    var prepared: PreparedProfile
+    var profileIndex: Int
+    var output: OutputState
+    var phases: [ButtonPhase]
+    var activeChords: [ActiveChord]
+    var lastButtons: DaydreamButtons = []
+    var airMouseHolds = 0
+    var request: ProfileRequest?
+    var recenterRequested = false
+    var notices: [MappingNotice]
+    var touchpad = TouchpadState()
+    var motion = MotionState()
 
     /// An engine in the named profile (or, when nil or unknown, the configuration's starting profile).
+    /// A configuration without profiles maps nothing.
     public init(configuration: MappingConfiguration, profileName: String? = nil) {
         self.configuration = configuration
-        self.capabilities = configuration.capabilities
+        capabilities = configuration.capabilities
+        let index = Self.profileIndex(in: configuration, preferring: profileName)
+        profileIndex = index ?? 0
+        prepared = PreparedProfile(Self.profile(at: index, in: configuration), configuration: configuration)
+        output = OutputState(capabilities: capabilities)
+        phases = Array(repeating: .up, count: ControllerButton.allCases.count)
+        activeChords = []
+        activeChords.reserveCapacity(4)
+        notices = []
+        notices.reserveCapacity(4)
     }
 
-    /// Maps a new controller snapshot taken at `time`; deadlines up to `time` are handled first.
-    public mutating func update(_ input: ControllerInput, at time: MonotonicTime, into output: inout OutputBuffer) {}
+    /// The active profile's name ("" when the configuration has none).
+    public var profileName: String { prepared.profile.name }
 
-    /// Handles deadlines (hold thresholds) up to `time`.
-    public mutating func advance(to time: MonotonicTime, into output: inout OutputBuffer) {}
+    /// The active profile.
+    public var profile: Profile { prepared.profile }
+
+    /// The earliest time `advance(to:)` has work to do, or nil when nothing is waiting.
+    public var nextDeadline: MonotonicTime? {
+        var earliest: MonotonicTime?
+        for button in ControllerButton.allCases {
+            if case .pending(let since) = phases[button.rawValue] {
+                let deadline = since + prepared.holdTimes[button.rawValue]
+                if earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
+            }
+        }
+        return earliest
+    }
+
+    /// True when no key is down and every axis is at rest.
+    public var isIdle: Bool { output.isIdle }
+
+    /// Maps a new controller snapshot taken at `time`; deadlines up to `time` are handled first.
+    /// One frame (`SYN_REPORT` per changed device) ends the snapshot's events; taps add a frame.
+    public mutating func update(_ input: ControllerInput, at time: MonotonicTime, into buffer: inout OutputBuffer) {
+        advance(to: time, into: &buffer)
+        updateButtons(input, at: time, into: &buffer)
+        if request != nil {
+            buffer.endFrame()
+            carryOutRequest(at: time, into: &buffer)
+        }
+        updateTouchpad(input, at: time, into: &buffer)
+        updateMotion(input, at: time, into: &buffer)
+        output.flushRelative(into: &buffer)
+        buffer.endFrame()
+    }
+
+    /// Handles deadlines (hold thresholds) up to `time`, in their own frame.
+    public mutating func advance(to time: MonotonicTime, into buffer: inout OutputBuffer) {
+        advanceButtons(to: time, into: &buffer)
+        buffer.endFrame()
+        if request != nil { carryOutRequest(at: time, into: &buffer) }
+    }
 
     /// Releases every key and button that is down and centres every axis, then `SYN_REPORT`
     /// per device. Buttons still physically held are ignored until they are released.
-    public mutating func releaseAll(into output: inout OutputBuffer) {}
+    public mutating func releaseAll(into buffer: inout OutputBuffer) {
+        buffer.endFrame()
+        // Held actions first, so combinations go up in reverse order; then whatever else is down.
+        for chord in activeChords.reversed() { endHeld(chord.action, into: &buffer) }
+        activeChords.removeAll(keepingCapacity: true)
+        for button in ControllerButton.allCases.reversed() {
+            if case .acting(let action) = phases[button.rawValue] { endHeld(action, into: &buffer) }
+            phases[button.rawValue] = lastButtons.contains(button.mask) ? .consumed : .up
+        }
+        airMouseHolds = 0
+        request = nil
+        recenterRequested = false
+        touchpad.reset()
+        motion.resetGesture()
+        output.releaseEverything(into: &buffer)
+        buffer.endFrame()
+    }
 
     /// Releases everything, then makes `name` the active profile. False (and nothing done) when no such profile.
     @discardableResult
-    public mutating func switchProfile(to name: String, at time: MonotonicTime, into output: inout OutputBuffer) -> Bool {
-        false
+    public mutating func switchProfile(to name: String, at time: MonotonicTime, into buffer: inout OutputBuffer) -> Bool {
+        guard let index = configuration.profiles.firstIndex(where: { $0.name == name }) else { return false }
+        activateProfile(at: index, into: &buffer)
+        return true
     }
 
-    /// Releases everything, then takes a new configuration, staying in the same profile when it still exists.
-    public mutating func reload(_ configuration: MappingConfiguration, at time: MonotonicTime, into output: inout OutputBuffer) {}
+    /// Releases everything, then takes a new configuration, staying in the same profile when it
+    /// still exists (else the new configuration's default). `capabilities` may change: the bridge
+    /// compares it with its devices.
+    public mutating func reload(_ configuration: MappingConfiguration, at time: MonotonicTime, into buffer: inout OutputBuffer) {
+        releaseAll(into: &buffer)
+        let oldName = profileName
+        self.configuration = configuration
+        capabilities = configuration.capabilities
+        output = OutputState(capabilities: capabilities)
+        let index = Self.profileIndex(in: configuration, preferring: oldName)
+        profileIndex = index ?? 0
+        prepared = PreparedProfile(Self.profile(at: index, in: configuration), configuration: configuration)
+        if profileName != oldName { notices.append(.profileChanged(from: oldName, to: profileName)) }
+    }
 
     /// The notices since the last call, oldest first.
-    public mutating func takeNotices() -> [MappingNotice] { [] }
+    public mutating func takeNotices() -> [MappingNotice] {
+        guard !notices.isEmpty else { return [] }
+        let taken = notices
+        notices.removeAll(keepingCapacity: true)
+        return taken
+    }
+
+    // MARK: Profiles
+
+    mutating func carryOutRequest(at time: MonotonicTime, into buffer: inout OutputBuffer) {
+        guard let request, !configuration.profiles.isEmpty else {
+            self.request = nil
+            return
+        }
+        self.request = nil
+        let count = configuration.profiles.count
+        switch request {
+        case .next:
+            activateProfile(at: (profileIndex + 1) % count, into: &buffer)
+        case .previous:
+            activateProfile(at: (profileIndex + count - 1) % count, into: &buffer)
+        case .named(let name):
+            if let index = configuration.profiles.firstIndex(where: { $0.name == name }) {
+                activateProfile(at: index, into: &buffer)
+            }
+        }
+    }
+
+    mutating func activateProfile(at index: Int, into buffer: inout OutputBuffer) {
+        releaseAll(into: &buffer)
+        let oldName = profileName
+        profileIndex = index
+        prepared = PreparedProfile(configuration.profiles[index], configuration: configuration)
+        notices.append(.profileChanged(from: oldName, to: profileName))
+    }
+
+    static func profileIndex(in configuration: MappingConfiguration, preferring name: String?) -> Int? {
+        if let name, let index = configuration.profiles.firstIndex(where: { $0.name == name }) { return index }
+        guard let start = configuration.startingProfileName(forController: nil) else { return nil }
+        return configuration.profiles.firstIndex(where: { $0.name == start })
+    }
+
+    static func profile(at index: Int?, in configuration: MappingConfiguration) -> Profile {
+        guard let index else { return Profile(name: "") }
+        return configuration.profiles[index]
+    }
 }

@@ -1,0 +1,67 @@
+import DaydreamProtocol
+import Timebase
+
+/// Where one controller button is in its life.
+enum ButtonPhase: Sendable {
+    /// Not pressed.
+    case up
+    /// Pressed, waiting: for a tap/hold decision, or for a chord (a chord member).
+    case pending(since: MonotonicTime)
+    /// Pressed and doing this held action until released.
+    case acting(Action)
+    /// Pressed, but swallowed until released (used by a chord, a finished hold, a d-pad click,
+    /// or held through `releaseAll`).
+    case consumed
+}
+
+/// The bindings of the active profile, prepared for the hot path.
+struct PreparedProfile: Sendable {
+    /// The profile itself.
+    let profile: Profile
+    /// The profile's chords and the configuration's profile-cycling chord, larger chords first.
+    let chords: [Chord]
+    /// Every button that belongs to some chord.
+    let chordMembers: DaydreamButtons
+    /// The hold time per button, indexed by `ControllerButton.rawValue`.
+    let holdTimes: [TimeSpan]
+
+    init(_ profile: Profile, configuration: MappingConfiguration) {
+        self.profile = profile
+        var chords = profile.chords
+        if let cycle = configuration.nextProfileChord, !chords.contains(where: { $0.buttons == cycle }) {
+            chords.append(Chord(buttons: cycle, action: .nextProfile))
+        }
+        // Stable sort by member count, larger first.
+        let ordered = chords.enumerated().sorted { lhs, rhs in
+            let left = lhs.element.buttons.rawValue.nonzeroBitCount
+            let right = rhs.element.buttons.rawValue.nonzeroBitCount
+            return left != right ? left > right : lhs.offset < rhs.offset
+        }
+        self.chords = ordered.map(\.element).filter { $0.buttons.rawValue.nonzeroBitCount >= 2 }
+        chordMembers = self.chords.reduce(into: DaydreamButtons()) { $0.formUnion($1.buttons) }
+        holdTimes = ControllerButton.allCases.map { button in
+            if case .tapHold(_, _, let time?) = profile[button] { return time }
+            return configuration.holdTime
+        }
+    }
+
+    /// True when `button` must wait: it has a tap/hold binding or belongs to a chord.
+    func waits(_ button: ControllerButton) -> Bool {
+        if chordMembers.contains(button.mask) { return true }
+        if case .tapHold = profile[button] { return true }
+        return false
+    }
+}
+
+/// A chord that fired and holds its action until one of its members is released.
+struct ActiveChord: Sendable {
+    var members: DaydreamButtons
+    var action: Action
+}
+
+/// A profile change asked for by an action; carried out once the current snapshot's buttons are handled.
+enum ProfileRequest: Sendable {
+    case next
+    case previous
+    case named(String)
+}

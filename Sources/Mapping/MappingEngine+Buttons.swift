@@ -1,0 +1,163 @@
+import DaydreamProtocol
+import Timebase
+
+extension MappingEngine {
+    /// Releases, then presses, then chords, for the buttons that changed since the last snapshot.
+    mutating func updateButtons(_ input: ControllerInput, at time: MonotonicTime, into buffer: inout OutputBuffer) {
+        let previous = lastButtons
+        lastButtons = input.buttons
+        guard input.buttons != previous else { return }
+        for button in ControllerButton.allCases where previous.contains(button.mask) && !input.buttons.contains(button.mask) {
+            buttonReleased(button, into: &buffer)
+        }
+        var pressed = false
+        for button in ControllerButton.allCases where !previous.contains(button.mask) && input.buttons.contains(button.mask) {
+            buttonPressed(button, input: input, at: time, into: &buffer)
+            pressed = true
+        }
+        if pressed { fireCompletedChords(into: &buffer) }
+    }
+
+    /// Holds that reached their threshold by `time`.
+    mutating func advanceButtons(to time: MonotonicTime, into buffer: inout OutputBuffer) {
+        for button in ControllerButton.allCases {
+            guard case .pending(let since) = phases[button.rawValue],
+                  since + prepared.holdTimes[button.rawValue] <= time else { continue }
+            switch prepared.profile[button] {
+            case .plain(let action):
+                startHeld(action, for: button, into: &buffer)
+            case .tapHold(_, let hold?, _):
+                startHeld(hold, for: button, into: &buffer)
+            case .tapHold(_, nil, _), nil:
+                phases[button.rawValue] = .consumed
+            }
+        }
+    }
+
+    private mutating func buttonPressed(_ button: ControllerButton, input: ControllerInput, at time: MonotonicTime, into buffer: inout OutputBuffer) {
+        if button == .click, claimClickForDpad(input) {
+            phases[button.rawValue] = .consumed
+            return
+        }
+        if prepared.waits(button) {
+            phases[button.rawValue] = .pending(since: time)
+        } else if case .plain(let action) = prepared.profile[button] {
+            startHeld(action, for: button, into: &buffer)
+        } else {
+            phases[button.rawValue] = .consumed
+        }
+    }
+
+    private mutating func buttonReleased(_ button: ControllerButton, into buffer: inout OutputBuffer) {
+        if button == .click { touchpad.dpadClickHeld = false }
+        endChords(containing: button, into: &buffer)
+        switch phases[button.rawValue] {
+        case .up, .consumed:
+            break
+        case .acting(let action):
+            endHeld(action, into: &buffer)
+        case .pending:
+            switch prepared.profile[button] {
+            case .plain(let action), .tapHold(let action?, _, _):
+                tap(action, into: &buffer)
+            case .tapHold(nil, _, _), nil:
+                break
+            }
+        }
+        phases[button.rawValue] = .up
+    }
+
+    /// Fires every chord whose members are all waiting.
+    private mutating func fireCompletedChords(into buffer: inout OutputBuffer) {
+        var waiting: DaydreamButtons = []
+        for button in ControllerButton.allCases {
+            if case .pending = phases[button.rawValue] { waiting.insert(button.mask) }
+        }
+        guard waiting.rawValue.nonzeroBitCount >= 2 else { return }
+        for chord in prepared.chords where waiting.isSuperset(of: chord.buttons) {
+            waiting.subtract(chord.buttons)
+            for button in ControllerButton.allCases where chord.buttons.contains(button.mask) {
+                phases[button.rawValue] = .consumed
+            }
+            if chord.action.isHeld {
+                start(chord.action, into: &buffer)
+                activeChords.append(ActiveChord(members: chord.buttons, action: chord.action))
+            } else {
+                perform(chord.action)
+            }
+        }
+    }
+
+    private mutating func endChords(containing button: ControllerButton, into buffer: inout OutputBuffer) {
+        var index = activeChords.startIndex
+        while index < activeChords.endIndex {
+            if activeChords[index].members.contains(button.mask) {
+                endHeld(activeChords[index].action, into: &buffer)
+                activeChords.remove(at: index)
+            } else {
+                index += 1
+            }
+        }
+    }
+
+    // MARK: Actions
+
+    /// Starts an action for a button: held actions last until release, one-shot ones fire now.
+    private mutating func startHeld(_ action: Action, for button: ControllerButton, into buffer: inout OutputBuffer) {
+        if action.isHeld {
+            start(action, into: &buffer)
+            phases[button.rawValue] = .acting(action)
+        } else {
+            perform(action)
+            phases[button.rawValue] = .consumed
+        }
+    }
+
+    /// Press and release in two frames for keys; one-shot actions fire; a tapped air mouse does nothing.
+    private mutating func tap(_ action: Action, into buffer: inout OutputBuffer) {
+        switch action {
+        case .keys:
+            start(action, into: &buffer)
+            buffer.endFrame()
+            endHeld(action, into: &buffer)
+            buffer.endFrame()
+        case .airMouse:
+            break
+        default:
+            perform(action)
+        }
+    }
+
+    private mutating func start(_ action: Action, into buffer: inout OutputBuffer) {
+        switch action {
+        case .keys(let codes):
+            for code in codes { output.press(code, into: &buffer) }
+        case .airMouse:
+            airMouseHolds += 1
+        default:
+            perform(action)
+        }
+    }
+
+    mutating func endHeld(_ action: Action, into buffer: inout OutputBuffer) {
+        switch action {
+        case .keys(let codes):
+            for code in codes.reversed() { output.release(code, into: &buffer) }
+        case .airMouse:
+            airMouseHolds = max(0, airMouseHolds - 1)
+        default:
+            break
+        }
+    }
+
+    /// One-shot actions.
+    private mutating func perform(_ action: Action) {
+        switch action {
+        case .nextProfile: request = .next
+        case .previousProfile: request = .previous
+        case .profile(let name): request = .named(name)
+        case .recenter: recenterRequested = true
+        case .keys, .airMouse, .none: break
+        }
+    }
+}

@@ -1,0 +1,87 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import DaydreamProtocol
+import Timebase
+
+/// Air-mouse and tilt state.
+struct MotionState: Sendable {
+    /// When the last snapshot was mapped (for integrating the gyro), nil before the first.
+    var lastTime: MonotonicTime?
+    /// Fractions of a pointer count not yet emitted.
+    var remainderX = 0.0
+    var remainderY = 0.0
+    /// The tilt's zero: the orientation recentred on, nil until the first snapshot.
+    var zero: Quaternion?
+
+    /// Forgets the pointer's gesture; keeps the tilt's zero.
+    mutating func resetGesture() {
+        lastTime = nil
+        remainderX = 0
+        remainderY = 0
+    }
+}
+
+extension MappingEngine {
+    /// The longest gyro interval integrated at once, so a gap in reports never throws the pointer.
+    static let longestGyroStep = 0.05
+
+    mutating func updateMotion(_ input: ControllerInput, at time: MonotonicTime, into buffer: inout OutputBuffer) {
+        updateAirMouse(input, at: time)
+        if recenterRequested || motion.zero == nil {
+            if recenterRequested { notices.append(.recentered) }
+            recenterRequested = false
+            motion.zero = input.orientation
+        }
+        if let tilt = prepared.profile.tilt, let zero = motion.zero {
+            output.setAbsolute(tilt.axis, Self.tiltValue(input.orientation, zero: zero, tilt), into: &buffer)
+        }
+    }
+
+    private mutating func updateAirMouse(_ input: ControllerInput, at time: MonotonicTime) {
+        let settings = prepared.profile.airMouse
+        let last = motion.lastTime
+        motion.lastTime = time
+        guard settings.always || airMouseHolds > 0 else {
+            motion.remainderX = 0
+            motion.remainderY = 0
+            return
+        }
+        guard let last else { return }
+        let seconds = min(max((time - last).seconds, 0), Self.longestGyroStep)
+        let gain = settings.speed * 1000 * seconds
+        // Turning left (positive about the vertical y axis) moves left; tipping up (positive about x) moves up.
+        var dx = -Self.withoutDrift(input.rotationRate.y, settings.deadzone) * gain
+        var dy = -Self.withoutDrift(input.rotationRate.x, settings.deadzone) * gain
+        if settings.invertX { dx = -dx }
+        if settings.invertY { dy = -dy }
+        output.addRelative(EventCode.relX, takeWholeCounts(dx, remainder: &motion.remainderX))
+        output.addRelative(EventCode.relY, takeWholeCounts(dy, remainder: &motion.remainderY))
+    }
+
+    /// A rate with the drift dead zone removed: 0 inside it, shifted towards 0 outside.
+    static func withoutDrift(_ rate: Double, _ deadzone: Double) -> Double {
+        if abs(rate) <= deadzone { return 0 }
+        return rate > 0 ? rate - deadzone : rate + deadzone
+    }
+
+    /// The tilt axis value for an orientation relative to the zero.
+    static func tiltValue(_ orientation: Quaternion, zero: Quaternion, _ tilt: TiltSettings) -> Int32 {
+        let relative = (zero.conjugate * orientation).eulerAngles
+        let radians: Double
+        switch tilt.source {
+        case .roll: radians = -relative.roll
+        case .pitch: radians = -relative.pitch
+        case .yaw: radians = -relative.yaw
+        }
+        var degrees = radians * 180 / Double.pi
+        if tilt.invert { degrees = -degrees }
+        let magnitude = abs(degrees)
+        guard magnitude > tilt.deadzone else { return 0 }
+        let span = max(tilt.range - tilt.deadzone, 1e-6)
+        let fraction = min(1, (magnitude - tilt.deadzone) / span)
+        return stickValue(degrees < 0 ? -fraction : fraction)
+    }
+}

@@ -1,0 +1,231 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import DaydreamProtocol
+import Timebase
+
+/// Per-gesture touchpad state; reset on lift, profile switch and `releaseAll`.
+struct TouchpadState: Sendable {
+    /// The click is held and pressing the d-pad (activation = click).
+    var dpadClickHeld = false
+    /// D-pad directions down, as `Direction` bits.
+    var dpadDirections: UInt8 = 0
+    /// The last finger position of the current gesture (trackpad, scroll).
+    var lastPoint: TouchPoint?
+    /// The last finger angle around the centre (wheel), nil when outside the rim band.
+    var lastAngle: Double?
+    /// When the last point was seen.
+    var lastTime = MonotonicTime.zero
+    /// Fractions of a count not yet emitted, horizontal and vertical.
+    var remainderX = 0.0
+    var remainderY = 0.0
+    /// Hi-res units emitted since the last whole detent, horizontal and vertical.
+    var detentX: Int32 = 0
+    var detentY: Int32 = 0
+
+    mutating func reset() {
+        self = TouchpadState()
+    }
+
+    mutating func endGesture() {
+        lastPoint = nil
+        lastAngle = nil
+        remainderX = 0
+        remainderY = 0
+        detentX = 0
+        detentY = 0
+    }
+}
+
+/// D-pad direction bits.
+enum Direction {
+    static let up: UInt8 = 1
+    static let down: UInt8 = 2
+    static let left: UInt8 = 4
+    static let right: UInt8 = 8
+    /// Directions of the 4 sectors, clockwise from "right".
+    static let fourSectors: [UInt8] = [right, down, left, up]
+    /// Directions of the 8 sectors, clockwise from "right"; diagonals hold two.
+    static let eightSectors: [UInt8] = [right, right | down, down, down | left, left, left | up, up, up | right]
+    /// (bit, BTN_DPAD_* code), in code order.
+    static let buttons: [(bit: UInt8, code: UInt16)] = [
+        (up, EventCode.btnDpadUp), (down, EventCode.btnDpadDown),
+        (left, EventCode.btnDpadLeft), (right, EventCode.btnDpadRight),
+    ]
+}
+
+extension MappingEngine {
+    /// The d-pad claims a click made off-centre when it is activated by click.
+    mutating func claimClickForDpad(_ input: ControllerInput) -> Bool {
+        guard case .dpad(let options) = prepared.profile.touchpad, options.activation == .click,
+              let touch = input.touch, Self.dpadDirections(PadPosition(touch), options) != 0 else { return false }
+        touchpad.dpadClickHeld = true
+        return true
+    }
+
+    mutating func updateTouchpad(_ input: ControllerInput, at time: MonotonicTime, into buffer: inout OutputBuffer) {
+        switch prepared.profile.touchpad {
+        case .none:
+            break
+        case .stick(let options):
+            updateStick(input.touch, options, into: &buffer)
+        case .dpad(let options):
+            updateDpad(input.touch, options, into: &buffer)
+        case .trackpad(let options):
+            updateTrackpad(input.touch, options, at: time)
+        case .scroll(let options):
+            updateScroll(input.touch, options, at: time)
+        case .wheel(let options):
+            updateWheel(input.touch, options)
+        }
+    }
+
+    // MARK: Stick
+
+    private mutating func updateStick(_ touch: TouchPoint?, _ options: StickOptions, into buffer: inout OutputBuffer) {
+        var x = 0.0
+        var y = 0.0
+        if let touch {
+            let position = PadPosition(touch)
+            let radius = position.radius
+            if radius > options.deadzone {
+                let span = max(options.saturation - options.deadzone, 1e-6)
+                let magnitude = min(1, (radius - options.deadzone) / span)
+                var directionX = position.x / radius
+                var directionY = position.y / radius
+                if options.shape == .square {
+                    let stretch = 1 / max(abs(directionX), abs(directionY))
+                    directionX *= stretch
+                    directionY *= stretch
+                }
+                x = directionX * magnitude
+                y = directionY * magnitude
+            }
+        }
+        output.setAbsolute(options.xAxis, stickValue(x), into: &buffer)
+        output.setAbsolute(options.yAxis, stickValue(y), into: &buffer)
+    }
+
+    // MARK: D-pad
+
+    /// The directions under a position: 4 sectors of 90 degrees, or 8 of 45 (diagonals hold two).
+    static func dpadDirections(_ position: PadPosition, _ options: DpadOptions) -> UInt8 {
+        guard position.radius > options.deadzone else { return 0 }
+        let sectors = options.directions == 8 ? 8.0 : 4.0
+        let sectorWidth = 2 * Double.pi / sectors
+        // Sector 0 is centred on "right", counting clockwise.
+        var sector = Int((position.angle / sectorWidth).rounded()) % Int(sectors)
+        if sector < 0 { sector += Int(sectors) }
+        return sectors == 4 ? Direction.fourSectors[sector] : Direction.eightSectors[sector]
+    }
+
+    private mutating func updateDpad(_ touch: TouchPoint?, _ options: DpadOptions, into buffer: inout OutputBuffer) {
+        var directions: UInt8 = 0
+        let active = options.activation == .touch || touchpad.dpadClickHeld
+        if active, let touch {
+            directions = Self.dpadDirections(PadPosition(touch), options)
+        }
+        guard directions != touchpad.dpadDirections else { return }
+        let previous = touchpad.dpadDirections
+        touchpad.dpadDirections = directions
+        switch options.output {
+        case .buttons:
+            for entry in Direction.buttons where previous & entry.bit != 0 && directions & entry.bit == 0 {
+                output.release(entry.code, into: &buffer)
+            }
+            for entry in Direction.buttons where previous & entry.bit == 0 && directions & entry.bit != 0 {
+                output.press(entry.code, into: &buffer)
+            }
+        case .hat:
+            let x: Int32 = directions & Direction.left != 0 ? -1 : (directions & Direction.right != 0 ? 1 : 0)
+            let y: Int32 = directions & Direction.up != 0 ? -1 : (directions & Direction.down != 0 ? 1 : 0)
+            output.setAbsolute(EventCode.absHat0X, x, into: &buffer)
+            output.setAbsolute(EventCode.absHat0Y, y, into: &buffer)
+        }
+    }
+
+    // MARK: Trackpad, scroll, wheel
+
+    /// The finger's motion since the last sample of this gesture; nil on landing (no jump) and lift.
+    private mutating func touchDelta(_ touch: TouchPoint?, at time: MonotonicTime) -> (dx: Double, dy: Double, seconds: Double)? {
+        guard let touch else {
+            touchpad.endGesture()
+            return nil
+        }
+        defer {
+            touchpad.lastPoint = touch
+            touchpad.lastTime = time
+        }
+        guard let last = touchpad.lastPoint else { return nil }
+        let seconds = max((time - touchpad.lastTime).seconds, 0.001)
+        return (touch.x - last.x, touch.y - last.y, seconds)
+    }
+
+    private mutating func updateTrackpad(_ touch: TouchPoint?, _ options: TrackpadOptions, at time: MonotonicTime) {
+        guard let delta = touchDelta(touch, at: time), delta.dx != 0 || delta.dy != 0 else { return }
+        var gain = options.speed * 1000
+        if options.acceleration != 1 {
+            let speed = (delta.dx * delta.dx + delta.dy * delta.dy).squareRoot() / delta.seconds
+            gain *= min(5, max(0.2, pow(speed, options.acceleration - 1)))
+        }
+        output.addRelative(EventCode.relX, takeWholeCounts(delta.dx * gain, remainder: &touchpad.remainderX))
+        output.addRelative(EventCode.relY, takeWholeCounts(delta.dy * gain, remainder: &touchpad.remainderY))
+    }
+
+    private mutating func updateScroll(_ touch: TouchPoint?, _ options: ScrollOptions, at time: MonotonicTime) {
+        guard let delta = touchDelta(touch, at: time) else { return }
+        let sign = options.natural ? -1.0 : 1.0
+        let unitsPerPad = options.detents * 120
+        // Finger down scrolls down (REL_WHEEL negative); finger right scrolls right.
+        let vertical = takeWholeCounts(-delta.dy * unitsPerPad * sign, remainder: &touchpad.remainderY)
+        emitWheel(vertical, horizontal: false)
+        if options.horizontal {
+            let horizontal = takeWholeCounts(delta.dx * unitsPerPad * sign, remainder: &touchpad.remainderX)
+            emitWheel(horizontal, horizontal: true)
+        }
+    }
+
+    private mutating func updateWheel(_ touch: TouchPoint?, _ options: WheelOptions) {
+        guard let touch else {
+            touchpad.endGesture()
+            return
+        }
+        let position = PadPosition(touch)
+        guard position.radius >= options.deadzone else {
+            touchpad.lastAngle = nil
+            return
+        }
+        let angle = position.angle
+        defer { touchpad.lastAngle = angle }
+        guard let last = touchpad.lastAngle else { return }
+        // Clockwise (positive with y down) scrolls down / right.
+        let turns = wrappedAngle(from: last, to: angle) / (2 * Double.pi)
+        var units = turns * options.detents * 120
+        if options.reverse { units = -units }
+        if options.horizontal {
+            emitWheel(takeWholeCounts(units, remainder: &touchpad.remainderX), horizontal: true)
+        } else {
+            emitWheel(takeWholeCounts(-units, remainder: &touchpad.remainderY), horizontal: false)
+        }
+    }
+
+    /// Hi-res units, plus a whole detent on the low-res axis each time 120 of them add up.
+    private mutating func emitWheel(_ units: Int32, horizontal: Bool) {
+        guard units != 0 else { return }
+        if horizontal {
+            output.addRelative(EventCode.relHWheelHiRes, units)
+            touchpad.detentX &+= units
+            let detents = touchpad.detentX / 120
+            touchpad.detentX -= detents * 120
+            output.addRelative(EventCode.relHWheel, detents)
+        } else {
+            output.addRelative(EventCode.relWheelHiRes, units)
+            touchpad.detentY &+= units
+            let detents = touchpad.detentY / 120
+            touchpad.detentY -= detents * 120
+            output.addRelative(EventCode.relWheel, detents)
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import DaydreamProtocol
+import Mapping
+import Timebase
+
+/// Runs a timeline through a `MappingEngine` and writes the output as timeline lines.
+struct TimelineRunner {
+    private var engine: MappingEngine
+    private var buffer = OutputBuffer()
+    private var input = ControllerInput()
+    private(set) var lines: [String] = []
+
+    init(_ timeline: Timeline) {
+        engine = MappingEngine(configuration: timeline.configuration, profileName: timeline.startProfile)
+    }
+
+    static func run(_ timeline: Timeline) -> [String] {
+        var runner = TimelineRunner(timeline)
+        for step in timeline.steps { runner.perform(step) }
+        return runner.lines
+    }
+
+    private mutating func perform(_ step: Timeline.Step) {
+        fireDeadlines(upTo: step.time)
+        var inputChanged = false
+        for command in step.commands {
+            switch command {
+            case .press(let buttons):
+                input.buttons.formUnion(buttons)
+                inputChanged = true
+            case .release(let buttons):
+                input.buttons.subtract(buttons)
+                inputChanged = true
+            case .touch(let point):
+                input.touch = point
+                inputChanged = true
+            case .lift:
+                input.touch = nil
+                inputChanged = true
+            case .gyro(let rate):
+                input.rotationRate = rate
+                inputChanged = true
+            case .orient(let degrees):
+                let radians = Double.pi / 180
+                input.orientation = Quaternion(rotationVector: Vector3(x: degrees.x * radians, y: degrees.y * radians, z: degrees.z * radians))
+                inputChanged = true
+            default:
+                if inputChanged { update(at: step.time) }
+                inputChanged = false
+                other(command, at: step.time)
+            }
+        }
+        if inputChanged { update(at: step.time) }
+    }
+
+    private mutating func update(at time: MonotonicTime) {
+        engine.update(input, at: time, into: &buffer)
+        record(at: time)
+    }
+
+    private mutating func other(_ command: Timeline.Command, at time: MonotonicTime) {
+        switch command {
+        case .advance:
+            engine.advance(to: time, into: &buffer)
+        case .releaseAll:
+            engine.releaseAll(into: &buffer)
+        case .switchProfile(let name):
+            if !engine.switchProfile(to: name, at: time, into: &buffer) {
+                lines.append("\(Self.format(time)) no profile \(name)")
+            }
+        case .reportDeadline:
+            lines.append("\(Self.format(time)) deadline \(engine.nextDeadline.map(Self.format) ?? "none")")
+        default:
+            break
+        }
+        record(at: time)
+    }
+
+    /// Fires timers the way the daemon does: at each deadline, until none is due by `time`.
+    private mutating func fireDeadlines(upTo time: MonotonicTime) {
+        while let deadline = engine.nextDeadline, deadline <= time {
+            engine.advance(to: deadline, into: &buffer)
+            record(at: deadline)
+        }
+    }
+
+    private mutating func record(at time: MonotonicTime) {
+        for event in buffer.events {
+            lines.append("\(Self.format(time)) \(event.device) \(CodeNames.name(type: event.type, code: event.code))"
+                + (event.isSynReport ? "" : " \(event.value)"))
+        }
+        buffer.removeAll()
+        for notice in engine.takeNotices() {
+            switch notice {
+            case .profileChanged(let from, let to):
+                lines.append("\(Self.format(time)) notice profile \(from) -> \(to)")
+            case .recentered:
+                lines.append("\(Self.format(time)) notice recentered")
+            }
+        }
+    }
+
+    static func format(_ time: MonotonicTime) -> String {
+        let nanoseconds = time.nanoseconds
+        if nanoseconds % 1_000_000 == 0 { return "\(nanoseconds / 1_000_000)ms" }
+        return "\(Double(nanoseconds) / 1_000_000)ms"
+    }
+}
+
+/// A readable line diff (longest common subsequence): "-" expected but missing, "+" produced but not expected.
+func lineDiff(expected: [String], actual: [String]) -> String {
+    let n = expected.count
+    let m = actual.count
+    var table = Array(repeating: Array(repeating: 0, count: m + 1), count: n + 1)
+    for i in stride(from: n - 1, through: 0, by: -1) {
+        for j in stride(from: m - 1, through: 0, by: -1) {
+            table[i][j] = expected[i] == actual[j] ? table[i + 1][j + 1] + 1 : max(table[i + 1][j], table[i][j + 1])
+        }
+    }
+    var result: [String] = []
+    var i = 0
+    var j = 0
+    while i < n || j < m {
+        if i < n, j < m, expected[i] == actual[j] {
+            result.append("  => \(expected[i])")
+            i += 1
+            j += 1
+        } else if j < m, i == n || table[i][j + 1] >= table[i + 1][j] {
+            result.append("+ => \(actual[j])")
+            j += 1
+        } else {
+            result.append("- => \(expected[i])")
+            i += 1
+        }
+    }
+    return result.joined(separator: "\n")
+}
