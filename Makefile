@@ -115,7 +115,7 @@ install:
 	install -m 0644 $(EXAMPLE_CONFIGS) "$(DESTDIR)$(DOCDIR)/examples/"
 	@if [ -z "$(DESTDIR)" ]; then \
 		echo "Installed. Then: sudo modprobe uinput; sudo udevadm control --reload; sudo udevadm trigger --name-match=uinput;"; \
-		echo "log out and in, and 'systemctl --user daemon-reload && systemctl --user enable --now daydream-bridge'."; \
+		echo "then 'systemctl --user daemon-reload && systemctl --user enable --now daydream-bridge'."; \
 	fi
 
 ## Removes what `make install` installed (same variables).

@@ -34,7 +34,7 @@ public enum VirtualDeviceError: Error, Equatable, CustomStringConvertible {
         case .permissionDenied:
             "no permission to open /dev/uinput: install udev/\(Self.uinputRuleFile) "
                 + "into /etc/udev/rules.d (or /usr/lib/udev/rules.d), run "
-                + "'sudo udevadm control --reload && sudo udevadm trigger --name-match=uinput' and log in again; "
+                + "'sudo udevadm control --reload && sudo udevadm trigger --name-match=uinput'; "
                 + "or use the group alternative in that file and add the user to group 'input'"
         case .creationFailed(let device, let code):
             "the kernel refused to create the virtual device \"\(device)\": \(Self.message(code))"
