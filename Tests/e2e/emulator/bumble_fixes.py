@@ -97,6 +97,54 @@ class RigController(bumble_controller.Controller):
         super().send_hci_packet(packet)
 
 
+def quiet_hot_paths() -> None:
+    """Not a bug fix, a cost: Bumble formats every HCI packet into its debug
+    log message (an f-string) even when debug logging is off. Per input
+    packet that is five formatted packets, which under software emulation
+    costs more than the rest of the path. Replace the four methods on the
+    packet path with copies that skip the message (the logic is unchanged);
+    --debug keeps Bumble's own."""
+    from bumble import host as bumble_host
+
+    def host_send_hci_packet(self, packet) -> None:
+        data = bytes(packet)
+        if self.snooper:
+            self.snooper.snoop(data, bumble_host.Snooper.Direction.HOST_TO_CONTROLLER)
+        if self.hci_sink:
+            self.hci_sink.on_packet(data)
+
+    def host_on_hci_packet(self, packet) -> None:
+        if self.snooper:
+            self.snooper.snoop(bytes(packet), bumble_host.Snooper.Direction.CONTROLLER_TO_HOST)
+        match packet:
+            case hci.HCI_Event():
+                self.on_hci_event_packet(packet)
+            case hci.HCI_AclDataPacket():
+                self.on_hci_acl_data_packet(packet)
+            case _:
+                quiet_hot_paths.original_host_on_hci_packet(self, packet)
+
+    def controller_on_hci_packet(self, packet) -> None:
+        match packet:
+            case hci.HCI_Command():
+                self.on_hci_command_packet(packet)
+            case hci.HCI_AclDataPacket():
+                self.on_hci_acl_data_packet(packet)
+            case _:
+                quiet_hot_paths.original_controller_on_hci_packet(self, packet)
+
+    def controller_send_hci_packet(self, packet) -> None:
+        if self.host:
+            asyncio.get_running_loop().call_soon(self.host.on_packet, bytes(packet))
+
+    quiet_hot_paths.original_host_on_hci_packet = bumble_host.Host.on_hci_packet
+    quiet_hot_paths.original_controller_on_hci_packet = bumble_controller.Controller.on_hci_packet
+    bumble_host.Host.send_hci_packet = host_send_hci_packet
+    bumble_host.Host.on_hci_packet = host_on_hci_packet
+    bumble_controller.Controller.on_hci_packet = controller_on_hci_packet
+    bumble_controller.Controller.send_hci_packet = controller_send_hci_packet
+
+
 def apply() -> None:
     """Installs the fix for bug 1 (fixes 2 and 3 live in RigController)."""
     version = getattr(bumble, "__version__", None)

@@ -220,10 +220,17 @@ class EmulatedDaydream:
         try:
             if isinstance(script, Recording):
                 self.recording_playing = True
-                for at_ms, data in script.packets:
+                for at_ms, kind, value in script.entries:
                     await asyncio.sleep(max(0.0, start + at_ms / 1000 - loop.time()))
-                    if self.powered:
-                        await self._send(data)
+                    if kind == "packet":
+                        if self.powered:
+                            await self._send(value)
+                    elif kind == "power-off":
+                        await self._power_off_keep_playing()
+                    elif kind == "power-on":
+                        await self.power_on()
+                    elif kind == "battery":
+                        await self.set_battery(value)
             else:
                 self.rate = script.rate
                 initial = State(acceleration=self.state.acceleration)

@@ -41,8 +41,10 @@ class Emulator:
         self.writer: asyncio.StreamWriter | None = None
         self.backlog: list[dict] = []
 
-    async def start(self) -> None:
+    async def start(self, debug: bool) -> None:
         bumble_fixes.apply()
+        if not debug:
+            bumble_fixes.quiet_hot_paths()
         from vhci import VhciTransport
         self.link = bumble_fixes.LocalLink()
         self.vhci = VhciTransport(self.vhci_path)
@@ -174,9 +176,9 @@ class Emulator:
         finally:
             self.writer = None
 
-    async def run(self, control_path: str) -> None:
+    async def run(self, control_path: str, debug: bool) -> None:
         self.stop_event = asyncio.Event()
-        await self.start()
+        await self.start(debug)
         if os.path.exists(control_path):
             os.unlink(control_path)
         server = await asyncio.start_unix_server(self.serve_client, path=control_path)
@@ -197,7 +199,7 @@ def main() -> None:
         format="%(created).3f %(name)s %(levelname)s %(message)s",
     )
     logging.getLogger("bumble").setLevel(logging.DEBUG if args.debug else logging.WARNING)
-    asyncio.run(Emulator(args.vhci).run(args.control))
+    asyncio.run(Emulator(args.vhci).run(args.control, args.debug))
 
 
 if __name__ == "__main__":

@@ -32,6 +32,7 @@ def check(condition, message):
 
 async def main() -> None:
     bumble_fixes.apply()
+    bumble_fixes.quiet_hot_paths()
     link = bumble_fixes.LocalLink()
     events = []
     daydream = EmulatedDaydream("a", "C0:DD:EE:00:00:01", link,

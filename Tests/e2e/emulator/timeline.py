@@ -17,8 +17,9 @@ from the start of playback and take ms or s:
     at 2s     power-on
     at 3s     end                # playback ends (the stream goes on as it stands)
 
-A recording is lines of "<ms> <40 hex digits>": the packets are sent as
-they are, at their times.
+A recording (`daydream-bridge record`'s format, "# daydream-bridge recording
+v1") is replayed as it is: its packets at their times, "disconnected" and
+"connected" as power off and on.
 """
 from __future__ import annotations
 
@@ -199,42 +200,56 @@ class Timeline:
 
 
 class Recording:
-    """Packets captured from a controller: (ms, 20 bytes) each."""
+    """A recording in the bridge's own text format (`daydream-bridge record`,
+    "# daydream-bridge recording v1"): timed packets, plus connected,
+    disconnected (played as power on and off) and battery entries."""
 
-    def __init__(self, packets: list[tuple[float, bytes]]) -> None:
-        self.packets = packets
-        self.end_ms = packets[-1][0] if packets else 0.0
+    HEADER = "# daydream-bridge recording v"
+
+    def __init__(self, entries: list[tuple[float, str, object]]) -> None:
+        self.entries = entries  # (ms, "packet" | "power-on" | "power-off" | "battery", value)
+        self.end_ms = entries[-1][0] if entries else 0.0
 
     @classmethod
     def parse(cls, text: str, source: str = "<recording>") -> "Recording":
-        packets = []
-        for number, raw in enumerate(text.splitlines(), start=1):
-            words = raw.split("#", 1)[0].split()
-            if not words:
-                continue
+        lines = text.splitlines()
+        if not lines or not lines[0].startswith(cls.HEADER):
+            raise TimelineError(f"{source}:1: not a recording (expected '{cls.HEADER}1')")
+        version = lines[0][len(cls.HEADER):].strip()
+        if version != "1":
+            raise TimelineError(f"{source}:1: recording version {version}, this emulator reads 1")
+        entries = []
+        for number, raw in enumerate(lines[1:], start=2):
+            line = raw.strip()
+            if not line or line.startswith("#") or line[0].isalpha():
+                continue  # comments and device information
             where = f"{source}:{number}"
-            if len(words) != 2:
-                raise TimelineError(f"{where}: expected '<ms> <40 hex digits>'")
-            at = float(words[0].removesuffix("ms"))
+            words = line.split()
             try:
-                data = bytes.fromhex(words[1])
+                at_ms = float(words[0]) * 1000
             except ValueError:
-                raise TimelineError(f"{where}: '{words[1]}' is not hex") from None
-            if len(data) != 20:
-                raise TimelineError(f"{where}: a packet is 20 bytes, this is {len(data)}")
-            packets.append((at, data))
-        packets.sort(key=lambda item: item[0])
-        return cls(packets)
+                raise TimelineError(f"{where}: '{words[0]}' is not a time in seconds") from None
+            if len(words) == 2 and words[1] in ("connected", "disconnected"):
+                entries.append((at_ms, "power-on" if words[1] == "connected" else "power-off", None))
+            elif len(words) == 3 and words[1] == "battery":
+                entries.append((at_ms, "battery", int(words[2])))
+            elif len(words) == 2:
+                try:
+                    data = bytes.fromhex(words[1])
+                except ValueError:
+                    raise TimelineError(f"{where}: '{words[1]}' is not hex") from None
+                if len(data) != 20:
+                    raise TimelineError(f"{where}: a packet is 20 bytes, this is {len(data)}")
+                entries.append((at_ms, "packet", data))
+            else:
+                raise TimelineError(f"{where}: expected '<seconds> <40 hex digits | connected | disconnected | battery N>'")
+        return cls(entries)
 
 
 def load(path: str):
-    """A Timeline or a Recording, by the file's contents."""
+    """A Timeline, or a Recording when the file starts with the recording header."""
     with open(path, encoding="utf-8") as file:
         text = file.read()
-    for raw in text.splitlines():
-        words = raw.split("#", 1)[0].split()
-        if words:
-            if re.fullmatch(r"\d+(\.\d+)?(ms)?", words[0]) and len(words) == 2 and len(words[1]) == 40:
-                return Recording.parse(text, path)
-            break
+    if text.startswith(Recording.HEADER):
+        return Recording.parse(text, path)
     return Timeline.parse(text, path)

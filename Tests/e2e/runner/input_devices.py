@@ -52,6 +52,7 @@ class InputDevice:
         fcntl.ioctl(self.device.fd, EVIOCSCLOCKID, struct.pack("i", time.CLOCK_MONOTONIC))
         self.pending: list[tuple[int, int, int]] = []
         self.name = self.device.name
+        self.gone = False
 
     @property
     def event_node(self) -> str:
@@ -65,35 +66,29 @@ class InputDevice:
 
     def read_frames(self, duration: float, until_quiet: float | None = None) -> list[Frame]:
         """Frames read during `duration` s (or until `until_quiet` s pass with none)."""
-        frames = []
-        deadline = time.monotonic() + duration
-        last = time.monotonic()
-        while True:
-            now = time.monotonic()
-            if now >= deadline or (until_quiet is not None and now - last >= until_quiet):
-                return frames
-            wait = deadline - now if until_quiet is None else min(deadline - now, until_quiet)
-            readable, _, _ = select.select([self.device.fd], [], [], wait)
-            if not readable:
-                continue
-            try:
-                events = self.device.read()
-            except BlockingIOError:
-                continue
-            except OSError as error:  # the device went away
-                if error.errno == 19:
-                    return frames
-                raise
-            for event in events:
-                if event.type == ecodes.EV_SYN:
-                    if event.code == ecodes.SYN_REPORT:
-                        frames.append(Frame(event.sec * 1_000_000_000 + event.usec * 1000, self.pending))
-                        self.pending = []
-                        last = time.monotonic()
-                    elif event.code == ecodes.SYN_DROPPED:
-                        raise AssertionError(f"{self.path}: SYN_DROPPED (the reader fell behind)")
-                elif event.type != ecodes.EV_MSC:
-                    self.pending.append((event.type, event.code, event.value))
+        return read_many([self], duration, until_quiet)[self]
+
+    def _read_available(self, frames: list[Frame]) -> bool:
+        """Reads what is there into `frames`; False once the device is gone."""
+        try:
+            events = self.device.read()
+        except BlockingIOError:
+            return True
+        except OSError as error:
+            if error.errno == 19:  # ENODEV: the device was destroyed
+                self.gone = True
+                return False
+            raise
+        for event in events:
+            if event.type == ecodes.EV_SYN:
+                if event.code == ecodes.SYN_REPORT:
+                    frames.append(Frame(event.sec * 1_000_000_000 + event.usec * 1000, self.pending))
+                    self.pending = []
+                elif event.code == ecodes.SYN_DROPPED:
+                    raise AssertionError(f"{self.path}: SYN_DROPPED (the reader fell behind)")
+            elif event.type != ecodes.EV_MSC:
+                self.pending.append((event.type, event.code, event.value))
+        return True
 
     def drain(self) -> list[Frame]:
         return self.read_frames(0.05, until_quiet=0.05)
@@ -115,6 +110,44 @@ class InputDevice:
                     key, value = line[2:].rstrip("\n").split("=", 1)
                     properties[key] = value
         return properties
+
+
+def read_many(devices: list[InputDevice], duration: float,
+              until_quiet: float | None = None) -> dict[InputDevice, list[Frame]]:
+    """Frames from several devices at once, for `duration` s at most, or
+    until none of them has had a frame for `until_quiet` s."""
+    frames: dict[InputDevice, list[Frame]] = {device: [] for device in devices}
+    deadline = time.monotonic() + duration
+    last = time.monotonic()
+    live = [device for device in devices if not device.gone]
+    while live:
+        now = time.monotonic()
+        if now >= deadline or (until_quiet is not None and now - last >= until_quiet):
+            break
+        wait = deadline - now if until_quiet is None else min(deadline - now, until_quiet - (now - last))
+        readable, _, _ = select.select([d.device.fd for d in live], [], [], max(0.0, wait))
+        for device in live:
+            if device.device.fd in readable:
+                before = len(frames[device])
+                if not device._read_available(frames[device]):
+                    live.remove(device)
+                if len(frames[device]) > before:
+                    last = time.monotonic()
+    return frames
+
+
+def wait_frames(device: InputDevice, count: int, timeout: float) -> list[Frame]:
+    """Returns as soon as `count` frames arrived (or at the timeout, with fewer)."""
+    frames: list[Frame] = []
+    deadline = time.monotonic() + timeout
+    while len(frames) < count and not device.gone:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            break
+        readable, _, _ = select.select([device.device.fd], [], [], remaining)
+        if readable:
+            device._read_available(frames)
+    return frames
 
 
 def list_devices() -> dict[str, str]:
@@ -144,10 +177,16 @@ def wait_for_device(match, timeout: float = 20.0, exclude=()) -> InputDevice:
         time.sleep(0.1)
 
 
-def expect_frames(actual: list[Frame], expected: list[list[str]], what: str) -> None:
-    """Exact comparison, with a readable diff."""
+def expect_frames(actual: list[Frame], expected: list[list[str]], what: str,
+                  ordered_within_frames: bool = False) -> None:
+    """Exact comparison of frames, with a readable diff. Within a frame the
+    order of events is the bridge's business unless `ordered_within_frames`."""
     got = [frame.events for frame in actual]
-    if got != expected:
+    if ordered_within_frames:
+        same = got == expected
+    else:
+        same = [sorted(f) for f in got] == [sorted(f) for f in expected]
+    if not same:
         lines = [f"{what}: events differ", "  expected:"]
         lines += [f"    {frame}" for frame in expected]
         lines += ["  got:"]

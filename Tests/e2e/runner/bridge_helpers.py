@@ -1,0 +1,133 @@
+"""What the bridge scenarios share: names the bridge gives its devices, the
+stick formula the default profile documents, pairing through the bridge,
+starting it, and playing a timeline while reading the virtual devices."""
+from __future__ import annotations
+
+import math
+import os
+import subprocess
+import time
+
+from bluez import DEVICE, device_path
+from input_devices import Frame, InputDevice, read_many, wait_for_device
+from rig import Rig, Skip
+
+GAMEPAD = "Daydream Controller Gamepad"
+MOUSE = "Daydream Controller Mouse"
+KEYBOARD = "Daydream Controller Keyboard"
+
+
+def _round_half_away(value: float) -> int:
+    return int(math.floor(value + 0.5)) if value >= 0 else -int(math.floor(-value + 0.5))
+
+
+def stick_axis(value: float) -> int:
+    clamped = min(1.0, max(-1.0, value))
+    return _round_half_away(clamped * 32767 if clamped >= 0 else clamped * 32768)
+
+
+def stick(touch_x: int, touch_y: int, deadzone: float = 0.1, saturation: float = 0.9) -> tuple[int, int]:
+    """ABS_X, ABS_Y for a finger at raw (x, y) in the default profile's
+    `mode = "stick"` (circle): the config's documented geometry, centre
+    (0.5, 0.5), radius 0.5, output growing from the dead zone's edge to
+    full at `saturation`."""
+    x = (touch_x / 255 - 0.5) * 2
+    y = (touch_y / 255 - 0.5) * 2
+    radius = math.sqrt(x * x + y * y)
+    if radius <= deadzone:
+        return 0, 0
+    magnitude = min(1.0, (radius - deadzone) / max(saturation - deadzone, 1e-6))
+    return stick_axis(x / radius * magnitude), stick_axis(y / radius * magnitude)
+
+
+def run_bridge_command(rig: Rig, *args: str, timeout: float = 120.0) -> subprocess.CompletedProcess:
+    env = dict(os.environ, XDG_CONFIG_HOME=rig.config_home)
+    started = time.monotonic()
+    result = subprocess.run([rig.bridge_path, *args], capture_output=True, text=True,
+                            timeout=timeout, env=env, stdin=subprocess.DEVNULL)
+    with open(os.path.join(rig.logs, "bridge-commands.log"), "a") as log:
+        log.write(f"--- daydream-bridge {' '.join(args)} -> {result.returncode} "
+                  f"({time.monotonic() - started:.1f} s)\n{result.stdout}{result.stderr}")
+    return result
+
+
+def ensure_paired(rig: Rig, name: str, address: str) -> None:
+    """The controller powered on and paired with BlueZ, through `daydream-bridge pair`
+    when it is not paired already (scenarios may run alone)."""
+    rig.controller(name, address)
+    path = device_path(address, rig.adapter)
+    state = rig.emulator_state(name)
+    if state["bonds"] and rig.bluez.get_or_none(path, DEVICE, "Bonded"):
+        return
+    if "pair" not in rig.bridge_commands():
+        raise Skip("the bridge has no 'pair' command yet")
+    mark = rig.emulator.mark()
+    started = time.monotonic()
+    result = run_bridge_command(rig, "pair", address)
+    assert result.returncode == 0, \
+        f"daydream-bridge pair {address} exited {result.returncode}:\n{result.stdout}{result.stderr}"
+    rig.emulator.wait_event("paired", name, since=mark, timeout=5)
+    assert rig.bluez.get(path, DEVICE, "Paired") and rig.bluez.get(path, DEVICE, "Bonded"), \
+        "BlueZ does not show the controller paired and bonded after 'daydream-bridge pair'"
+    rig.figure(f"daydream-bridge pair {address}: {time.monotonic() - started:.1f} s")
+
+
+def start_bridge(rig: Rig, config: str | None = None, name: str = "bridge"):
+    """`daydream-bridge run -v` with the given config text (or the built-in one)."""
+    if config is not None:
+        rig.write_config(config)
+    process = rig.bridge("run", "-v", name=name)
+    time.sleep(0.5)
+    if not process.alive():
+        raise AssertionError(f"daydream-bridge run exited at once ({process.process.returncode}); see {name}.log")
+    return process
+
+
+def wait_streaming(rig: Rig, name: str, since: int, timeout: float = 60.0) -> float:
+    """Waits until the bridge has subscribed to the controller's input over a
+    bonded, encrypted link; returns when that happened (monotonic s)."""
+    rig.emulator.wait_event("subscribed", name, since=since, timeout=timeout, on=True)
+    deadline = time.monotonic() + 10
+    while True:
+        state = rig.emulator_state(name)
+        if any(c["subscribed"] and c["encrypted"] and c["bonded"] for c in state["connections"]):
+            return time.monotonic()
+        if time.monotonic() > deadline:
+            raise AssertionError(f"subscribed but not on a bonded, encrypted link: {state}")
+        time.sleep(0.1)
+
+
+
+
+def _started(rig: Rig, name: str, mark: int) -> int:
+    return rig.emulator.wait_event("play_started", name, since=mark, timeout=5)["t_ns"]
+
+
+def play_and_read(rig: Rig, name: str, timeline: str, devices: list[InputDevice],
+                  settle: float = 0.8) -> tuple[int, dict[InputDevice, list[Frame]]]:
+    """Plays a timeline and reads until it has finished and `settle` s passed."""
+    for device in devices:
+        device.drain()
+    mark = rig.emulator.mark()
+    length = rig.play(name, timeline)
+    frames = read_many(devices, length + settle)
+    rig.emulator.wait_event("play_finished", name, since=mark, timeout=30)
+    more = read_many(devices, 5, until_quiet=settle)
+    for device in devices:
+        frames[device] += more[device]
+    return _started(rig, name, mark), frames
+
+
+def gamepad(rig: Rig, exclude=(), timeout: float = 30.0) -> InputDevice:
+    return wait_for_device(lambda n: n == GAMEPAD, timeout=timeout, exclude=exclude)
+
+
+def relative(frames: list[Frame], start_ns: int, code: str) -> list[tuple[float, int]]:
+    """(ms after start, value) of every `code` event."""
+    values = []
+    for frame in frames:
+        for event in frame.events:
+            name, value = event.rsplit(" ", 1)
+            if name == code:
+                values.append(((frame.t_ns - start_ns) / 1e6, int(value)))
+    return values
