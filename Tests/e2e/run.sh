@@ -66,4 +66,4 @@ if [ ! -f "$out/guest-status" ]; then
 fi
 guest=$(cat "$out/guest-status")
 [ "$guest" = "0" ] || loud "scenarios failed (guest status $guest); logs in $out/logs"
-echo "e2e: all scenarios passed"
+if [ -n "${E2E_ALLOW_SKIP:-}" ]; then echo "e2e: passed (skips allowed: see the SKIP lines)"; else echo "e2e: all scenarios passed"; fi
