@@ -67,10 +67,25 @@ def rig_bluez(rig):
     try:
         rig.emulator.wait_event("subscribed", "rig", since=mark, on=True)
         read_packets(fd, mtu, 0.3)  # whatever streamed before the timeline
+        log_path = os.path.join(rig.logs, "vhci-rig.txt")
+        rig.emulator.request("notifications", path=log_path, clear=True)
         length = rig.play("rig", "rig-basic")
         packets = read_packets(fd, mtu, length + 0.5)
+        rig.emulator.request("notifications", path=log_path, clear=True)
     finally:
         os.close(fd)
+    # The floor any bridge is measured against: this Python reader's delay
+    # from the emulator's /dev/vhci write to its own read of the packet.
+    written = {}
+    with open(log_path) as file:
+        for line in file:
+            t_ns, _acl, _att, value = line.split()
+            written.setdefault(bytes.fromhex(value), int(t_ns))
+    delays = sorted((t - written[data]) / 1e6 for t, data in packets if data in written)
+    if delays:
+        rig.figure(f"rig: vhci write -> Python AcquireNotify read: p50 {delays[len(delays) // 2]:.2f} ms, "
+                   f"p99 {delays[min(len(delays) - 1, round(0.99 * (len(delays) - 1)))]:.2f} ms "
+                   f"({len(delays)} packets)")
     assert len(packets) >= 40, f"only {len(packets)} packets in {length + 0.5:.1f} s"
     assert all(len(data) == 20 for _, data in packets), "a notification of the wrong size"
     decoded = [Packet.decode(data) for _, data in packets]
