@@ -148,7 +148,7 @@ public struct MappingConfiguration: Hashable, Sendable {
     public var holdTime: TimeSpan
     /// The gamepad identity.
     public var gamepadIdentity: GamepadIdentity
-    /// Profile names by controller address (upper-case `AA:BB:CC:DD:EE:FF`).
+    /// Profile names by controller address (`AA:BB:CC:DD:EE:FF`, compared without regard to case).
     public var controllerProfiles: [String: String]
 
     /// The built-in hold time: 1 s, like the iOS library's long press.
@@ -178,8 +178,11 @@ public struct MappingConfiguration: Hashable, Sendable {
 
     /// The profile a controller starts in: its own by address, else the default, else the first.
     public func startingProfileName(forController address: String?) -> String? {
-        if let address, let name = controllerProfiles[address.uppercased()], profile(named: name) != nil {
-            return name
+        if let address {
+            let wanted = address.uppercased()
+            if let entry = controllerProfiles.first(where: { $0.key.uppercased() == wanted }), profile(named: entry.value) != nil {
+                return entry.value
+            }
         }
         if let name = defaultProfile, profile(named: name) != nil { return name }
         return profiles.first?.name
