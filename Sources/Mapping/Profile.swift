@@ -32,7 +32,8 @@ public enum TiltSource: String, Hashable, Sendable, CaseIterable {
     case yaw
 }
 
-/// `tilt = { ... }` in a profile: the controller's orientation, relative to its recentred zero,
+/// `tilt = { ... }` in a profile: the controller's orientation, relative to its zero (the first
+/// orientation the engine sees, until a `"recenter"` action takes the current one),
 /// drives an absolute axis on the gamepad, -32768...32767.
 public struct TiltSettings: Hashable, Sendable {
     /// `axis` (default `"ABS_X"`): the axis written.

@@ -113,3 +113,30 @@ struct EngineTests {
         #expect(Chord.name(of: [.app, .home]) == "app+home")
     }
 }
+
+@Suite("Hold deadlines without a timer")
+struct HoldDeadlineTests {
+    /// A release arriving exactly at the hold time, with no `advance` before it: the hold wins.
+    @Test func releaseAtTheThresholdIsAHold() {
+        let profile = Profile(name: "p", home: .tapHold(tap: .keys([EventCode.btnMode]), hold: .keys([EventCode.btnStart]), holdTime: nil))
+        var engine = MappingEngine(configuration: MappingConfiguration(profiles: [profile]))
+        var buffer = OutputBuffer()
+        engine.update(ControllerInput(buttons: .home), at: .zero, into: &buffer)
+        #expect(engine.nextDeadline == .seconds(1))
+        engine.update(ControllerInput(), at: .seconds(1), into: &buffer)
+        #expect(buffer.events.filter { !$0.isSynReport }.map { [$0.code, UInt16($0.value)] }
+            == [[EventCode.btnStart, 1], [EventCode.btnStart, 0]])
+    }
+
+    /// One nanosecond earlier it is a tap.
+    @Test func releaseJustBeforeIsATap() {
+        let profile = Profile(name: "p", home: .tapHold(tap: .keys([EventCode.btnMode]), hold: .keys([EventCode.btnStart]), holdTime: nil))
+        var engine = MappingEngine(configuration: MappingConfiguration(profiles: [profile]))
+        var buffer = OutputBuffer()
+        engine.update(ControllerInput(buttons: .home), at: .zero, into: &buffer)
+        engine.update(ControllerInput(), at: MonotonicTime(nanoseconds: 999_999_999), into: &buffer)
+        #expect(buffer.events.filter { !$0.isSynReport }.map { [$0.code, UInt16($0.value)] }
+            == [[EventCode.btnMode, 1], [EventCode.btnMode, 0]])
+        #expect(engine.nextDeadline == nil)
+    }
+}

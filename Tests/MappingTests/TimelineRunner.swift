@@ -7,6 +7,7 @@ struct TimelineRunner {
     private var engine: MappingEngine
     private var buffer = OutputBuffer()
     private var input = ControllerInput()
+    private var model = DeviceModel()
     private(set) var lines: [String] = []
 
     init(_ timeline: Timeline) {
@@ -63,8 +64,12 @@ struct TimelineRunner {
             engine.advance(to: time, into: &buffer)
         case .releaseAll:
             engine.releaseAll(into: &buffer)
+            record(at: time, afterReleaseAll: true)
         case .switchProfile(let name):
-            if !engine.switchProfile(to: name, at: time, into: &buffer) {
+            let switched = engine.switchProfile(to: name, at: time, into: &buffer)
+            // The release comes first, in frames of its own: check it on its own.
+            record(at: time, afterReleaseAll: switched)
+            if !switched {
                 lines.append("\(Self.format(time)) no profile \(name)")
             }
         case .reportDeadline:
@@ -83,7 +88,10 @@ struct TimelineRunner {
         }
     }
 
-    private mutating func record(at time: MonotonicTime) {
+    private mutating func record(at time: MonotonicTime, afterReleaseAll: Bool = false) {
+        for problem in model.check(buffer.events, afterReleaseAll: afterReleaseAll) {
+            lines.append("\(Self.format(time)) !! \(problem)")
+        }
         for event in buffer.events {
             lines.append("\(Self.format(time)) \(event.device) \(CodeNames.name(type: event.type, code: event.code))"
                 + (event.isSynReport ? "" : " \(event.value)"))

@@ -1,0 +1,50 @@
+import Mapping
+
+/// What the virtual devices would show after the events so far; reports events that make no
+/// sense to a device (a press of a key already down, a release of one that is up, a frame left
+/// open at the end of a call, something still down after `releaseAll`).
+struct DeviceModel {
+    private var keysDown: Set<UInt16> = []
+    private var axes: [UInt16: Int32] = [:]
+
+    /// The problems in one engine call's events, in order.
+    mutating func check(_ events: [OutputEvent], afterReleaseAll: Bool) -> [String] {
+        var problems: [String] = []
+        var open: Set<OutputDeviceKind> = []
+        for event in events {
+            let name = CodeNames.name(type: event.type, code: event.code)
+            if event.isSynReport {
+                if !open.contains(event.device) { problems.append("empty frame on \(event.device)") }
+                open.remove(event.device)
+                continue
+            }
+            open.insert(event.device)
+            if OutputDeviceKind.route(type: event.type, code: event.code) != event.device {
+                problems.append("\(name) sent to the \(event.device)")
+            }
+            switch event.type {
+            case EventType.key:
+                if event.value == 1, !keysDown.insert(event.code).inserted { problems.append("\(name) pressed while down") }
+                if event.value == 0, keysDown.remove(event.code) == nil { problems.append("\(name) released while up") }
+                if event.value != 0, event.value != 1 { problems.append("\(name) value \(event.value)") }
+            case EventType.abs:
+                if axes[event.code] == event.value { problems.append("\(name) repeated \(event.value)") }
+                axes[event.code] = event.value
+            case EventType.rel:
+                if event.value == 0 { problems.append("\(name) of 0") }
+            default:
+                problems.append("unexpected type \(event.type)")
+            }
+        }
+        for device in open.sorted(by: { $0.rawValue < $1.rawValue }) {
+            problems.append("frame left open on \(device)")
+        }
+        if afterReleaseAll {
+            for code in keysDown.sorted() { problems.append("\(CodeNames.name(type: EventType.key, code: code)) still down") }
+            for (code, value) in axes.sorted(by: { $0.key < $1.key }) where value != 0 {
+                problems.append("\(CodeNames.name(type: EventType.abs, code: code)) still at \(value)")
+            }
+        }
+        return problems
+    }
+}

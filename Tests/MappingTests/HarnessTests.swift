@@ -1,0 +1,44 @@
+import Mapping
+import Testing
+
+/// The timeline harness itself must catch what it is there to catch.
+@Suite("Timeline harness")
+struct HarnessTests {
+    private func key(_ code: UInt16, _ value: Int32, on device: OutputDeviceKind = .gamepad) -> OutputEvent {
+        OutputEvent(device: device, type: EventType.key, code: code, value: value)
+    }
+
+    private func syn(_ device: OutputDeviceKind = .gamepad) -> OutputEvent {
+        OutputEvent(device: device, type: EventType.syn, code: EventCode.synReport, value: 0)
+    }
+
+    @Test func deviceModelFlagsNonsense() {
+        var model = DeviceModel()
+        #expect(model.check([key(EventCode.btnSouth, 1), syn()], afterReleaseAll: false).isEmpty)
+        #expect(model.check([key(EventCode.btnSouth, 1), syn()], afterReleaseAll: false) == ["BTN_SOUTH pressed while down"])
+        #expect(model.check([key(EventCode.btnEast, 0), syn()], afterReleaseAll: false) == ["BTN_EAST released while up"])
+        #expect(model.check([key(EventCode.btnLeft, 1, on: .gamepad)], afterReleaseAll: false)
+            == ["BTN_LEFT sent to the gamepad", "frame left open on gamepad"])
+        #expect(model.check([syn(.mouse)], afterReleaseAll: true)
+            == ["empty frame on mouse", "BTN_LEFT still down", "BTN_SOUTH still down"])
+    }
+
+    @Test func diffMarksMissingAndExtraLines() {
+        let diff = lineDiff(expected: ["a", "b", "c"], actual: ["a", "c", "d"])
+        #expect(diff == "  => a\n- => b\n  => c\n+ => d")
+    }
+
+    @Test func badTimelinesAreRejectedWithTheirLine() {
+        #expect(throws: TimelineError.self) { try Timeline(text: "profile p\nbind nose BTN_SOUTH\n") }
+        #expect(throws: TimelineError.self) { try Timeline(text: "0ms press click\nprofile p\n") }
+        #expect(throws: TimelineError.self) { try Timeline(text: "profile p\nbind click BTN_SOTH\n") }
+        do {
+            _ = try Timeline(text: "profile p\n\n10ms wiggle\n")
+            Issue.record("an unknown command was accepted")
+        } catch let error as TimelineError {
+            #expect(error.line == 3)
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+}
