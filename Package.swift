@@ -19,6 +19,8 @@ let package = Package(
             pkgConfig: "libevdev",
             providers: [.apt(["libevdev-dev"])]
         ),
+        // Linux event descriptors (epoll, timerfd, signalfd, eventfd) that Glibc does not export.
+        .systemLibrary(name: "CLinux"),
         // A small C ABI over toml++ (C++17), so Swift never sees C++.
         .target(
             name: "CTOML",
@@ -35,9 +37,9 @@ let package = Package(
         // Monotonic time and the scheduler protocol; a manual clock for tests.
         .target(name: "Timebase"),
         // epoll, timers, signals, clock; libdbus watch/timeout glue lives in BlueZ.
-        .target(name: "EventLoop", dependencies: ["Timebase"]),
+        .target(name: "EventLoop", dependencies: ["CLinux", "Timebase"]),
         // libdbus wrapper and the org.bluez client.
-        .target(name: "BlueZ", dependencies: ["CDBus", "EventLoop"]),
+        .target(name: "BlueZ", dependencies: ["CDBus", "EventLoop", "Timebase", "DaydreamProtocol"]),
         // The public library: DDController and friends.
         .target(name: "Daydream", dependencies: ["DaydreamProtocol", "Timebase", "BlueZ", "EventLoop"]),
         // The mapping engine: pure.
@@ -96,6 +98,13 @@ let package = Package(
             exclude: ["Golden"]
         ),
         .testTarget(name: "SystemIntegrationTests", dependencies: ["SystemIntegration"]),
+        // The event loop, the libdbus wrapper and the BlueZ client against a private
+        // dbus-daemon and a fake org.bluez (Tests/fake-bluez).
+        .testTarget(
+            name: "BlueZTests",
+            dependencies: ["BlueZ", "EventLoop", "Daydream", "DaydreamProtocol", "Timebase"],
+            exclude: []
+        ),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

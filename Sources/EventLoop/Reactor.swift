@@ -1,0 +1,273 @@
+import CLinux
+import Glibc
+import Timebase
+
+/// The event loop: epoll over watched file descriptors, one timerfd armed for
+/// the earliest deadline, a signalfd, and an eventfd for work queued with
+/// `callSoon`. Everything runs on the thread that calls `run()` / `runOnce`,
+/// the main thread. An idle loop sleeps in `epoll_wait` with no timeout.
+@MainActor
+public final class Reactor: DeadlineScheduler {
+    /// The epoll descriptor. It is readable whenever the loop has work, so
+    /// another loop (a `DispatchSource`, a GLib source) can drive this one by
+    /// calling `runOnce(timeout: .zero)` when it is.
+    public let fileDescriptor: Int32
+
+    private let timerDescriptor: Int32
+    private let wakeDescriptor: Int32
+    private var signalDescriptor: Int32 = -1
+    private var signalMask = sigset_t()
+    private var signalHandlers: [Int32: @MainActor (Int32) -> Void] = [:]
+
+    private var watches: [UInt64: IOWatch] = [:]
+    private var nextToken = Token.firstWatch
+    private var timers = TimerQueue()
+    private var armedDeadline: MonotonicTime?
+    private var soon: [@MainActor () -> Void] = []
+    private var running: [@MainActor () -> Void] = []
+    private var wakePending = false
+    private var stopRequested = false
+    private var events = [epoll_event](repeating: epoll_event(), count: 64)
+
+    private enum Token {
+        static let timer: UInt64 = 1
+        static let wake: UInt64 = 2
+        static let signal: UInt64 = 3
+        static let firstWatch: UInt64 = 16
+    }
+
+    /// Makes the epoll, timer and wake descriptors.
+    public init() throws(SystemCallError) {
+        let epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
+        guard epoll >= 0 else { throw SystemCallError("epoll_create1") }
+        let timer = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
+        guard timer >= 0 else {
+            let error = SystemCallError("timerfd_create")
+            close(epoll)
+            throw error
+        }
+        let wake = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+        guard wake >= 0 else {
+            let error = SystemCallError("eventfd")
+            close(epoll)
+            close(timer)
+            throw error
+        }
+        fileDescriptor = epoll
+        timerDescriptor = timer
+        wakeDescriptor = wake
+        sigemptyset(&signalMask)
+        try control(EPOLL_CTL_ADD, timer, EPOLLIN.rawValue, Token.timer)
+        try control(EPOLL_CTL_ADD, wake, EPOLLIN.rawValue, Token.wake)
+    }
+
+    isolated deinit {
+        for watch in watches.values { watch.reactor = nil }
+        close(fileDescriptor)
+        close(timerDescriptor)
+        close(wakeDescriptor)
+        if signalDescriptor >= 0 { close(signalDescriptor) }
+    }
+
+    // MARK: File descriptors
+
+    /// Watches `descriptor` for `interest` (`EPOLL_CTL_ADD`). Each descriptor
+    /// can have one watch; the handler runs on the loop.
+    public func watch(
+        _ descriptor: Int32, interest: IOInterest, handler: @escaping @MainActor (IOEvents) -> Void
+    ) throws(SystemCallError) -> IOWatch {
+        let token = nextToken
+        nextToken += 1
+        try control(EPOLL_CTL_ADD, descriptor, interest.rawValue, token)
+        let watch = IOWatch(fileDescriptor: descriptor, interest: interest, token: token, reactor: self, handler: handler)
+        watches[token] = watch
+        return watch
+    }
+
+    func update(_ watch: IOWatch) {
+        do {
+            try control(EPOLL_CTL_MOD, watch.fileDescriptor, watch.interest.rawValue, watch.token)
+        } catch {
+            // The descriptor was closed before its watch was cancelled: a bug in the caller.
+            Log.error("event loop: cannot update the watch on fd \(watch.fileDescriptor): \(error)")
+        }
+    }
+
+    func remove(_ watch: IOWatch) {
+        guard watches.removeValue(forKey: watch.token) != nil else { return }
+        // EBADF/ENOENT here mean the descriptor was already closed: nothing left to remove.
+        _ = epoll_ctl(fileDescriptor, EPOLL_CTL_DEL, watch.fileDescriptor, nil)
+    }
+
+    private func control(_ operation: Int32, _ descriptor: Int32, _ mask: UInt32, _ token: UInt64) throws(SystemCallError) {
+        var event = epoll_event()
+        event.events = mask | EPOLLRDHUP.rawValue
+        event.data.u64 = token
+        guard epoll_ctl(fileDescriptor, operation, descriptor, &event) == 0 else { throw SystemCallError("epoll_ctl") }
+    }
+
+    // MARK: Timers
+
+    /// The current `CLOCK_MONOTONIC` time.
+    public var now: MonotonicTime { MonotonicTime.now() }
+
+    /// Runs `action` on the loop at `deadline` (on the next turn if it has passed).
+    public func schedule(at deadline: MonotonicTime, _ action: @escaping @MainActor () -> Void) -> ScheduledTimer {
+        let id = timers.insert(deadline, action)
+        if armedDeadline.map({ deadline < $0 }) ?? true { rearmTimer() }
+        return ScheduledTimer { [weak self] in self?.cancelTimer(id) }
+    }
+
+    /// Runs `action` on the loop once `span` has passed.
+    public func schedule(after span: TimeSpan, _ action: @escaping @MainActor () -> Void) -> ScheduledTimer {
+        schedule(at: now + span, action)
+    }
+
+    /// How many timers are pending (for tests and diagnostics).
+    public var pendingTimerCount: Int { timers.count }
+
+    private func cancelTimer(_ id: UInt64) {
+        timers.cancel(id)
+        rearmTimer()
+    }
+
+    /// Arms the timerfd for the earliest live deadline, or disarms it.
+    private func rearmTimer() {
+        let earliest = timers.earliest()
+        guard earliest != armedDeadline else { return }
+        armedDeadline = earliest
+        var spec = itimerspec()
+        if let earliest {
+            // A zero it_value disarms: a deadline at or before the origin becomes 1 ns.
+            let nanoseconds = max(earliest.nanoseconds, 1)
+            spec.it_value.tv_sec = Int(nanoseconds / 1_000_000_000)
+            spec.it_value.tv_nsec = Int(nanoseconds % 1_000_000_000)
+        }
+        if timerfd_settime(timerDescriptor, Int32(TFD_TIMER_ABSTIME), &spec, nil) != 0 {
+            Log.error("event loop: \(SystemCallError("timerfd_settime"))")
+        }
+    }
+
+    private func runDueTimers() {
+        guard let earliest = timers.earliest() else { return }
+        let current = now
+        guard earliest <= current else { return }
+        while let action = timers.popDue(at: current) { action() }
+    }
+
+    // MARK: Deferred work
+
+    /// Runs `action` at the end of this loop turn (or the next one), after the
+    /// descriptor handlers and timers. Wakes the loop if it is asleep.
+    public func callSoon(_ action: @escaping @MainActor () -> Void) {
+        soon.append(action)
+        guard !wakePending else { return }
+        wakePending = true
+        var one: UInt64 = 1
+        _ = write(wakeDescriptor, &one, MemoryLayout<UInt64>.size)
+    }
+
+    private func runSoon() {
+        guard !soon.isEmpty else { return }
+        swap(&soon, &running)
+        for action in running { action() }
+        running.removeAll(keepingCapacity: true)
+    }
+
+    private func drain(_ descriptor: Int32) {
+        var value: UInt64 = 0
+        _ = read(descriptor, &value, MemoryLayout<UInt64>.size)
+    }
+
+    // MARK: Signals
+
+    /// Blocks `signal` for this thread and delivers it through the loop's
+    /// signalfd to `handler`. Call it before starting any thread, so no other
+    /// thread receives the signal.
+    public func handleSignal(_ signal: Int32, _ handler: @escaping @MainActor (Int32) -> Void) throws(SystemCallError) {
+        signalHandlers[signal] = handler
+        sigaddset(&signalMask, signal)
+        var mask = signalMask
+        guard pthread_sigmask(SIG_BLOCK, &mask, nil) == 0 else { throw SystemCallError("pthread_sigmask") }
+        let descriptor = signalfd(signalDescriptor, &mask, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
+        guard descriptor >= 0 else { throw SystemCallError("signalfd") }
+        if signalDescriptor < 0 {
+            signalDescriptor = descriptor
+            try control(EPOLL_CTL_ADD, descriptor, EPOLLIN.rawValue, Token.signal)
+        }
+    }
+
+    /// Sets `SIGPIPE` to be ignored, so a write to a closed socket returns `EPIPE`.
+    public static func ignoreBrokenPipe() {
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    private func readSignals() {
+        var info = signalfd_siginfo()
+        let size = MemoryLayout<signalfd_siginfo>.size
+        while read(signalDescriptor, &info, size) == size {
+            let number = Int32(bitPattern: info.ssi_signo)
+            signalHandlers[number]?(number)
+        }
+    }
+
+    // MARK: Running
+
+    /// Runs turns until `stop()` is called.
+    public func run() {
+        stopRequested = false
+        while !stopRequested { runOnce(timeout: nil) }
+    }
+
+    /// Makes `run()` return after the current turn.
+    public func stop() {
+        stopRequested = true
+        callSoon {}
+    }
+
+    /// Runs turns until `condition` holds or `timeout` passes; returns whether it holds.
+    @discardableResult
+    public func run(until condition: () -> Bool, timeout: TimeSpan) -> Bool {
+        let deadline = now + timeout
+        while !condition() {
+            let left = deadline - now
+            guard left > .zero else { return condition() }
+            runOnce(timeout: left)
+        }
+        return true
+    }
+
+    /// One turn: waits up to `timeout` (forever when nil) for a descriptor, a
+    /// timer, a signal or deferred work, then runs what is ready: descriptor
+    /// handlers, due timers, deferred work. Returns the number of epoll events.
+    @discardableResult
+    public func runOnce(timeout: TimeSpan?) -> Int {
+        var milliseconds: Int32 = -1
+        if let timeout {
+            let rounded = (max(timeout.nanoseconds, 0) + 999_999) / 1_000_000
+            milliseconds = Int32(clamping: rounded)
+        }
+        if !soon.isEmpty { milliseconds = 0 }
+        let count = Int(events.withUnsafeMutableBufferPointer { buffer in
+            epoll_wait(fileDescriptor, buffer.baseAddress, Int32(buffer.count), milliseconds)
+        })
+        if count < 0 && errno != EINTR {
+            Log.error("event loop: \(SystemCallError("epoll_wait"))")
+        }
+        for index in 0..<max(count, 0) {
+            let event = events[index]
+            switch event.data.u64 {
+            case Token.timer: drain(timerDescriptor)
+            case Token.wake:
+                drain(wakeDescriptor)
+                wakePending = false
+            case Token.signal: readSignals()
+            default: watches[event.data.u64]?.handler(IOEvents(epoll: event.events))
+            }
+        }
+        runDueTimers()
+        runSoon()
+        rearmTimer()
+        return max(count, 0)
+    }
+}

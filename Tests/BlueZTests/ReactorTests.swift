@@ -1,0 +1,140 @@
+import EventLoop
+import Foundation
+import Testing
+import Timebase
+
+@MainActor
+@Suite struct ReactorTests {
+    @Test func timersRunInDeadlineOrderAndCancelledOnesDoNot() throws {
+        let reactor = try Reactor()
+        var fired: [String] = []
+        let start = reactor.now
+        _ = reactor.schedule(at: start + .milliseconds(30)) { fired.append("c") }
+        _ = reactor.schedule(at: start + .milliseconds(10)) { fired.append("a") }
+        let cancelled = reactor.schedule(at: start + .milliseconds(20)) { fired.append("never") }
+        _ = reactor.schedule(at: start + .milliseconds(20)) { fired.append("b") }
+        cancelled.cancel()
+        #expect(reactor.run(until: { fired.count == 3 }, timeout: .seconds(2)))
+        #expect(fired == ["a", "b", "c"])
+        #expect(reactor.now - start >= .milliseconds(30))
+        #expect(reactor.pendingTimerCount == 0)
+    }
+
+    @Test func aDeadlineInThePastRunsOnTheNextTurn() throws {
+        let reactor = try Reactor()
+        var fired = false
+        _ = reactor.schedule(at: .zero) { fired = true }
+        reactor.runOnce(timeout: .seconds(1))
+        #expect(fired)
+    }
+
+    @Test func anIdleLoopSleepsUntilItsTimeout() throws {
+        let reactor = try Reactor()
+        let start = reactor.now
+        let events = reactor.runOnce(timeout: .milliseconds(50))
+        #expect(events == 0)
+        #expect(reactor.now - start >= .milliseconds(45))
+    }
+
+    @Test func aReadableDescriptorCallsItsHandlerWithTheData() throws {
+        let reactor = try Reactor()
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        for end in ends { _ = fcntl(end, F_SETFL, O_NONBLOCK) }
+        defer { close(ends[0]); close(ends[1]) }
+        var received: [UInt8] = []
+        var events: IOEvents = []
+        let watch = try reactor.watch(ends[0], interest: .readable) { happened in
+            events.formUnion(happened)
+            var buffer = [UInt8](repeating: 0, count: 16)
+            let count = read(ends[0], &buffer, 16)
+            if count > 0 { received += buffer[0..<count] }
+        }
+        let bytes: [UInt8] = [1, 2, 3]
+        #expect(write(ends[1], bytes, 3) == 3)
+        #expect(reactor.run(until: { received.count == 3 }, timeout: .seconds(2)))
+        #expect(received == bytes)
+        #expect(events.contains(.readable))
+        close(ends[1])
+        ends[1] = -1
+        #expect(reactor.run(until: { events.contains(.hangup) }, timeout: .seconds(2)))
+        watch.cancel()
+        #expect(watch.isCancelled)
+    }
+
+    @Test func writableInterestCanBeTurnedOnAndOff() throws {
+        let reactor = try Reactor()
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        for end in ends { _ = fcntl(end, F_SETFL, O_NONBLOCK) }
+        defer { close(ends[0]); close(ends[1]) }
+        var writableCount = 0
+        let watch = try reactor.watch(ends[1], interest: []) { events in
+            if events.contains(.writable) { writableCount += 1 }
+        }
+        reactor.runOnce(timeout: .milliseconds(10))
+        #expect(writableCount == 0)
+        watch.interest = .writable
+        reactor.runOnce(timeout: .milliseconds(100))
+        #expect(writableCount == 1)
+        watch.interest = []
+        reactor.runOnce(timeout: .milliseconds(10))
+        #expect(writableCount == 1)
+        watch.cancel()
+    }
+
+    @Test func callSoonRunsAfterTheTurnAndWakesASleepingLoop() throws {
+        let reactor = try Reactor()
+        var order: [Int] = []
+        reactor.callSoon { order.append(1); reactor.callSoon { order.append(3) } }
+        reactor.callSoon { order.append(2) }
+        let start = reactor.now
+        reactor.runOnce(timeout: .seconds(5))
+        #expect(order == [1, 2])
+        reactor.runOnce(timeout: .seconds(5))
+        #expect(order == [1, 2, 3])
+        #expect(reactor.now - start < .seconds(1))
+    }
+
+    @Test func signalsArriveThroughTheLoop() throws {
+        let reactor = try Reactor()
+        var received: [Int32] = []
+        try reactor.handleSignal(SIGUSR2) { received.append($0) }
+        #expect(pthread_kill(pthread_self(), SIGUSR2) == 0)
+        #expect(reactor.run(until: { !received.isEmpty }, timeout: .seconds(2)))
+        #expect(received == [SIGUSR2])
+    }
+
+    @Test func runReturnsAfterStop() throws {
+        let reactor = try Reactor()
+        var ticks = 0
+        _ = reactor.schedule(after: .milliseconds(5)) { ticks += 1 }
+        _ = reactor.schedule(after: .milliseconds(10)) { ticks += 1; reactor.stop() }
+        reactor.run()
+        #expect(ticks == 2)
+    }
+
+    /// What `MainQueueDriver` relies on: the epoll descriptor turns readable
+    /// when a timer is due or work is queued, and a zero-timeout turn runs it.
+    @Test func theEpollDescriptorIsReadableWhenTheLoopHasWork() throws {
+        let reactor = try Reactor()
+        func readable(within milliseconds: Int32) -> Bool {
+            var entry = pollfd(fd: reactor.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            return poll(&entry, 1, milliseconds) == 1
+        }
+        #expect(!readable(within: 20))
+        var fired = false
+        _ = reactor.schedule(after: .milliseconds(30)) { fired = true }
+        #expect(!readable(within: 0))
+        #expect(readable(within: 2000))
+        reactor.runOnce(timeout: .zero)
+        #expect(fired)
+        #expect(!readable(within: 0))
+        var ran = false
+        reactor.callSoon { ran = true }
+        #expect(readable(within: 0))
+        reactor.runOnce(timeout: .zero)
+        #expect(ran)
+        #expect(!readable(within: 0))
+    }
+}

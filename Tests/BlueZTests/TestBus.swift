@@ -1,0 +1,66 @@
+import BlueZ
+import EventLoop
+import Foundation
+import Timebase
+
+/// A private `dbus-daemon` for one test, on a unix socket in a fresh temporary
+/// directory, stopped by `stop()`.
+@MainActor
+final class TestBus {
+    let directory: URL
+    let address: String
+    private let process: Process
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("daydream-bus-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let config = directory.appendingPathComponent("bus.conf")
+        try """
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>custom</type>
+          <listen>unix:path=\(directory.path)/bus</listen>
+          <auth>EXTERNAL</auth>
+          <policy context="default">
+            <allow user="*"/>
+            <allow own="*"/>
+            <allow send_type="method_call"/>
+            <allow send_type="signal"/>
+            <allow send_type="method_return"/>
+            <allow send_type="error"/>
+            <allow receive_type="method_call"/>
+            <allow receive_type="signal"/>
+            <allow receive_type="method_return"/>
+            <allow receive_type="error"/>
+          </policy>
+        </busconfig>
+        """.write(to: config, atomically: true, encoding: .utf8)
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
+        process.arguments = ["--config-file=\(config.path)", "--nofork", "--nopidfile", "--print-address"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        var line = Data()
+        while !line.contains(0x0A) {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { throw TestFailure("dbus-daemon exited before printing its address") }
+            line.append(chunk)
+        }
+        address = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func stop() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
