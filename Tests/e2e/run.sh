@@ -8,7 +8,8 @@
 # Environment: E2E_ONLY="name substrings" runs some scenarios;
 # E2E_ALLOW_SKIP=1 lets scenarios the bridge can't run yet skip (development
 # only: a full run fails on a skip); E2E_DEBUG=1 runs bluetoothd -d;
-# E2E_TIMEOUT (s, default 900) bounds the VM.
+# E2E_TIMEOUT (s, default 900) bounds the VM; E2E_BIN=DIR runs the
+# daydream-bridge and daydream-example found there instead of this build's.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -37,6 +38,7 @@ echo "e2e: checking the emulator's packet encoder against 'daydream-bridge decod
 echo "e2e: emulator self-test on the host (Bumble central on the emulated link)"
 "$venv/bin/python3" "$here/emulator/selftest.py" || loud "the emulator's self-test failed"
 
+guest_bin=${E2E_BIN:-$bin}
 kernel=$(ls -1 /boot/vmlinuz-* 2>/dev/null | sort -V | tail -n 1)
 [ -n "$kernel" ] || loud "no kernel in /boot (linux-image-amd64)"
 rm -rf "$out"
@@ -53,7 +55,7 @@ status=0
 PATH="$venv/bin:$PATH" timeout --kill-after=20 "${E2E_TIMEOUT:-900}" \
     vng --disable-kvm --run "$kernel" --user root --memory 2G --cpus 2 \
         --rwdir="$out" -- \
-        "E2E_DEBUG=${E2E_DEBUG:-} VIRTUAL_ENV=$venv sh $here/guest/boot.sh $repo $out $venv $bin $args" \
+        "E2E_DEBUG=${E2E_DEBUG:-} VIRTUAL_ENV=$venv sh $here/guest/boot.sh $repo $out $venv $guest_bin $args" \
     </dev/null 2>&1 | cat || status=$?
 
 ended=$(date +%s)

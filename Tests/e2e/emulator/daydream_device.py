@@ -93,6 +93,7 @@ class EmulatedDaydream:
         if self.powered:
             return
         self.powered = True
+        self.state = State()  # a controller wakes with nothing held
         await self._advertise()
         self.report("powered", on=True)
 

@@ -14,7 +14,7 @@ from the start of playback and take ms or s:
     at 0ms    status 8           # byte 19
     at 0ms    alternate click    # pressed in every other packet (latency runs); 'alternate none' stops
     at 900ms  power-off          # controller-level: drop the link, stop advertising
-    at 2s     power-on
+    at 2s     power-on           # ... and back, with nothing held
     at 3s     end                # playback ends (the stream goes on as it stands)
 
 A recording (`daydream-bridge record`'s format, "# daydream-bridge recording
@@ -193,6 +193,8 @@ class Timeline:
                 state.status = action.args[0]
             elif kind == "alternate":
                 state.alternate = action.args[0]
+            elif kind == "power-on":
+                state = dataclasses.replace(initial)  # nothing stays held over a power cycle
         return state
 
     def power_actions(self) -> list[Action]:

@@ -9,7 +9,7 @@ import subprocess
 import time
 
 from bluez import DEVICE, device_path
-from input_devices import Frame, InputDevice, read_many, wait_for_device
+from input_devices import Frame, InputDevice, list_devices, read_many, wait_for_device
 from rig import Rig, Skip
 
 GAMEPAD = "Daydream Controller Gamepad"
@@ -119,7 +119,29 @@ def play_and_read(rig: Rig, name: str, timeline: str, devices: list[InputDevice]
 
 
 def gamepad(rig: Rig, exclude=(), timeout: float = 30.0) -> InputDevice:
-    return wait_for_device(lambda n: n == GAMEPAD, timeout=timeout, exclude=exclude)
+    """The bridge's gamepad, when the scenario has one controller paired (the
+    scenarios unpair any other they pair, so only one gamepad can exist)."""
+    device = wait_for_device(lambda n: n == GAMEPAD, timeout=timeout, exclude=exclude)
+    others = [path for path, name in list_devices().items()
+              if name == GAMEPAD and path != device.path and path not in exclude]
+    if others:
+        device.close()
+        raise AssertionError(f"more than one gamepad ({device.path}, {', '.join(others)}): "
+                             "a controller of another scenario is still paired")
+    return device
+
+
+def unpair(rig: Rig, name: str, address: str) -> None:
+    """Removes the controller from BlueZ and forgets the bond on its side."""
+    from bluez import ADAPTER
+    import dbus
+    path = device_path(address, rig.adapter)
+    try:
+        rig.bluez.call(rig.adapter, ADAPTER, "RemoveDevice", dbus.ObjectPath(path))
+    except dbus.DBusException:
+        pass
+    rig.emulator.request("power", name=name, on=False)
+    rig.emulator.request("forget_bonds", name=name)
 
 
 def relative(frames: list[Frame], start_ns: int, code: str) -> list[tuple[float, int]]:

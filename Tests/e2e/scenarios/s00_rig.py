@@ -121,6 +121,9 @@ def rig_bluez(rig):
     assert len(again) >= 20, f"only {len(again)} packets after reconnecting"
     rig.figure(f"rig: power on -> notifying again in {(again[0][0] / 1e9 - on):.2f} s")
     agent.stop()
+    # The bridge's scenarios pair their own controllers: leave no other paired.
+    from bridge_helpers import unpair
+    unpair(rig, "rig", ADDRESS)
 
 
 GAMEPAD = {
