@@ -1,0 +1,16 @@
+import Foundation
+import Recording
+import Testing
+
+/// The scenario recordings in `Tests/Recordings` are exactly what `Scenarios` builds, and read back whole.
+@Suite("scenario recordings")
+struct ScenarioRecordingTests {
+    @Test(arguments: Scenarios.all.map(\.name))
+    func committedFileMatchesTheScenario(name: String) throws {
+        let scenario = try #require(Scenarios.all.first { $0.name == name })
+        let url = Golden.recordingsDirectory.appendingPathComponent("\(name).recording")
+        Golden.check(RecordingFormat.format(scenario.recording), against: url)
+        let parsed = try RecordingParser.parse(String(contentsOf: url, encoding: .utf8))
+        #expect(parsed == scenario.recording)
+    }
+}

@@ -1,0 +1,201 @@
+import Foundation
+import DaydreamProtocol
+import Recording
+import Timebase
+
+/// Builds recordings of scripted controller sessions by encoding packets with `DaydreamPacket`:
+/// the scenario recordings under `Tests/Recordings` (see `ScenarioRecordingTests`).
+struct ScenarioBuilder {
+    /// Packets are sent this often while something is going on (50 Hz).
+    static let period = TimeSpan.milliseconds(20)
+
+    private(set) var entries: [RecordingEntry] = []
+    var time = TimeSpan.zero
+    var sequence: UInt8 = 0
+    var buttons: DaydreamButtons = []
+    /// Touch counts, 0...255; nil when no finger.
+    var touch: (x: UInt8, y: UInt8)?
+    var orientation = RawVector.zero
+    var gyro = RawVector.zero
+    /// Gravity along +y, as a controller lying flat reports it.
+    var acceleration = RawVector(0, 520, 0)
+
+    /// Sends one packet with the current state at the current time.
+    mutating func send() {
+        let packet = DaydreamPacket(
+            time: UInt16(time.nanoseconds / 1_000_000 % 512), sequence: sequence % 32,
+            orientation: orientation, acceleration: acceleration, gyro: gyro,
+            touchX: touch?.x ?? 0, touchY: touch?.y ?? 0, buttons: buttons, status: 0
+        )
+        sequence = (sequence + 1) % 32
+        entries.append(RecordingEntry(time: time, event: .packet(packet)))
+    }
+
+    /// Sends packets every `period` for `milliseconds`, calling `change` (with the fraction done, 0..<1) before each.
+    mutating func stream(for milliseconds: Int64, _ change: (inout ScenarioBuilder, Double) -> Void = { _, _ in }) {
+        let steps = Int(milliseconds / (Self.period.nanoseconds / 1_000_000))
+        for step in 0..<steps {
+            change(&self, Double(step) / Double(steps))
+            send()
+            time = time + Self.period
+        }
+    }
+
+    /// Records a non-packet event now.
+    mutating func note(_ event: RecordingEvent) {
+        entries.append(RecordingEntry(time: time, event: event))
+    }
+
+    /// Moves time on without sending.
+    mutating func wait(_ milliseconds: Int64) {
+        time = time + .milliseconds(milliseconds)
+    }
+
+    func recording(_ description: String) -> Recording {
+        Recording(info: RecordingInfo(
+            address: "C0:DD:EE:00:00:01", name: "Daydream controller", manufacturer: "Google", firmware: "scenario",
+            battery: 90, source: "scenario: \(description)"
+        ), entries: entries)
+    }
+}
+
+extension TimeSpan {
+    static func + (lhs: TimeSpan, rhs: TimeSpan) -> TimeSpan { TimeSpan(nanoseconds: lhs.nanoseconds + rhs.nanoseconds) }
+}
+
+/// The scripted sessions, by file name.
+enum Scenarios {
+    static let all: [(name: String, recording: Recording)] = [
+        ("buttons", buttons), ("touch", touch), ("disconnect", disconnect), ("motion", motion),
+    ]
+
+    /// Each button pressed briefly, then home held past the 1 s hold time, then a home+app chord.
+    static var buttons: Recording {
+        var s = ScenarioBuilder()
+        s.stream(for: 100)
+        s.buttons = .click
+        s.stream(for: 200)
+        s.buttons = []
+        s.stream(for: 100)
+        s.buttons = .app
+        s.stream(for: 100)
+        s.buttons = []
+        s.stream(for: 100)
+        s.buttons = .volumeUp
+        s.stream(for: 100)
+        s.buttons = []
+        s.stream(for: 100)
+        s.buttons = .volumeDown
+        s.stream(for: 100)
+        s.buttons = []
+        s.stream(for: 100)
+        s.buttons = .home
+        s.stream(for: 200)
+        s.buttons = []
+        s.stream(for: 100)
+        s.buttons = .home
+        s.stream(for: 1400)
+        s.buttons = []
+        s.stream(for: 200)
+        s.buttons = .app
+        s.stream(for: 1400)
+        s.buttons = []
+        s.stream(for: 200)
+        s.buttons = .home
+        s.stream(for: 60)
+        s.buttons = [.home, .app]
+        s.stream(for: 200)
+        s.buttons = .home
+        s.stream(for: 40)
+        s.buttons = []
+        s.stream(for: 200)
+        return s.recording("each button tapped; home and app held past 1 s; a home+app chord")
+    }
+
+    /// A finger lands in the centre, slides right, circles the rim once clockwise, lifts; then a
+    /// swipe down, a click at the top edge and a click in the centre.
+    static var touch: Recording {
+        var s = ScenarioBuilder()
+        s.stream(for: 100)
+        s.touch = (128, 128)
+        s.stream(for: 100)
+        s.stream(for: 300) { s, done in s.touch = (UInt8(128 + 100 * done), 128) }
+        s.stream(for: 1000) { s, done in
+            let angle = done * 2 * Double.pi
+            s.touch = (UInt8(128 + 100 * cos(angle)), UInt8(128 + 100 * sin(angle)))
+        }
+        s.touch = nil
+        s.stream(for: 200)
+        s.touch = (128, 60)
+        s.stream(for: 400) { s, done in s.touch = (128, UInt8(60 + 140 * done)) }
+        s.touch = nil
+        s.stream(for: 200)
+        s.touch = (128, 20)
+        s.stream(for: 100)
+        s.buttons = .click
+        s.stream(for: 100)
+        s.buttons = []
+        s.stream(for: 100)
+        s.touch = (128, 128)
+        s.stream(for: 60)
+        s.buttons = .click
+        s.stream(for: 100)
+        s.buttons = []
+        s.stream(for: 60)
+        s.touch = nil
+        s.stream(for: 100)
+        return s.recording("a finger slides right, circles the rim, swipes down; clicks at the top and the centre")
+    }
+
+    /// Buttons and a finger held when the link drops; after it comes back the click is still held
+    /// (and must stay released until let go), then everything is let go.
+    static var disconnect: Recording {
+        var s = ScenarioBuilder()
+        s.stream(for: 100)
+        s.buttons = [.click, .volumeUp]
+        s.touch = (128, 30)
+        s.stream(for: 400)
+        s.note(.disconnected)
+        s.wait(1000)
+        s.note(.connected)
+        s.note(.battery(89))
+        s.buttons = .click
+        s.stream(for: 200)
+        s.buttons = []
+        s.touch = nil
+        s.stream(for: 200)
+        s.buttons = .click
+        s.stream(for: 100)
+        s.buttons = []
+        s.stream(for: 100)
+        return s.recording("click, volume-up and a finger held when the link drops; held again after it returns")
+    }
+
+    /// Turning right then left, tipping up then down, rolling right and back: air mouse and tilt.
+    static var motion: Recording {
+        var s = ScenarioBuilder()
+        s.stream(for: 100)
+        s.buttons = .home
+        s.stream(for: 1100)
+        s.gyro = RawVector(0, -120, 0)
+        s.stream(for: 300)
+        s.gyro = RawVector(0, 120, 0)
+        s.stream(for: 300)
+        s.gyro = RawVector(120, 0, 0)
+        s.stream(for: 300)
+        s.gyro = RawVector(-120, 0, 0)
+        s.stream(for: 300)
+        s.gyro = .zero
+        s.buttons = []
+        s.stream(for: 100)
+        s.stream(for: 600) { s, done in
+            let roll = Int16(300 * sin(done * Double.pi))
+            s.orientation = RawVector(0, 0, roll)
+            s.gyro = RawVector(0, 0, Int16(60 * cos(done * Double.pi)))
+        }
+        s.orientation = .zero
+        s.gyro = .zero
+        s.stream(for: 100)
+        return s.recording("home held (air mouse while held), turning and tipping; rolling right and back (tilt)")
+    }
+}
