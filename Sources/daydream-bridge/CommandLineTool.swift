@@ -12,6 +12,8 @@ enum CommandLineTool {
     static let commands: [any Subcommand.Type] = [
         DecodeCommand.self,
         CheckConfigCommand.self,
+        ReplayCommand.self,
+        MonitorCommand.self,
     ]
 
     static func main(_ arguments: [String]) -> Int32 {

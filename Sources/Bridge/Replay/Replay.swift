@@ -28,11 +28,12 @@ public final class Replay<Output: BridgeOutput> {
     }
 
     /// Plays the whole recording. `wait` is called with each virtual time before it is played:
-    /// sleep there for recorded speed, return at once for `--fast`. Ends with a release of everything.
-    public func run(wait: (MonotonicTime) -> Void = { _ in }) {
+    /// sleep there for recorded speed, return at once for `--fast`; it returns false to stop early
+    /// (a signal). Ends with a release of everything.
+    public func run(wait: (MonotonicTime) -> Bool = { _ in true }) {
         player.start()
         while let time = player.nextTime, !player.entriesFinished {
-            wait(time)
+            guard wait(time) else { break }
             player.play(upTo: time)
         }
         finish()

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+
+/// `monitor --replay` under tmux: drawn in place, lit buttons, `q` and SIGTERM quit and restore the terminal.
+@Suite("monitor under tmux", .serialized, .enabled(if: BuiltBinary.exists && TmuxSession.available, "needs the built binary and tmux"))
+struct MonitorCommandTests {
+    static let recordings = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Recordings")
+
+    /// A shell line that runs the monitor on `recording`, then writes its exit status to `statusFile` and waits.
+    func command(_ recording: String, statusFile: String, pidFile: String) -> String {
+        let path = Self.recordings.appendingPathComponent(recording).path
+        return "sh -c 'echo $$ > \(pidFile); exec \(BuiltBinary.url.path) monitor --replay \(path)'; "
+            + "echo $? > \(statusFile); sleep 30"
+    }
+
+    func temporaryPath(_ name: String) -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("daydream-\(getpid())-\(UUID().uuidString)-\(name)").path
+    }
+
+    func status(_ path: String, timeout: TimeInterval = 3) -> String? {
+        let end = Date().addingTimeInterval(timeout)
+        while Date() < end {
+            if let text = try? String(contentsOfFile: path, encoding: .utf8), text.hasSuffix("\n") {
+                return text.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return nil
+    }
+
+    @Test func drawsTheRecordingLiveAndQuitsOnQ() throws {
+        let statusFile = temporaryPath("status")
+        let session = try TmuxSession(command: command("disconnect.recording", statusFile: statusFile, pidFile: temporaryPath("pid")))
+        defer { session.kill() }
+        // 0.1-0.5 s: click and volume-up held, the finger at the top; the rim shows the click.
+        let held = try session.waitFor { $0.contains("[CLICK]") && $0.contains("[VOL+]") }
+        let heldText = try #require(held)
+        #expect(heldText.contains("daydream-bridge monitor  C0:DD:EE:00:00:01  connected"))
+        #expect(heldText.contains("*****"))
+        #expect(heldText.contains("●"))
+        #expect(try session.paneVariable("alternate_on") == "1")
+        // 0.5 s: the link drops, every button shows released.
+        let dropped = try #require(try session.waitFor { $0.contains("  disconnected  ") })
+        #expect(!dropped.contains("[CLICK]"))
+        // The end: the last state stays on screen with a note.
+        let ended = try #require(try session.waitFor { $0.contains("end of the recording") })
+        #expect(ended.contains("battery      89%"))
+        #expect(ended.contains(" received  0 lost  0 malformed"))
+        // Drawn in place: the title appears once.
+        #expect(ended.components(separatedBy: "daydream-bridge monitor").count == 2)
+        try session.sendKeys("q")
+        #expect(status(statusFile) == "0")
+        #expect(try session.paneVariable("alternate_on") == "0")
+        #expect(try session.paneVariable("cursor_flag") == "1")
+        #expect(try !session.capture().contains("daydream-bridge monitor"))
+    }
+
+    @Test func sigtermRestoresTheTerminalAndExitsZero() throws {
+        let statusFile = temporaryPath("status")
+        let pidFile = temporaryPath("pid")
+        let session = try TmuxSession(command: command("buttons.recording", statusFile: statusFile, pidFile: pidFile))
+        defer { session.kill() }
+        _ = try #require(try session.waitFor { $0.contains("received") })
+        let pidText = try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let pid = try #require(Int32(pidText))
+        #expect(Foundation.kill(pid, SIGTERM) == 0)
+        #expect(status(statusFile) == "0")
+        #expect(try session.paneVariable("alternate_on") == "0")
+        #expect(try session.paneVariable("cursor_flag") == "1")
+    }
+
+    @Test func refusesToRunWithoutATerminal() throws {
+        let result = try BuiltBinary.run(["monitor", "--replay", Self.recordings.appendingPathComponent("buttons.recording").path])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("Error: monitor draws on a terminal"))
+        #expect(result.stdout.isEmpty)
+    }
+}

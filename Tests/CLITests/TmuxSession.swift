@@ -1,0 +1,65 @@
+import Foundation
+
+/// A detached tmux session on a private server, for testing the full-screen monitor as a person sees it.
+struct TmuxSession {
+    static var available: Bool {
+        ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].contains { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    let socket = "daydream-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    let name = "t"
+
+    /// Starts `command` (a shell command line) in a new session of `columns` x `rows`.
+    init(command: String, columns: Int = 100, rows: Int = 30) throws {
+        // The server this starts outlives the call: it must not inherit a pipe the test reads to its end.
+        try tmux(["new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)", command], capture: false)
+    }
+
+    /// Runs tmux on this session's server with `posix_spawn` and `waitpid`, its output going to a
+    /// temporary file: a pipe would be inherited by the server tmux forks and never reach its end.
+    @discardableResult
+    func tmux(_ arguments: [String], capture: Bool = true) throws -> String {
+        let outputPath = FileManager.default.temporaryDirectory
+            .appendingPathComponent("daydream-tmux-\(getpid())-\(UUID().uuidString)").path
+        defer { unlink(outputPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, capture ? outputPath : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ["tmux", "-L", socket, "-f", "/dev/null"] + arguments
+        var cArguments = argv.map { strdup($0) } + [nil]
+        defer { for pointer in cArguments { free(pointer) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawnp(&pid, "tmux", &actions, nil, &cArguments, environ)
+        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EINVAL) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        guard capture else { return "" }
+        return (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+    }
+
+    /// The visible text of the pane.
+    func capture() throws -> String { try tmux(["capture-pane", "-p", "-t", name]) }
+
+    /// A tmux format variable of the pane, e.g. `alternate_on`.
+    func paneVariable(_ variable: String) throws -> String {
+        try tmux(["display-message", "-p", "-t", name, "#{\(variable)}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func sendKeys(_ keys: String...) throws { try tmux(["send-keys", "-t", name] + keys) }
+
+    /// Polls the pane every 20 ms until `condition` holds for its text; the last text, or nil on timeout.
+    func waitFor(timeout: TimeInterval = 5, _ condition: (String) -> Bool) throws -> String? {
+        let end = Date().addingTimeInterval(timeout)
+        while Date() < end {
+            let text = try capture()
+            if condition(text) { return text }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return nil
+    }
+
+    func kill() { _ = try? tmux(["kill-server"]) }
+}
