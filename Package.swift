@@ -63,7 +63,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "daydream-bridge",
-            dependencies: ["Bridge", "Daydream", "DaydreamProtocol", "BridgeConfig", "Mapping", "VirtualDevice", "Recording", "Timebase"]
+            dependencies: ["Bridge", "Daydream", "DaydreamProtocol", "BridgeConfig", "Mapping", "VirtualDevice", "Recording", "Timebase", "EventLoop"]
         ),
         // The library's README example, built as a program.
         .executableTarget(
@@ -94,7 +94,10 @@ let package = Package(
         .testTarget(name: "VirtualDeviceTests", dependencies: ["VirtualDevice", "Mapping", "CEvdev"]),
         .testTarget(
             name: "BridgeTests",
-            dependencies: ["Bridge", "Recording", "Mapping", "Daydream", "DaydreamProtocol", "Timebase"],
+            dependencies: [
+                "Bridge", "Recording", "Mapping", "Daydream", "DaydreamProtocol", "Timebase", "BridgeConfig", "VirtualDevice",
+                "EventLoop",
+            ],
             exclude: ["Golden"]
         ),
         .testTarget(name: "SystemIntegrationTests", dependencies: ["SystemIntegration"]),

@@ -1,5 +1,5 @@
 import Bridge
-import Dispatch
+import EventLoop
 import Recording
 
 /// `daydream-bridge monitor`: a live view of one controller in the terminal.
@@ -51,10 +51,17 @@ enum MonitorCommand: Subcommand {
         }
         let player = RecordingPlayer(recording: recording)
         let model = MonitorModel(controller: player.controller, source: "replay \(path)")
-        let app = MonitorApp(model: model, terminal: terminal)
-        let source = MonitorReplaySource(player: player, app: app)
-        app.start()
-        source.start()
-        dispatchMain()
+        do {
+            let reactor = try Reactor()
+            let app = try MonitorApp(model: model, terminal: terminal, reactor: reactor)
+            let source = MonitorReplaySource(player: player, app: app, reactor: reactor)
+            try app.start()
+            source.start()
+            reactor.run()
+        } catch {
+            printError("Error: \(error)")
+            return ExitCode.failure
+        }
+        return ExitCode.success
     }
 }

@@ -1,22 +1,26 @@
-import Dispatch
+import EventLoop
 import Timebase
 
-/// Feeds a monitor from a recording at recorded speed, on the main queue.
+/// Feeds a monitor from a recording at recorded speed, on the event loop's timers.
 @MainActor
 public final class MonitorReplaySource {
     private let player: RecordingPlayer
     private let app: MonitorApp
-    private let origin = MonotonicTime.now()
+    private let reactor: Reactor
+    private var origin = MonotonicTime.zero
+    private var timer: ScheduledTimer?
 
     /// Plays `player` into `app`'s model (whose controller must be the player's).
-    public init(player: RecordingPlayer, app: MonitorApp) {
+    public init(player: RecordingPlayer, app: MonitorApp, reactor: Reactor) {
         self.player = player
         self.app = app
+        self.reactor = reactor
         app.model.clock = { [player] in player.now }
     }
 
-    /// Starts playing.
+    /// Starts playing now.
     public func start() {
+        origin = reactor.now
         player.start()
         scheduleNext()
     }
@@ -27,13 +31,11 @@ public final class MonitorReplaySource {
             app.redraw()
             return
         }
-        let delay = max(0, (origin + TimeSpan(nanoseconds: time.nanoseconds) - MonotonicTime.now()).nanoseconds)
-        DispatchQueue.main.asyncAfter(deadline: .now() + .nanoseconds(Int(delay))) {
-            MainActor.assumeIsolated {
-                self.player.play(upTo: time)
-                self.app.setNeedsRedraw()
-                self.scheduleNext()
-            }
+        timer = reactor.schedule(at: origin + TimeSpan(nanoseconds: time.nanoseconds)) { [weak self] in
+            guard let self else { return }
+            self.player.play(upTo: time)
+            self.app.setNeedsRedraw()
+            self.scheduleNext()
         }
     }
 }

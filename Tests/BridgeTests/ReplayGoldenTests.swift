@@ -1,0 +1,49 @@
+@testable import Bridge
+import BridgeConfig
+import Foundation
+import Mapping
+import Recording
+import Testing
+import Timebase
+import VirtualDevice
+
+/// Every scenario recording replayed through every shipped profile gives exactly the golden events.
+@Suite("replay golden events")
+@MainActor
+struct ReplayGoldenTests {
+    static let configDirectory = Golden.testsDirectory.deletingLastPathComponent().appendingPathComponent("config")
+    static let configFiles = ["default.toml", "gamepad.toml", "mouse.toml", "presenter.toml", "media.toml"]
+
+    static func load(_ file: String) throws -> MappingConfiguration {
+        try ConfigLoader.load(.file(configDirectory.appendingPathComponent(file).path)).configuration
+    }
+
+    /// Replays `recording` in `profile`, returning the lines `replay --print` prints, every event
+    /// also checked by a `RecordingSink` (the devices' own rules) and the devices left at rest.
+    static func replayLines(_ recording: Recording, _ configuration: MappingConfiguration, profile: String) throws -> [String] {
+        let output = CollectingOutput()
+        let replay = Replay(recording: recording, configuration: configuration, profileName: profile, output: output)
+        replay.run()
+        let sink = try RecordingSink(capabilities: configuration.capabilities, gamepadIdentity: configuration.gamepadIdentity)
+        try sink.send(output.events)
+        for kind in sink.kinds {
+            #expect(sink.state(kind)?.isAtRest == true, "\(kind) not at rest after the replay in \(profile)")
+        }
+        return output.entries.map { EventLineOutput.line($0.event, at: $0.time) }
+    }
+
+    @Test(arguments: Scenarios.all.map(\.name))
+    func goldenEvents(recordingName: String) throws {
+        let url = Golden.recordingsDirectory.appendingPathComponent("\(recordingName).recording")
+        let recording = try RecordingParser.parse(String(contentsOf: url, encoding: .utf8))
+        var text = "# \(recordingName).recording replayed through each profile of config/*.toml\n"
+        for file in Self.configFiles {
+            let configuration = try Self.load(file)
+            for profile in configuration.profiles {
+                text += "\n## \(file) \(profile.name)\n"
+                for line in try Self.replayLines(recording, configuration, profile: profile.name) { text += line + "\n" }
+            }
+        }
+        Golden.check(text, against: Golden.goldenDirectory.appendingPathComponent("replay-\(recordingName).events"))
+    }
+}
