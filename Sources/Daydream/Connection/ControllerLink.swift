@@ -1,0 +1,321 @@
+import BlueZ
+import DaydreamProtocol
+import EventLoop
+import Timebase
+
+/// The connection of one controller: connect, wait for services, subscribe
+/// to the input characteristic (AcquireNotify, or StartNotify as fallback),
+/// battery and device information; on loss, report at once and reconnect
+/// with backoff. One link per address, for the life of the manager, so the
+/// `DDController` stays the same object across reconnects.
+@MainActor
+final class ControllerLink {
+    enum State: Equatable {
+        /// Not connected; a retry may be scheduled.
+        case idle
+        /// `Device1.Connect` sent.
+        case connecting
+        /// Connected; waiting for `ServicesResolved`.
+        case resolving
+        /// Acquiring the input notifications.
+        case subscribing
+        /// Packets flow.
+        case streaming
+    }
+
+    let controller: DDController
+    private(set) var state = State.idle
+    private(set) var devicePath: String?
+    /// How packets arrive, once streaming.
+    private(set) var notifyMethod: DaydreamControllerManager.NotifyMethod?
+
+    private unowned let manager: DaydreamControllerManager
+    private var client: BlueZClient { manager.client }
+    private var reactor: Reactor { manager.reactor }
+    private var backoff: Backoff
+    private var retryTimer: ScheduledTimer?
+    private var batteryTimer: ScheduledTimer?
+    private var stream: NotificationStream?
+    private var valueObserved: [String] = []
+    private var batteryPath: String?
+    /// Bumped on every loss, so completions of an older attempt are ignored.
+    private var generation = 0
+    private var authenticationFailures = 0
+
+    init(controller: DDController, manager: DaydreamControllerManager) {
+        self.controller = controller
+        self.manager = manager
+        backoff = Backoff(initial: manager.options.reconnectDelay, maximum: manager.options.maximumReconnectDelay)
+        controller.batteryLevelReader = { [weak self] _ in self?.readBattery() }
+    }
+
+    private var device: DeviceInfo? { devicePath.flatMap { client.cache.device(at: $0) } }
+
+    // MARK: Events from the manager
+
+    /// The device object appeared or changed.
+    func update(_ device: DeviceInfo) {
+        devicePath = device.path
+        switch state {
+        case .streaming, .subscribing:
+            if !device.isConnected { lost("BlueZ reports the controller disconnected") }
+        case .resolving:
+            if !device.isConnected {
+                lost("the connection dropped before services were resolved")
+            } else if device.servicesResolved {
+                subscribe()
+            }
+        case .connecting:
+            break
+        case .idle:
+            guard manager.mayConnect(device) else { return }
+            if device.isConnected && device.servicesResolved {
+                subscribe()
+            } else if device.isConnected {
+                state = .resolving
+            } else if retryTimer == nil {
+                attemptConnect()
+            }
+        }
+    }
+
+    /// New GATT objects appeared under the device.
+    func gattChanged() {
+        if state == .subscribing, stream == nil, notifyMethod == nil, let device, device.servicesResolved {
+            // Services were announced after ServicesResolved: try again with the complete table.
+            subscribe()
+        }
+    }
+
+    /// The Device1 object went away (BlueZ drops temporary devices); it may come back.
+    func deviceVanished() {
+        lost("the controller's BlueZ object was removed", retry: false)
+        devicePath = nil
+    }
+
+    /// bluetoothd went away: everything it gave us is gone.
+    func serviceVanished() {
+        lost("bluetoothd stopped", retry: false)
+        devicePath = nil
+    }
+
+    /// Disconnects and stops reconnecting (the manager is stopping).
+    func shutDown(disconnect: Bool) {
+        let path = devicePath
+        let wasConnected = state != .idle
+        lost("shutting down", retry: false)
+        if disconnect, wasConnected, let path { client.disconnect(device: path) { _ in } }
+    }
+
+    // MARK: Connecting
+
+    private func attemptConnect() {
+        guard let path = devicePath, state == .idle else { return }
+        state = .connecting
+        let attempt = generation
+        client.connect(device: path) { [weak self] result in
+            guard let self, attempt == generation, state == .connecting else { return }
+            switch result {
+            case .success:
+                authenticationFailures = 0
+                state = .resolving
+                if let device, device.servicesResolved { subscribe() }
+            case .failure(let error):
+                state = .idle
+                if error.isAuthenticationFailure {
+                    authenticationFailures += 1
+                    manager.report(.staleBond(address: controller.address), error: error)
+                } else {
+                    Log.info("\(controller.address): connect failed: \(error)")
+                }
+                scheduleRetry()
+            }
+        }
+    }
+
+    private func scheduleRetry() {
+        retryTimer?.cancel()
+        guard manager.isRunning else { return }
+        let delay = backoff.next()
+        Log.debug("\(controller.address): next connection attempt in \(delay)")
+        retryTimer = reactor.schedule(after: delay) { [weak self] in
+            guard let self else { return }
+            retryTimer = nil
+            if let device, manager.mayConnect(device) { update(device) }
+        }
+    }
+
+    /// A sighting (advertisement) of the device: connect now if no retry is pending.
+    func sighted() {
+        guard state == .idle, retryTimer == nil, let device, manager.mayConnect(device) else { return }
+        update(device)
+    }
+
+    // MARK: Subscribing
+
+    private func characteristic(_ uuid: String, in service: String? = nil) -> CharacteristicInfo? {
+        guard let path = devicePath else { return nil }
+        return client.cache.characteristics(of: path).first { characteristic in
+            characteristic.uuid == uuid && (service == nil || characteristic.serviceUUID == service)
+        }
+    }
+
+    private func subscribe() {
+        state = .subscribing
+        guard let input = characteristic(DaydreamGATT.inputCharacteristicUUID, in: DaydreamGATT.serviceUUID) else {
+            Log.debug("\(controller.address): services resolved, input characteristic not (yet) found")
+            return
+        }
+        let attempt = generation
+        client.acquireNotify(characteristic: input.path) { [weak self] result in
+            guard let self, attempt == generation, state == .subscribing else { return }
+            switch result {
+            case .success(let acquired):
+                do {
+                    stream = try NotificationStream(
+                        descriptor: acquired.descriptor.take(), mtu: acquired.mtu, reactor: reactor,
+                        onPacket: { [weak self] bytes, time in self?.controller.receive(bytes, at: time) },
+                        onClosed: { [weak self] reason in self?.lost(reason) })
+                    streaming(.acquireNotify)
+                } catch {
+                    Log.error("\(controller.address): cannot read notifications: \(error)")
+                    lost("no notification socket")
+                }
+            case .failure(let error) where ["NotSupported", "NotPermitted", "Failed"].contains(error.shortName):
+                Log.info("\(controller.address): AcquireNotify refused (\(error.name)); using StartNotify")
+                startNotify(input.path, attempt: attempt)
+            case .failure(let error):
+                Log.error("\(controller.address): AcquireNotify failed: \(error)")
+                lost("cannot subscribe to input notifications")
+            }
+        }
+    }
+
+    private func startNotify(_ path: String, attempt: Int) {
+        client.setValueObserver(characteristic: path) { [weak self] value in
+            guard let self else { return }
+            value.withUnsafeBytes { controller.receive($0, at: reactor.now) }
+        }
+        valueObserved.append(path)
+        client.startNotify(characteristic: path) { [weak self] result in
+            guard let self, attempt == generation, state == .subscribing else { return }
+            switch result {
+            case .success: streaming(.startNotify)
+            case .failure(let error):
+                Log.error("\(controller.address): StartNotify failed: \(error)")
+                lost("cannot subscribe to input notifications")
+            }
+        }
+    }
+
+    private func streaming(_ method: DaydreamControllerManager.NotifyMethod) {
+        state = .streaming
+        notifyMethod = method
+        backoff.reset()
+        retryTimer?.cancel()
+        retryTimer = nil
+        Log.info("\(controller.address): connected, streaming through \(method)")
+        controller.markConnected()
+        manager.linkConnected(self)
+        setUpBattery()
+        readDeviceInformation()
+    }
+
+    // MARK: Battery and device information
+
+    private func setUpBattery() {
+        guard let battery = characteristic(DaydreamGATT.batteryLevelUUID) else { return }
+        batteryPath = battery.path
+        readBattery()
+        if battery.canNotify {
+            client.setValueObserver(characteristic: battery.path) { [weak self] value in
+                if let percent = value.first { self?.controller.setBatteryLevel(percent: Int(percent)) }
+            }
+            valueObserved.append(battery.path)
+            client.startNotify(characteristic: battery.path) { [weak self] result in
+                if case .failure(let error) = result {
+                    Log.info("\(self?.controller.address ?? "?"): battery notifications refused (\(error)); polling")
+                    self?.pollBattery()
+                }
+            }
+        } else {
+            pollBattery()
+        }
+    }
+
+    private func pollBattery() {
+        batteryTimer?.cancel()
+        batteryTimer = reactor.schedule(after: manager.options.batteryPollInterval) { [weak self] in
+            self?.readBattery()
+            self?.pollBattery()
+        }
+    }
+
+    /// Reads the battery level; the model posts `.DDControllerDidUpdateBatteryLevel`.
+    func readBattery() {
+        guard state == .streaming, let path = batteryPath else { return }
+        client.readValue(characteristic: path) { [weak self] result in
+            switch result {
+            case .success(let value):
+                if let percent = value.first { self?.controller.setBatteryLevel(percent: Int(percent)) }
+            case .failure(let error):
+                Log.info("\(self?.controller.address ?? "?"): battery read failed: \(error)")
+            }
+        }
+    }
+
+    private func readDeviceInformation() {
+        let fields: [(String, @MainActor (DDController, String) -> Void)] = [
+            (DaydreamGATT.manufacturerNameUUID, { $0.setDeviceInformation(manufacturer: $1) }),
+            (DaydreamGATT.modelNumberUUID, { $0.setDeviceInformation(modelNumber: $1) }),
+            (DaydreamGATT.serialNumberUUID, { $0.setDeviceInformation(serialNumber: $1) }),
+            (DaydreamGATT.hardwareRevisionUUID, { $0.setDeviceInformation(hardwareVersion: $1) }),
+            (DaydreamGATT.firmwareRevisionUUID, { $0.setDeviceInformation(firmwareVersion: $1) }),
+            (DaydreamGATT.softwareRevisionUUID, { $0.setDeviceInformation(softwareVersion: $1) }),
+        ]
+        for (uuid, store) in fields {
+            guard let path = characteristic(uuid)?.path else { continue }
+            client.readValue(characteristic: path) { [weak self] result in
+                guard let self else { return }
+                switch result {
+                case .success(let value):
+                    let text = String(decoding: value.prefix { $0 != 0 }, as: UTF8.self)
+                    store(controller, text)
+                case .failure(let error):
+                    Log.info("\(controller.address): reading \(uuid) failed: \(error)")
+                }
+            }
+        }
+    }
+
+    // MARK: Loss
+
+    /// The link is gone: release everything, report the disconnect (every held
+    /// button released, handlers called), and try again later when `retry`.
+    func lost(_ reason: String, retry: Bool = true) {
+        generation += 1
+        let wasStreaming = state == .streaming
+        let wasActive = state != .idle
+        state = .idle
+        notifyMethod = nil
+        stream?.close()
+        stream = nil
+        for path in valueObserved { client.setValueObserver(characteristic: path, nil) }
+        valueObserved.removeAll()
+        batteryTimer?.cancel()
+        batteryTimer = nil
+        batteryPath = nil
+        if !retry {
+            retryTimer?.cancel()
+            retryTimer = nil
+        }
+        if wasStreaming {
+            Log.info("\(controller.address): disconnected: \(reason)")
+            controller.markDisconnected()
+            manager.linkDisconnected(self)
+        } else if wasActive {
+            Log.debug("\(controller.address): connection attempt ended: \(reason)")
+        }
+        if retry && wasActive { scheduleRetry() }
+    }
+}

@@ -1,0 +1,425 @@
+import BlueZ
+import DaydreamProtocol
+import EventLoop
+import Timebase
+
+/// Finds, pairs, connects and streams Daydream controllers through BlueZ, on
+/// a `Reactor` the caller runs. The daemon uses it directly with its own loop;
+/// the library's `DDController.startDaydreamControllerDiscovery()` runs one
+/// on the main dispatch queue.
+///
+/// One `DDController` per address for the manager's life: the same object
+/// when a controller reconnects. Packets go straight from the notification
+/// socket to `DDController.receive` (set `packetHandler` on the controller for
+/// the fast path); connects and disconnects call the model's `markConnected`
+/// / `markDisconnected` (which post the notifications) and this manager's handlers.
+@MainActor
+public final class DaydreamControllerManager {
+    /// Which controllers the manager connects to.
+    public enum ConnectionPolicy: Sendable {
+        /// None: discovery and reporting only (`scan`).
+        case none
+        /// Controllers BlueZ has paired (the daemon: `daydream-bridge pair` first).
+        case pairedOnly
+        /// Paired controllers, and unpaired ones are paired first (the library).
+        case pairNewControllers
+    }
+
+    /// How the input packets arrive.
+    public enum NotifyMethod: String, Sendable {
+        /// A socket from `AcquireNotify`: one read per notification.
+        case acquireNotify
+        /// `StartNotify` and `PropertiesChanged` signals (the fallback).
+        case startNotify
+    }
+
+    /// Settings.
+    public struct Options: Sendable {
+        public var policy: ConnectionPolicy
+        /// Power the adapter on when it is off.
+        public var powersOnAdapter = true
+        /// Keep discovering while a known controller is away, so it is found when it wakes.
+        public var discoversWhileControllersAreAway = true
+        /// The first reconnect delay; it doubles up to `maximumReconnectDelay`.
+        public var reconnectDelay = TimeSpan.milliseconds(500)
+        public var maximumReconnectDelay = TimeSpan.seconds(30)
+        /// How often the battery is read when it cannot notify.
+        public var batteryPollInterval = TimeSpan.seconds(600)
+        /// Register the pairing agent as BlueZ's default agent too.
+        public var requestsDefaultAgent = false
+
+        public init(policy: ConnectionPolicy = .pairedOnly) { self.policy = policy }
+    }
+
+    /// Something the user should know, with what to do about it.
+    public enum Problem: Equatable, Sendable, CustomStringConvertible {
+        case bluetoothdMissing
+        case noAdapter
+        case adapterOff(name: String, reason: String)
+        case staleBond(address: String)
+        case pairingFailed(address: String, reason: String)
+
+        public var description: String {
+            switch self {
+            case .bluetoothdMissing:
+                "BlueZ is not running: start it with 'sudo systemctl start bluetooth' (waiting for it)"
+            case .noAdapter:
+                "no Bluetooth adapter: plug one in or check 'rfkill list' (waiting for one)"
+            case .adapterOff(let name, let reason):
+                "adapter \(name) is powered off or blocked by rfkill (\(reason)): "
+                    + "run 'rfkill unblock bluetooth' and 'bluetoothctl power on' (waiting for it)"
+            case .staleBond(let address):
+                "\(address) refused the stored pairing (stale bond): run 'daydream-bridge forget \(address)', "
+                    + "then 'daydream-bridge pair' with the controller's home button held"
+            case .pairingFailed(let address, let reason):
+                "pairing \(address) failed: \(reason)"
+            }
+        }
+    }
+
+    /// A controller seen by discovery (for `scan` and the library's discovery callbacks).
+    public struct Sighting: Equatable, Sendable {
+        public let device: DeviceInfo
+    }
+
+    public let reactor: Reactor
+    public let client: BlueZClient
+    public let options: Options
+    /// The pairing agent (registered when pairing is possible).
+    public let agent: PairingAgent
+
+    /// Called when a controller connects and streams (after `markConnected`).
+    public var controllerConnected: (@MainActor (DDController) -> Void)?
+    /// Called when a controller disconnects (after `markDisconnected`).
+    public var controllerDisconnected: (@MainActor (DDController) -> Void)?
+    /// Called when discovery sees a Daydream controller or its RSSI changes.
+    public var controllerSighted: (@MainActor (DeviceInfo) -> Void)?
+    /// Called with every problem; the manager also logs it once.
+    public var problemHandler: (@MainActor (Problem) -> Void)?
+
+    /// Whether `start()` was called (and not `stop()`).
+    public private(set) var isRunning = false
+    /// Whether the caller asked for discovery.
+    public private(set) var wantsDiscovery = false
+
+    private var links: [String: ControllerLink] = [:]
+    private var token: ObserverToken?
+    private var discoveryActive = false
+    private var discoveryRequested = false
+    private var lastProblem: Problem?
+    private var poweringOn = false
+
+    /// A manager on `connection`, running on `reactor`.
+    public init(reactor: Reactor, connection: BusConnection, options: Options = Options()) {
+        self.reactor = reactor
+        self.options = options
+        client = BlueZClient(connection: connection)
+        agent = PairingAgent(client: client)
+    }
+
+    /// A manager on the system bus (`$DAYDREAM_DBUS_ADDRESS` overrides it for tests).
+    public convenience init(reactor: Reactor, options: Options = Options()) throws(DBusError) {
+        self.init(reactor: reactor, connection: try BusConnection.system(reactor: reactor), options: options)
+    }
+
+    // MARK: Public API
+
+    /// Every controller the manager knows, by address (connected or not).
+    public var knownControllers: [DDController] {
+        links.keys.sorted().compactMap { links[$0]?.controller }
+    }
+
+    /// The controllers connected and streaming now.
+    public var connectedControllers: [DDController] {
+        knownControllers.filter(\.isConnected)
+    }
+
+    /// The controller with `address`, if known.
+    public func controller(address: String) -> DDController? {
+        links[address.uppercased()]?.controller
+    }
+
+    /// How a connected controller's packets arrive.
+    public func notifyMethod(of controller: DDController) -> NotifyMethod? {
+        links[controller.address]?.notifyMethod
+    }
+
+    /// Starts following BlueZ and connecting to controllers (per the policy).
+    public func start() {
+        guard !isRunning else { return }
+        isRunning = true
+        token = client.observe { [weak self] event in self?.handle(event) }
+        client.start()
+        if client.isReady { serviceAppeared() }
+    }
+
+    /// Stops discovery and reconnecting; disconnects controllers when `disconnect`.
+    public func stop(disconnect: Bool = false) {
+        guard isRunning else { return }
+        stopDiscovery()
+        isRunning = false
+        for link in links.values { link.shutDown(disconnect: disconnect) }
+        token?.cancel()
+        token = nil
+        agent.unregister()
+    }
+
+    /// Starts looking for controllers (SetDiscoveryFilter UUIDs=[FE55], Transport=le; StartDiscovery).
+    public func startDiscovery() {
+        wantsDiscovery = true
+        updateDiscovery()
+    }
+
+    /// Stops looking for new controllers (discovery continues while a known controller is away, per the options).
+    public func stopDiscovery() {
+        wantsDiscovery = false
+        updateDiscovery()
+    }
+
+    /// Pairs the controller with `address`: allows it in the agent, `Pair`,
+    /// `Trusted = true`, `Connect`. An authentication failure ends with `.staleBond`.
+    public func pair(address: String, completion: @escaping @MainActor (Result<DDController, PairingError>) -> Void) {
+        guard let device = client.cache.device(address: address) else {
+            completion(.failure(PairingError(address: address, reason: "BlueZ does not know this device; run 'daydream-bridge scan' with the controller's home button held")))
+            return
+        }
+        guard device.isDaydreamController else {
+            completion(.failure(PairingError(address: address, reason: "\(device.name ?? "this device") is not a Daydream controller")))
+            return
+        }
+        let upper = device.address.uppercased()
+        let link = link(for: device)
+        agent.allow(address: upper)
+        let finish: @MainActor (Result<DDController, PairingError>) -> Void = { [weak self] result in
+            self?.agent.disallow(address: upper)
+            completion(result)
+        }
+        let afterRegistration: @MainActor () -> Void = { [weak self] in
+            guard let self else { return }
+            client.pair(device: device.path) { [weak self] result in
+                guard let self else { return }
+                if case .failure(let error) = result, error.shortName != "AlreadyExists" {
+                    let problem: Problem = error.isAuthenticationFailure
+                        ? .staleBond(address: upper) : .pairingFailed(address: upper, reason: error.description)
+                    report(problem, error: error)
+                    finish(.failure(PairingError(address: upper, reason: problem.description, error: error)))
+                    return
+                }
+                client.trust(device: device.path) { [weak self] result in
+                    guard let self else { return }
+                    if case .failure(let error) = result {
+                        Log.warning("\(upper): setting Trusted failed: \(error)")
+                    }
+                    if let fresh = client.cache.device(at: device.path) { link.update(fresh) }
+                    finish(.success(link.controller))
+                }
+            }
+        }
+        if agent.isRegistered {
+            afterRegistration()
+        } else {
+            agent.register(asDefault: options.requestsDefaultAgent) { result in
+                if case .failure(let error) = result {
+                    Log.error("cannot register the pairing agent: \(error)")
+                    finish(.failure(PairingError(address: upper, reason: "cannot register the pairing agent: \(error)", error: error)))
+                    return
+                }
+                afterRegistration()
+            }
+        }
+    }
+
+    // MARK: For links
+
+    func mayConnect(_ device: DeviceInfo) -> Bool {
+        guard isRunning, device.isDaydreamController else { return false }
+        switch options.policy {
+        case .none: return false
+        case .pairedOnly: return device.isPaired
+        case .pairNewControllers: return true
+        }
+    }
+
+    func linkConnected(_ link: ControllerLink) {
+        controllerConnected?(link.controller)
+        updateDiscovery()
+    }
+
+    func linkDisconnected(_ link: ControllerLink) {
+        controllerDisconnected?(link.controller)
+        updateDiscovery()
+    }
+
+    func report(_ problem: Problem, error: DBusError? = nil) {
+        if problem != lastProblem {
+            if let error { Log.debug("BlueZ said: \(error)") }
+            Log.warning(problem.description)
+        }
+        lastProblem = problem
+        problemHandler?(problem)
+    }
+
+    private func link(for device: DeviceInfo) -> ControllerLink {
+        let address = device.address.uppercased()
+        if let link = links[address] { return link }
+        let link = ControllerLink(controller: DDController(address: address, scheduler: reactor), manager: self)
+        links[address] = link
+        return link
+    }
+
+    // MARK: BlueZ events
+
+    private func handle(_ event: BlueZClient.Event) {
+        switch event {
+        case .serviceAppeared:
+            serviceAppeared()
+        case .serviceVanished:
+            discoveryActive = false
+            discoveryRequested = false
+            poweringOn = false
+            agent.serviceVanished()
+            for link in links.values { link.serviceVanished() }
+            report(.bluetoothdMissing)
+        case .interfacesAdded(let path, let interfaces):
+            if interfaces.contains(BlueZNames.adapter) { checkAdapter() }
+            if interfaces.contains(BlueZNames.device), let device = client.cache.device(at: path) { deviceChanged(device, sighting: true) }
+            if interfaces.contains(BlueZNames.gattCharacteristic) {
+                links.values.first { $0.devicePath.map { path.hasPrefix($0 + "/") } ?? false }?.gattChanged()
+            }
+        case .interfacesRemoved(let path, let interfaces):
+            if interfaces.contains(BlueZNames.device) {
+                links.values.first { $0.devicePath == path }?.deviceVanished()
+                updateDiscovery()
+            }
+            if interfaces.contains(BlueZNames.adapter) {
+                discoveryActive = false
+                discoveryRequested = false
+                checkAdapter()
+            }
+        case .propertiesChanged(let path, let interface, let names):
+            if interface == BlueZNames.adapter {
+                if names.contains("Discovering"), client.cache.properties(path, interface)?["Discovering"]?.boolean == false {
+                    discoveryActive = false
+                    discoveryRequested = false
+                }
+                checkAdapter()
+            } else if interface == BlueZNames.device, let device = client.cache.device(at: path) {
+                deviceChanged(device, sighting: names.contains("RSSI") || names.contains("ManufacturerData"))
+            }
+        }
+    }
+
+    private func serviceAppeared() {
+        lastProblem = nil
+        if options.policy == .pairNewControllers && !agent.isRegistered {
+            agent.register(asDefault: options.requestsDefaultAgent) { result in
+                if case .failure(let error) = result { Log.error("cannot register the pairing agent: \(error)") }
+            }
+        }
+        checkAdapter()
+        for device in client.cache.devices where device.isDaydreamController {
+            deviceChanged(device, sighting: false)
+        }
+    }
+
+    private func deviceChanged(_ device: DeviceInfo, sighting: Bool) {
+        guard device.isDaydreamController else { return }
+        if sighting || device.rssi != nil { controllerSighted?(device) }
+        guard options.policy != .none else { return }
+        let known = links[device.address.uppercased()] != nil
+        guard known || mayConnect(device) else { return }
+        let link = link(for: device)
+        if sighting { link.sighted() }
+        link.update(device)
+        updateDiscovery()
+    }
+
+    // MARK: Adapter and discovery
+
+    private var adapter: AdapterInfo? { client.cache.adapters.first }
+
+    private func checkAdapter() {
+        guard isRunning, client.isReady else { return }
+        guard let adapter else {
+            report(.noAdapter)
+            return
+        }
+        if !adapter.isPowered {
+            if adapter.powerState == "off-blocked" {
+                report(.adapterOff(name: adapter.name, reason: "rfkill blocks it"))
+            } else if options.powersOnAdapter && !poweringOn {
+                poweringOn = true
+                Log.info("powering on adapter \(adapter.name)")
+                client.powerOn(adapter: adapter.path) { [weak self] result in
+                    guard let self else { return }
+                    poweringOn = false
+                    if case .failure(let error) = result {
+                        report(.adapterOff(name: adapter.name, reason: error.description), error: error)
+                    }
+                }
+            } else if !options.powersOnAdapter {
+                report(.adapterOff(name: adapter.name, reason: "it is off"))
+            }
+            return
+        }
+        if lastProblem == .noAdapter || { if case .adapterOff = lastProblem { true } else { false } }() {
+            Log.info("adapter \(adapter.name) is ready")
+            lastProblem = nil
+        }
+        updateDiscovery()
+        for device in client.cache.devices where device.isDaydreamController {
+            if let link = links[device.address.uppercased()] { link.update(device) }
+        }
+    }
+
+    private var controllersAway: Bool {
+        options.discoversWhileControllersAreAway && links.values.contains { $0.state == .idle && $0.controller.isConnected == false }
+    }
+
+    private func updateDiscovery() {
+        guard client.isReady, let adapter, adapter.isPowered else { return }
+        let wanted = isRunning && (wantsDiscovery || controllersAway)
+        if wanted && !discoveryActive && !discoveryRequested {
+            discoveryRequested = true
+            client.setDaydreamDiscoveryFilter(adapter: adapter.path) { [weak self] result in
+                guard let self else { return }
+                if case .failure(let error) = result { Log.warning("SetDiscoveryFilter failed: \(error)") }
+                client.startDiscovery(adapter: adapter.path) { [weak self] result in
+                    guard let self else { return }
+                    discoveryRequested = false
+                    switch result {
+                    case .success:
+                        discoveryActive = true
+                        Log.debug("discovery started on \(adapter.name)")
+                        updateDiscovery()
+                    case .failure(let error):
+                        Log.warning("StartDiscovery on \(adapter.name) failed: \(error)")
+                    }
+                }
+            }
+        } else if !wanted && discoveryActive {
+            discoveryActive = false
+            client.stopDiscovery(adapter: adapter.path) { result in
+                if case .failure(let error) = result { Log.debug("StopDiscovery failed: \(error)") }
+            }
+        }
+    }
+}
+
+/// Pairing did not complete: the address, what to do, and BlueZ's error if any.
+public struct PairingError: Error, CustomStringConvertible, Sendable {
+    public let address: String
+    public let reason: String
+    public let error: DBusError?
+
+    public init(address: String, reason: String, error: DBusError? = nil) {
+        self.address = address
+        self.reason = reason
+        self.error = error
+    }
+
+    /// Whether the cure is `forget` and `pair` again.
+    public var isStaleBond: Bool { error?.isAuthenticationFailure ?? false }
+
+    public var description: String { reason }
+}

@@ -1,0 +1,256 @@
+import BlueZ
+@testable import Daydream
+import EventLoop
+import Foundation
+import Testing
+import Timebase
+
+@MainActor
+@Suite(.serialized) struct ManagerTests {
+    typealias Rig = ManagerRig
+
+    @Test func discoveryUsesTheFE55FilterAndMatchesByNameOrService() throws {
+        let rig = try Rig(policy: .none)
+        defer { rig.stop() }
+        rig.manager.start()
+        rig.manager.startDiscovery()
+        try rig.wait("discovery") { (try? rig.fake.state()["discovering"] as? Bool) == true }
+        let filter = try rig.fake.state()["filter"] as? [String: Any]
+        #expect(filter?["UUIDs"] as? [String] == ["0000fe55-0000-1000-8000-00805f9b34fb"])
+        #expect(filter?["Transport"] as? String == "le")
+
+        try rig.fake.command("add_device", ["address": Rig.first, "name": "Daydream controller"])
+        try rig.fake.command("add_device", ["address": Rig.second, "name": "DD-2", "uuids": ["0000FE55-0000-1000-8000-00805F9B34FB"]])
+        try rig.fake.command("add_device", ["address": Rig.speaker, "name": "Daydream controller 2", "uuids": ["0000110b-0000-1000-8000-00805f9b34fb"]])
+        try rig.wait("two sightings") { Set(rig.sightings).count == 2 }
+        try rig.fake.command("state")
+        #expect(Set(rig.sightings) == [Rig.first, Rig.second])
+        // Policy none: nothing is connected.
+        #expect(rig.manager.knownControllers.isEmpty)
+        #expect(try !rig.fake.log().contains { $0.hasPrefix("Connect") })
+
+        rig.manager.stopDiscovery()
+        try rig.wait("discovery to stop") { (try? rig.fake.state()["discovering"] as? Bool) == false }
+    }
+
+    @Test func theAgentAcceptsTheRequestedControllerAndRefusesEverythingElse() throws {
+        let rig = try Rig(devices: [
+            Rig.controller(Rig.first, paired: false), Rig.controller(Rig.second, paired: false),
+            ["address": Rig.speaker, "name": "Speaker"],
+        ])
+        defer { rig.stop() }
+        rig.manager.start()
+        try rig.wait("the cache") { rig.manager.client.isReady }
+        var outcome: Result<DDController, PairingError>?
+        rig.manager.pair(address: Rig.first) { outcome = $0 }
+        try rig.wait("pairing") { outcome != nil }
+        let controller = try outcome?.get()
+        #expect(controller?.address == Rig.first)
+        let devices = try rig.fake.state()["devices"] as? [String: [String: Any]]
+        #expect(devices?[Rig.first]?["Paired"] as? Bool == true)
+        #expect(devices?[Rig.first]?["Trusted"] as? Bool == true)
+        #expect(rig.manager.agent.decisions == ["RequestConfirmation \(Rig.first) accepted"])
+        #expect(try rig.fake.state()["agent"] as? [String] == [PairingAgent.path, "NoInputNoOutput"])
+        // Paired, trusted: it connects and streams.
+        try rig.wait("the connection") { controller?.isConnected == true }
+
+        // Anything else is refused: another Daydream controller nobody asked to
+        // pair, a speaker, the paired controller once its pairing is over, PIN requests.
+        for (address, method) in [(Rig.second, "RequestConfirmation"), (Rig.second, "RequestAuthorization"),
+                                  (Rig.speaker, "RequestAuthorization"), (Rig.speaker, "AuthorizeService"),
+                                  (Rig.first, "RequestAuthorization"), (Rig.first, "RequestPinCode"),
+                                  (Rig.first, "RequestPasskey")] {
+            var args: [Any] = []
+            if method == "RequestConfirmation" { args = [123456] }
+            if method == "AuthorizeService" { args = ["0000110b-0000-1000-8000-00805f9b34fb"] }
+            let answer = try rig.fake.command("agent", ["address": address, "method": method, "args": args]) as? String
+            #expect(answer == "org.bluez.Error.Rejected", "\(method) for \(address)")
+        }
+        // Pairing a device that is not a Daydream controller is refused before BlueZ is asked.
+        var refused: Result<DDController, PairingError>?
+        rig.manager.pair(address: Rig.speaker) { refused = $0 }
+        try rig.wait("refusal") { refused != nil }
+        #expect(throws: PairingError.self) { try refused?.get() }
+        #expect(try !rig.fake.log().contains("Pair /org/bluez/hci0/dev_AA_00_00_00_00_09"))
+    }
+
+    @Test func aStaleBondTellsTheUserToForgetAndPairAgain() throws {
+        let rig = try Rig(devices: [Rig.controller(Rig.first, ["connect_error": "org.bluez.Error.AuthenticationFailed"])])
+        defer { rig.stop() }
+        rig.manager.start()
+        try rig.wait("the stale bond report") { rig.problems.contains(.staleBond(address: Rig.first)) }
+        let text = DaydreamControllerManager.Problem.staleBond(address: Rig.first).description
+        #expect(text.contains("daydream-bridge forget \(Rig.first)"))
+        #expect(text.contains("daydream-bridge pair"))
+
+        let pairing = try Rig(devices: [Rig.controller(Rig.second, paired: false, ["pair_error": "org.bluez.Error.AuthenticationRejected"])])
+        defer { pairing.stop() }
+        pairing.manager.start()
+        try pairing.wait("the cache") { pairing.manager.client.isReady }
+        var outcome: Result<DDController, PairingError>?
+        pairing.manager.pair(address: Rig.second) { outcome = $0 }
+        try pairing.wait("pairing") { outcome != nil }
+        guard case .failure(let error) = outcome else { throw TestFailure("pairing should fail") }
+        #expect(error.isStaleBond)
+        #expect(error.description.contains("forget \(Rig.second)"))
+    }
+
+    @Test func acquireNotifyStreamsPacketsAndBadOnesAreCounted() throws {
+        let rig = try Rig(devices: [Rig.controller(Rig.first)])
+        defer { rig.stop() }
+        let notes = NotificationRecorder([.DDControllerDidConnect, .DDControllerDidUpdateBatteryLevel])
+        defer { notes.stop() }
+        let controller = try rig.connected(Rig.first)
+        #expect(rig.manager.notifyMethod(of: controller) == .acquireNotify)
+        #expect(notes.names.contains("DDControllerDidConnect \(Rig.first)"))
+        try rig.send(Rig.first, Rig.volumeUpPacket)
+        try rig.wait("the packet") { controller.statistics.received == 1 }
+        #expect(controller.volumeUpButton.isPressed)
+        try rig.send(Rig.first, "0102030405")
+        try rig.send(Rig.first, Rig.restPacket + "00")
+        try rig.send(Rig.first, Rig.restPacket)
+        try rig.wait("three more") { controller.statistics.received + controller.statistics.malformed == 4 }
+        #expect(controller.statistics.malformed == 2)
+        #expect(!controller.volumeUpButton.isPressed)
+
+        // Battery and the six Device Information strings.
+        try rig.wait("battery and info") { controller.batteryLevel != nil && controller.softwareVersion != nil }
+        #expect(controller.batteryLevel == 0.85)
+        #expect(notes.names.contains("DDControllerDidUpdateBatteryLevel \(Rig.first)"))
+        try rig.wait("all info") {
+            controller.manufacturer != nil && controller.modelNumber != nil && controller.serialNumber != nil
+                && controller.hardwareVersion != nil && controller.firmwareVersion != nil
+        }
+        #expect(controller.manufacturer == "Google Inc.")
+        #expect(controller.modelNumber == "Daydream controller")
+        #expect(controller.serialNumber == "SN0001")
+        #expect(controller.hardwareVersion == "0005.0003")
+        #expect(controller.firmwareVersion == "1.3.5")
+        #expect(controller.softwareVersion == "825769af")
+        // Never a write, least of all to FEF5 or 00000002.
+        #expect(try !rig.fake.log().contains { $0.hasPrefix("WriteValue") })
+    }
+
+    @Test func startNotifyIsTheFallbackWhenAcquireNotifyIsRefused() throws {
+        for refusal in ["org.bluez.Error.NotSupported", "org.bluez.Error.NotPermitted"] {
+            let rig = try Rig(devices: [Rig.controller(Rig.first, ["refuse_acquire": refusal])])
+            defer { rig.stop() }
+            let controller = try rig.connected(Rig.first)
+            #expect(rig.manager.notifyMethod(of: controller) == .startNotify)
+            try rig.send(Rig.first, Rig.volumeUpPacket)
+            try rig.wait("the packet") { controller.volumeUpButton.isPressed }
+            try rig.send(Rig.first, "00")
+            try rig.wait("the bad packet") { controller.statistics.malformed == 1 }
+        }
+    }
+
+    @Test func batteryNotificationsAndOnDemandReads() throws {
+        let rig = try Rig(devices: [Rig.controller(Rig.first), Rig.controller(Rig.second, ["battery_notify": false])])
+        defer { rig.stop() }
+        let first = try rig.connected(Rig.first)
+        try rig.wait("second") { rig.manager.controller(address: Rig.second)?.isConnected == true }
+        let second = try #require(rig.manager.controller(address: Rig.second))
+        try rig.wait("battery reads") { first.batteryLevel != nil && second.batteryLevel != nil }
+        try rig.wait("battery subscription") { (try? rig.fake.log().contains { $0.hasPrefix("StartNotify") && $0.hasSuffix("char0002") }) == true }
+        try rig.fake.command("set_battery", ["address": Rig.first, "percent": 40])
+        try rig.wait("the notified level") { first.batteryLevel == 0.4 }
+        // The second cannot notify: it is read on demand.
+        try rig.fake.command("set_battery", ["address": Rig.second, "percent": 12])
+        #expect(second.batteryLevel == 0.85)
+        second.updateBatteryLevel()
+        try rig.wait("the read level") { second.batteryLevel == 0.12 }
+    }
+
+    @Test func twoControllersStreamSeparately() throws {
+        let rig = try Rig(devices: [Rig.controller(Rig.first), Rig.controller(Rig.second)])
+        defer { rig.stop() }
+        let first = try rig.connected(Rig.first)
+        try rig.wait("second") { rig.manager.controller(address: Rig.second)?.isConnected == true }
+        let second = try #require(rig.manager.controller(address: Rig.second))
+        #expect(first !== second)
+        #expect(Set(rig.manager.connectedControllers.map(\.address)) == [Rig.first, Rig.second])
+        try rig.send(Rig.second, Rig.volumeUpPacket)
+        try rig.send(Rig.first, Rig.restPacket)
+        try rig.wait("both packets") { first.statistics.received == 1 && second.statistics.received == 1 }
+        #expect(second.volumeUpButton.isPressed)
+        #expect(!first.volumeUpButton.isPressed)
+    }
+
+    @Test func aDisconnectReleasesHeldButtonsAndTheSameObjectReconnects() throws {
+        let rig = try Rig(devices: [Rig.controller(Rig.first)])
+        defer { rig.stop() }
+        let notes = NotificationRecorder([.DDControllerDidConnect, .DDControllerDidDisconnect])
+        defer { notes.stop() }
+        let controller = try rig.connected(Rig.first)
+        var presses: [Bool] = []
+        controller.volumeUpButton.pressedChangedHandler = { _, pressed in presses.append(pressed) }
+        try rig.send(Rig.first, Rig.volumeUpPacket)
+        try rig.wait("the press") { presses == [true] }
+
+        // It walks out of range: reported at once, the button reads released.
+        try rig.fake.command("drop", ["address": Rig.first, "present": false])
+        try rig.wait("the disconnect") { !controller.isConnected }
+        #expect(presses == [true, false])
+        #expect(!controller.volumeUpButton.isPressed)
+        #expect(rig.events == ["connected \(Rig.first)", "disconnected \(Rig.first)"])
+        #expect(rig.manager.knownControllers.map(\.address) == [Rig.first])
+        #expect(rig.manager.connectedControllers.isEmpty)
+
+        // Attempts fail while it is away; it comes back (advertises): the same object reconnects.
+        try rig.wait("a failed attempt") { ((try? rig.fake.log()) ?? []).filter { $0.hasPrefix("Connect") }.count >= 2 }
+        try rig.fake.command("configure", ["address": Rig.first, "present": true])
+        try rig.fake.command("set_property", ["path": "/org/bluez/hci0/dev_C0_DD_EE_00_00_01", "interface": "org.bluez.Device1",
+                                              "name": "RSSI", "value": -40, "type": "n"])
+        try rig.wait("the reconnect") { controller.isConnected }
+        #expect(rig.manager.controller(address: Rig.first) === controller)
+        #expect(notes.names == ["DDControllerDidConnect \(Rig.first)", "DDControllerDidDisconnect \(Rig.first)",
+                                "DDControllerDidConnect \(Rig.first)"])
+        try rig.send(Rig.first, Rig.volumeUpPacket)
+        try rig.wait("packets again") { controller.volumeUpButton.isPressed }
+    }
+
+    @Test func theDeviceObjectVanishesAndReappears() throws {
+        let rig = try Rig(devices: [Rig.controller(Rig.first)])
+        defer { rig.stop() }
+        let controller = try rig.connected(Rig.first)
+        try rig.fake.command("remove_device", ["address": Rig.first])
+        try rig.wait("the disconnect") { !controller.isConnected }
+        // Discovery keeps running while a known controller is away.
+        try rig.wait("discovery") { (try? rig.fake.state()["discovering"] as? Bool) == true }
+        try rig.fake.command("add_device", Rig.controller(Rig.first))
+        try rig.wait("the reconnect") { controller.isConnected }
+        #expect(rig.manager.controller(address: Rig.first) === controller)
+        try rig.send(Rig.first, Rig.volumeUpPacket)
+        try rig.wait("packets again") { controller.volumeUpButton.isPressed }
+    }
+
+    @Test func bluetoothdRestartsAndTheControllerComesBack() throws {
+        let rig = try Rig(devices: [Rig.controller(Rig.first)])
+        defer { rig.stop() }
+        let controller = try rig.connected(Rig.first)
+        try rig.send(Rig.first, Rig.volumeUpPacket)
+        try rig.wait("the press") { controller.volumeUpButton.isPressed }
+        try rig.fake.command("stop")
+        try rig.wait("the disconnect") { !controller.isConnected }
+        #expect(!controller.volumeUpButton.isPressed)
+        #expect(rig.problems.last == .bluetoothdMissing)
+        try rig.fake.command("start")
+        try rig.wait("the reconnect") { controller.isConnected }
+        #expect(rig.manager.controller(address: Rig.first) === controller)
+        try rig.send(Rig.first, Rig.restPacket)
+        try rig.wait("packets again") { controller.statistics.received == 2 }
+    }
+
+    @Test func aMissingAdapterIsReportedThenUsedWhenItAppears() throws {
+        let rig = try Rig(adapter: nil)
+        defer { rig.stop() }
+        rig.manager.start()
+        rig.manager.startDiscovery()
+        try rig.wait("the report") { rig.problems.contains(.noAdapter) }
+        #expect(DaydreamControllerManager.Problem.noAdapter.description.contains("rfkill list"))
+        try rig.fake.command("add_adapter", ["powered": false])
+        // Powered on, then discovering.
+        try rig.wait("discovery") { (try? rig.fake.state()["discovering"] as? Bool) == true }
+        #expect(try rig.fake.state()["powered"] as? Bool == true)
+    }
+}
