@@ -45,7 +45,7 @@ unit: test
 # `make test TEST_EXTRAS=` runs the unit tests alone.
 TEST_EXTRAS ?= sanitize fuzz-ci
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= packet
+FUZZ_TARGETS ?= packet config recording
 FUZZ_DIR ?= .build/fuzz
 BENCH_FLAGS ?=
 

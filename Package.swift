@@ -74,7 +74,7 @@ let package = Package(
         // `make bench`: pipeline cost, fd-to-write latency, daemon CPU/RSS/wake-ups.
         .executableTarget(
             name: "daydream-bench",
-            dependencies: ["Daydream", "DaydreamProtocol", "Mapping", "Timebase"],
+            dependencies: ["Daydream", "DaydreamProtocol", "Mapping", "Timebase", "BridgeConfig", "VirtualDevice", "CEvdev"],
             path: "Benchmarks/daydream-bench"
         ),
 

@@ -1,3 +1,5 @@
+import BridgeConfig
+import Foundation
 import Mapping
 import Timebase
 
@@ -34,4 +36,33 @@ enum BenchProfiles {
         )
         return BenchProfile(name: "built-in: everything", configuration: MappingConfiguration(profiles: [profile]), profile: nil)
     }()
+}
+
+extension BenchProfiles {
+    /// Every profile of every `*.toml` in `directory` (the shipped configs), in file
+    /// and profile order; a file that does not decode is reported in `problems`.
+    static func shipped(in directory: String) -> (profiles: [BenchProfile], problems: [String]) {
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
+            .filter { $0.hasSuffix(".toml") }
+            .sorted()
+        var profiles: [BenchProfile] = []
+        var problems: [String] = []
+        for file in files {
+            let path = directory + "/" + file
+            guard let data = FileManager.default.contents(atPath: path) else {
+                problems.append("\(path): cannot read")
+                continue
+            }
+            do {
+                let configuration = try ConfigDecoder.decode(Array(data))
+                for profile in configuration.profiles {
+                    profiles.append(BenchProfile(
+                        name: "\(file.dropLast(5)).\(profile.name)", configuration: configuration, profile: profile.name))
+                }
+            } catch {
+                problems.append(contentsOf: error.formatted(file: path))
+            }
+        }
+        return (profiles, problems)
+    }
 }

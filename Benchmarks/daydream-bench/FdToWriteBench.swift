@@ -8,6 +8,7 @@ import Glibc
 /// Latency from a notification written into the socket that stands in for BlueZ's
 /// AcquireNotify fd to the `write(2)` of its events on the output device.
 struct FdToWriteResult {
+    var profile: String
     /// Microseconds from before the sender's `write` to after the bridge's sink `write` returned.
     var latency: Distribution
     /// "uinput" or "pipe".
@@ -87,10 +88,10 @@ func measureFdToWrite(_ profile: BenchProfile, stream: PacketStream, count: Int,
         close(pair[1])
         close(pipeFds[1])
     }
-    let sink = pipeFds[1]
     let receiver = pair[1]
 
-    let pipeline = Pipeline(configuration: profile.configuration, profile: profile.profile)
+    let pipeline = Pipeline(configuration: profile.configuration, profile: profile.profile, encodes: false)
+    let sink = BenchSink(capabilities: pipeline.capabilities, pipe: pipeFds[1])
     let sender = SenderState(socket: pair[0], stream: stream, count: count, spacingNanoseconds: spacingNanoseconds)
     let drain = Drain(fd: pipeFds[0])
     let writtenAt = UnsafeMutablePointer<Int64>.allocate(capacity: count)
@@ -116,13 +117,7 @@ func measureFdToWrite(_ profile: BenchProfile, stream: PacketStream, count: Int,
         buffer.withUnsafeBytes { bytes in
             pipeline.process(UnsafeRawBufferPointer(rebasing: bytes[0..<length]), at: now)
         }
-        let encoder = pipeline.encoder
-        var wrote = false
-        for device in encoder.counts.indices where encoder.counts[device] > 0 {
-            _ = write(sink, encoder.buffers[device], encoder.counts[device] * InputEventEncoder.recordSize)
-            wrote = true
-        }
-        if wrote {
+        if sink.send(pipeline.output.events) {
             writtenAt[received] = monotonicNanoseconds()
             withOutput += 1
         }
@@ -147,7 +142,7 @@ func measureFdToWrite(_ profile: BenchProfile, stream: PacketStream, count: Int,
     distribution.max /= 1000
     distribution.mean /= 1000
     return FdToWriteResult(
-        latency: distribution, sink: "pipe", loop: "bench poll(2) loop, EventLoop not on main yet",
+        profile: profile.name, latency: distribution, sink: sink.kind, loop: "bench poll(2) loop, EventLoop not on main yet",
         packetsSent: count, packetsWithOutput: withOutput)
 }
 

@@ -11,15 +11,21 @@ final class Pipeline {
     let controller: DDController
     let scheduler: ManualScheduler
     private var engine: MappingEngine
-    private var output = OutputBuffer()
-    /// One `input_event` buffer per output device, as written to its uinput fd.
-    let encoder = InputEventEncoder()
+    /// The events of the last packet, until the next one.
+    private(set) var output = OutputBuffer()
+    /// One `input_event` buffer per output device, as written to its uinput fd;
+    /// nil when a sink encodes the events itself.
+    let encoder: InputEventEncoder?
     /// Events produced by the last packet.
     private(set) var lastEventCount = 0
     /// Events produced since creation.
     private(set) var totalEvents = 0
 
-    init(configuration: MappingConfiguration, profile: String?) {
+    /// The capabilities of the devices this configuration needs.
+    var capabilities: Capabilities { engine.capabilities }
+
+    init(configuration: MappingConfiguration, profile: String?, encodes: Bool = true) {
+        encoder = encodes ? InputEventEncoder() : nil
         scheduler = ManualScheduler()
         controller = DDController(address: "C0:DD:EE:00:00:01", scheduler: scheduler)
         engine = MappingEngine(configuration: configuration, profileName: profile)
@@ -30,11 +36,12 @@ final class Pipeline {
         controller.markConnected()
     }
 
-    /// Runs one notification received at `time` through the whole path; the encoded
-    /// events are in `encoder` afterwards.
+    /// Runs one notification received at `time` through the whole path; the events
+    /// are in `output` (and encoded in `encoder`) afterwards.
     @inline(__always)
     func process(_ bytes: UnsafeRawBufferPointer, at time: MonotonicTime) {
-        encoder.reset()
+        output.removeAll()
+        encoder?.reset()
         scheduler.advance(to: time)
         controller.receive(bytes, at: time)
     }
@@ -43,8 +50,9 @@ final class Pipeline {
         engine.update(ControllerInput(packet: packet), at: time, into: &output)
         lastEventCount = output.events.count
         totalEvents &+= lastEventCount
-        for event in output.events { encoder.append(event) }
-        output.removeAll()
+        if let encoder {
+            for event in output.events { encoder.append(event) }
+        }
     }
 }
 

@@ -10,6 +10,8 @@ struct BenchReport {
     var fdToWriteNote: String?
     var daemon: DaemonResult?
     var daemonNote: String?
+    /// Anything that kept a measurement from being complete.
+    var notes: [String] = []
 
     /// The profile with the highest p99.
     var worstPipeline: PipelineResult? { pipelines.max { $0.perPacket.p99 < $1.perPacket.p99 } }
@@ -30,7 +32,8 @@ struct BenchReport {
         }
         lines.append("")
         if let fd = fdToWrite {
-            lines.append("fd to write (sink: \(fd.sink); loop: \(fd.loop)), µs, \(fd.packetsWithOutput) of \(fd.packetsSent) packets wrote events:")
+            lines.append("fd to write (profile \(fd.profile); sink: \(fd.sink); loop: \(fd.loop)), µs;")
+            lines.append("  \(fd.packetsWithOutput) of \(fd.packetsSent) packets, 1 ms apart, wrote events:")
             lines.append(String(format: "  p50 %.1f   p99 %.1f   p99.9 %.1f   max %.1f", fd.latency.p50, fd.latency.p99, fd.latency.p999, fd.latency.max))
         } else {
             lines.append("fd to write: not measured (\(fdToWriteNote ?? "?"))")
@@ -43,6 +46,7 @@ struct BenchReport {
         } else {
             lines.append("Daemon: not measured (\(daemonNote ?? "?"))")
         }
+        for note in notes { lines.append("Note: \(note)") }
         lines.append("")
         lines.append("Targets: pipeline p99 <= 2000 ns, fd to write p99 <= 50 µs, <= 0.5 % of a core at 400 packets/s, RSS <= 15 MB, 0 wake-ups/s idle.")
         return lines.joined(separator: "\n")

@@ -3,13 +3,15 @@
 import Foundation
 
 let usage = """
-    Usage: daydream-bench [--quick] [--json PATH]
-      --quick      fewer packets (a smoke run; figures are noisier)
-      --json PATH  where to write the JSON figures (default .build/bench.json)
+    Usage: daydream-bench [--quick] [--json PATH] [--config-dir DIR]
+      --quick           fewer packets (a smoke run; figures are noisier)
+      --json PATH       where to write the JSON figures (default .build/bench.json)
+      --config-dir DIR  the shipped configs whose profiles are measured (default config)
     """
 
 var quick = false
 var jsonPath = ".build/bench.json"
+var configDirectory = "config"
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -20,6 +22,12 @@ while let argument = arguments.popFirst() {
             exit(64)
         }
         jsonPath = path
+    case "--config-dir":
+        guard let path = arguments.popFirst() else {
+            FileHandle.standardError.write(Data("Error: --config-dir needs a directory\n\(usage)\n".utf8))
+            exit(64)
+        }
+        configDirectory = path
     case "-h", "--help":
         print(usage)
         exit(0)
@@ -35,13 +43,19 @@ let overhead = timerOverheadNanoseconds()
 var report = BenchReport(machine: machineDescription(), timerOverhead: overhead, packetsPerProfile: streamLength * passes)
 let stream = PacketStream(count: streamLength)
 
-for profile in [BenchProfiles.decodeAndModel, BenchProfiles.everything] {
+let shipped = BenchProfiles.shipped(in: configDirectory)
+report.notes += shipped.problems
+if shipped.profiles.isEmpty { report.notes.append("no profiles found in \(configDirectory)/*.toml") }
+let profiles = [BenchProfiles.decodeAndModel] + shipped.profiles + [BenchProfiles.everything]
+for profile in profiles {
     report.pipelines.append(measurePipeline(profile, stream: stream, passes: passes, overhead: overhead))
 }
 
+// The fd-to-write path runs the busiest profile (most events per packet).
+let busiest = zip(profiles, report.pipelines).max { $0.1.eventsPerPacket < $1.1.eventsPerPacket }?.0
 do {
     report.fdToWrite = try measureFdToWrite(
-        BenchProfiles.everything, stream: stream, count: quick ? 1_000 : 5_000, spacingNanoseconds: 1_000_000)
+        busiest ?? BenchProfiles.everything, stream: stream, count: quick ? 1_000 : 5_000, spacingNanoseconds: 1_000_000)
 } catch {
     report.fdToWriteNote = "\(error)"
 }

@@ -43,25 +43,25 @@ private func checkNotification(_ input: UnsafeRawBufferPointer) {
 }
 
 private func checkRanges(_ packet: DaydreamPacket) {
-    precondition(packet.time < 512, "time out of range")
-    precondition(packet.sequence < 32, "sequence out of range")
-    precondition(packet.buttons.rawValue < 32, "buttons out of range")
+    require(packet.time < 512, "time out of range")
+    require(packet.sequence < 32, "sequence out of range")
+    require(packet.buttons.rawValue < 32, "buttons out of range")
     for vector in [packet.orientation, packet.acceleration, packet.gyro] {
         for value in [vector.x, vector.y, vector.z] {
-            precondition(PacketLayout.signedRange.contains(value), "13-bit field out of range: \(value)")
+            require(PacketLayout.signedRange.contains(value), "13-bit field out of range: \(value)")
         }
     }
-    precondition(packet.isTouching == (packet.touchPoint != nil), "touch flag disagrees")
+    require(packet.isTouching == (packet.touchPoint != nil), "touch flag disagrees")
 }
 
 private func checkScaled(_ packet: DaydreamPacket) {
     let q = packet.quaternion
     let norm = (q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z).squareRoot()
-    precondition(abs(norm - 1) < 1e-9, "quaternion not unit: \(norm)")
+    require(abs(norm - 1) < 1e-9, "quaternion not unit: \(norm)")
     let angles = q.eulerAngles
-    precondition(angles.yaw.isFinite && angles.pitch.isFinite && angles.roll.isFinite, "angles not finite")
+    require(angles.yaw.isFinite && angles.pitch.isFinite && angles.roll.isFinite, "angles not finite")
     let line = packet.jsonLine
-    precondition(line.hasPrefix("{") && line.hasSuffix("}") && !line.contains("nan"), "bad JSON line: \(line)")
+    require(line.hasPrefix("{") && line.hasSuffix("}") && !line.contains("nan"), "bad JSON line: \(line)")
 }
 
 private func checkHexText(_ input: UnsafeRawBufferPointer) {

@@ -83,7 +83,8 @@ public enum RecordingFormat {
     }
 
     /// The information as `(key, value)` pairs in writing order, empty fields left out.
-    /// Values are written on one line: newlines in them become spaces.
+    /// Values are written on one line: newlines in them become spaces. A value that is
+    /// nothing but spaces and line breaks is left out too: `key` alone would not read back.
     static func infoLines(_ info: RecordingInfo) -> [(String, String)] {
         let values: [String?] = [
             info.address, info.name, info.manufacturer, info.model, info.serial, info.hardware,
@@ -91,14 +92,31 @@ public enum RecordingFormat {
         ]
         var lines: [(String, String)] = []
         for (key, value) in zip(infoKeys, values) {
-            if let value { lines.append((key, oneLine(value))) }
+            if let value, case let line = oneLine(value), !line.isEmpty { lines.append((key, line)) }
         }
-        for field in info.extra { lines.append((field.key, oneLine(field.value))) }
+        for field in info.extra {
+            let line = oneLine(field.value)
+            if !line.isEmpty { lines.append((field.key, line)) }
+        }
         return lines
     }
 
+    /// `text` on one line: every line-break scalar becomes a space, then leading and trailing
+    /// spaces and tabs go. Scalar by scalar, not by `Character`: a line break followed by a
+    /// combining mark is one `Character`, and the reader works on bytes.
     private static func oneLine(_ text: String) -> String {
-        String(text.map { $0.isNewline ? " " : $0 }).trimmingSpaces()
+        var scalars = String.UnicodeScalarView(text.unicodeScalars.map { isLineBreak($0) ? " " : $0 })
+        while let first = scalars.first, first == " " || first == "\t" { scalars.removeFirst() }
+        while let last = scalars.last, last == " " || last == "\t" { scalars.removeLast() }
+        return String(scalars)
+    }
+
+    /// LF, VT, FF, CR, NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR.
+    private static func isLineBreak(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0A...0x0D, 0x85, 0x2028, 0x2029: true
+        default: false
+        }
     }
 }
 
