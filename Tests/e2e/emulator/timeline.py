@@ -201,6 +201,25 @@ class Timeline:
         return [action for action in self.actions if action.kind in ("power-off", "power-on")]
 
 
+def to_recording(timeline: Timeline, address: str, lead_in_ms: float = 0.0, tail_ms: float = 0.0) -> str:
+    """The packets the emulator would send for `timeline`, sampled at its rate,
+    as a recording in the bridge's format (idle packets before and after)."""
+    lines = [f"{Recording.HEADER}1", f"address {address}", "name Daydream controller"]
+    period = 1000.0 / timeline.rate
+    total = lead_in_ms + timeline.end_ms + tail_ms
+    initial = State()
+    tick = 0
+    while tick * period <= total:
+        at = tick * period
+        state = timeline.state_at(at - lead_in_ms, initial) if at >= lead_in_ms else initial
+        if state.alternate and tick % 2:
+            state = dataclasses.replace(state, buttons=state.buttons ^ state.alternate)
+        packet = state.packet(round(at), tick % 32).encode()
+        lines.append(f"{at / 1000:.6f} {packet.hex().upper()}")
+        tick += 1
+    return "\n".join(lines) + "\n"
+
+
 class Recording:
     """A recording in the bridge's own text format (`daydream-bridge record`,
     "# daydream-bridge recording v1"): timed packets, plus connected,

@@ -7,6 +7,7 @@ import math
 import os
 import subprocess
 import time
+import tomllib
 
 from bluez import DEVICE, device_path
 from input_devices import Frame, InputDevice, list_devices, read_many, wait_for_device
@@ -38,6 +39,28 @@ def stick(touch_x: int, touch_y: int, deadzone: float = 0.1, saturation: float =
         return 0, 0
     magnitude = min(1.0, (radius - deadzone) / max(saturation - deadzone, 1e-6))
     return stick_axis(x / radius * magnitude), stick_axis(y / radius * magnitude)
+
+
+def default_stick(rig) -> dict:
+    with open(os.path.join(rig.repo, "config", "default.toml"), "rb") as file:
+        touchpad = tomllib.load(file)["profile"]["gamepad"]["touchpad"]
+    assert touchpad["mode"] == "stick" and touchpad.get("shape", "circle") == "circle", touchpad
+    return {"deadzone": touchpad.get("deadzone", 0.1), "saturation": touchpad.get("saturation", 0.9)}
+
+
+def expected_gamepad_frames(rig) -> list[list[str]]:
+    """What timelines/gamepad.tl gives on the gamepad with the shipped default config."""
+    options = default_stick(rig)
+    frames, axes = [], (0, 0)
+    for point in ((255, 128), (128, 0), (40, 215), (128, 128)):
+        value = stick(*point, **options)
+        frame = [f"ABS_{axis} {new}" for axis, new, old in zip("XY", value, axes) if new != old]
+        if frame:
+            frames.append(frame)
+        axes = value
+    for button in ("BTN_SOUTH", "BTN_EAST", "BTN_TR", "BTN_TL", "BTN_MODE", "BTN_START"):
+        frames += [[f"{button} 1"], [f"{button} 0"]]
+    return frames
 
 
 def run_bridge_command(rig: Rig, *args: str, timeout: float = 120.0) -> subprocess.CompletedProcess:

@@ -1,39 +1,24 @@
 """Pairing from scratch through the bridge, then the default profile's gamepad."""
 from __future__ import annotations
 
-import os
 import time
-import tomllib
 
 from evdev import ecodes
 
 from bluez import DEVICE, FE55, device_path
-from bridge_helpers import ensure_paired, gamepad, play_and_read, run_bridge_command, start_bridge, stick, wait_streaming
+from bridge_helpers import (
+    ensure_paired,
+    expected_gamepad_frames,
+    gamepad,
+    play_and_read,
+    run_bridge_command,
+    start_bridge,
+    wait_streaming,
+)
 from input_devices import expect_frames
 from rig import scenario
 
 NAME, ADDRESS = "pad", "C0:DD:EE:00:00:01"
-
-
-def default_stick(rig) -> dict:
-    with open(os.path.join(rig.repo, "config", "default.toml"), "rb") as file:
-        touchpad = tomllib.load(file)["profile"]["gamepad"]["touchpad"]
-    assert touchpad["mode"] == "stick" and touchpad.get("shape", "circle") == "circle", touchpad
-    return {"deadzone": touchpad.get("deadzone", 0.1), "saturation": touchpad.get("saturation", 0.9)}
-
-
-def expected_gamepad_frames(rig) -> list[list[str]]:
-    options = default_stick(rig)
-    frames, axes = [], (0, 0)
-    for point in ((255, 128), (128, 0), (40, 215), (128, 128)):
-        value = stick(*point, **options)
-        frame = [f"ABS_{axis} {new}" for axis, new, old in zip("XY", value, axes) if new != old]
-        if frame:
-            frames.append(frame)
-        axes = value
-    for button in ("BTN_SOUTH", "BTN_EAST", "BTN_TR", "BTN_TL", "BTN_MODE", "BTN_START"):
-        frames += [[f"{button} 1"], [f"{button} 0"]]
-    return frames
 
 
 @scenario("bridge: pairing from scratch, then the gamepad profile", needs=("pair", "run"))

@@ -1,0 +1,31 @@
+"""The mapping and the virtual devices on real uinput, without Bluetooth:
+`daydream-bridge replay --uinput` plays the gamepad timeline as a recording."""
+from __future__ import annotations
+
+import os
+
+from bridge_helpers import GAMEPAD, expected_gamepad_frames
+from input_devices import expect_frames, read_many, wait_for_device
+from rig import scenario
+from timeline import Timeline, to_recording
+
+LEAD_IN_MS = 2500  # time to find and open the device before any input
+TAIL_MS = 1500
+
+
+@scenario("bridge: replay --uinput of the gamepad timeline gives the same events", needs=("replay",))
+def bridge_replay_uinput(rig):
+    """The same exact frames as the Bluetooth scenario, from a recording played into real uinput."""
+    expected = expected_gamepad_frames(rig)
+    with open(os.path.join(rig.e2e, "timelines", "gamepad.tl"), encoding="utf-8") as file:
+        timeline = Timeline.parse(file.read(), "gamepad.tl")
+    path = os.path.join(rig.logs, "gamepad-timeline.recording")
+    with open(path, "w", encoding="utf-8") as file:
+        file.write(to_recording(timeline, "C0:DD:EE:00:00:01", LEAD_IN_MS, TAIL_MS))
+    replay = rig.bridge("replay", path, "--uinput", name="replay")
+    pad = wait_for_device(lambda n: n == GAMEPAD, timeout=LEAD_IN_MS / 1000)
+    frames = read_many([pad], (timeline.end_ms + TAIL_MS + LEAD_IN_MS) / 1000 + 10)[pad]
+    code = replay.stop(timeout=10)
+    assert code == 0, f"replay exited {code}"
+    expect_frames(frames, expected, "replayed gamepad timeline")
+    pad.close()
