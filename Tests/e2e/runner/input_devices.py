@@ -71,7 +71,7 @@ class InputDevice:
     def _read_available(self, frames: list[Frame]) -> bool:
         """Reads what is there into `frames`; False once the device is gone."""
         try:
-            events = self.device.read()
+            events = list(self.device.read())
         except BlockingIOError:
             return True
         except OSError as error:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 
 from bridge_helpers import GAMEPAD, expected_gamepad_frames
 from input_devices import expect_frames, read_many, wait_for_device
@@ -22,8 +23,11 @@ def bridge_replay_uinput(rig):
     path = os.path.join(rig.logs, "gamepad-timeline.recording")
     with open(path, "w", encoding="utf-8") as file:
         file.write(to_recording(timeline, "C0:DD:EE:00:00:01", LEAD_IN_MS, TAIL_MS))
+    started = time.monotonic()
     replay = rig.bridge("replay", path, "--uinput", name="replay")
-    pad = wait_for_device(lambda n: n == GAMEPAD, timeout=LEAD_IN_MS / 1000)
+    # The devices exist before playback starts; the lead-in covers opening them.
+    pad = wait_for_device(lambda n: n == GAMEPAD, timeout=60)
+    rig.figure(f"replay --uinput: gamepad created {time.monotonic() - started:.1f} s after the start (debug build, emulated CPU)")
     frames = read_many([pad], (timeline.end_ms + TAIL_MS + LEAD_IN_MS) / 1000 + 10)[pad]
     code = replay.stop(timeout=10)
     assert code == 0, f"replay exited {code}"
