@@ -63,7 +63,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "daydream-bridge",
-            dependencies: ["Bridge", "Daydream", "DaydreamProtocol", "BridgeConfig", "Mapping", "VirtualDevice", "Recording", "Timebase", "EventLoop"]
+            dependencies: ["Bridge", "Daydream", "DaydreamProtocol", "BridgeConfig", "Mapping", "VirtualDevice", "Recording", "Timebase", "EventLoop", "BlueZ"]
         ),
         // The library's README example, built as a program.
         .executableTarget(

@@ -14,6 +14,10 @@ enum CommandLineTool {
         CheckConfigCommand.self,
         ReplayCommand.self,
         MonitorCommand.self,
+        ScanCommand.self,
+        PairCommand.self,
+        ForgetCommand.self,
+        ListCommand.self,
     ]
 
     static func main(_ arguments: [String]) -> Int32 {

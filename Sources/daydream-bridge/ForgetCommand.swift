@@ -1,0 +1,47 @@
+import BlueZ
+import Daydream
+import EventLoop
+
+/// `daydream-bridge forget ADDRESS`: removes a device and its pairing from BlueZ.
+enum ForgetCommand: Subcommand {
+    static let name = "forget"
+    static let abstract = "Remove a controller and its pairing from BlueZ."
+    static let usage = "forget ADDRESS"
+    static let discussion = """
+    Calls BlueZ's RemoveDevice for ADDRESS: the pairing keys go, and the
+    controller must be paired again ('daydream-bridge pair') to be used.
+    The cure for a controller that refuses its old pairing.
+    """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let options = try OptionScanner(arguments, flags: [], options: [])
+        guard options.positionals.count == 1 else { throw UsageError("forget needs one ADDRESS") }
+        let address = try BlueZCommandContext.address(options.positionals[0])
+        let context = try BlueZCommandContext()
+        let client = BlueZClient(connection: try context.connect())
+        do {
+            try context.waitForBlueZ(client, timeout: .seconds(10), waits: false)
+        } catch let failure as CommandFailure {
+            printError("Error: \(failure)")
+            return ExitCode.failure
+        }
+        guard let device = client.cache.device(address: address) else {
+            printError("Error: BlueZ does not know \(address); 'daydream-bridge list' shows the known controllers")
+            return ExitCode.failure
+        }
+        var outcome: Result<Void, DBusError>?
+        client.removeDevice(device) { outcome = $0 }
+        context.run(until: { outcome != nil }, timeout: .seconds(30))
+        switch outcome {
+        case .success:
+            printOut("Forgot \(address).")
+            return ExitCode.success
+        case .failure(let error):
+            printError("Error: removing \(address) failed: \(error)")
+            return ExitCode.failure
+        case nil:
+            printError("Error: BlueZ did not answer RemoveDevice in time")
+            return ExitCode.failure
+        }
+    }
+}

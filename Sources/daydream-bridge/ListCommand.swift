@@ -1,0 +1,69 @@
+import BlueZ
+import Daydream
+import DaydreamProtocol
+import EventLoop
+
+/// `daydream-bridge list`: the Daydream controllers BlueZ knows.
+enum ListCommand: Subcommand {
+    static let name = "list"
+    static let abstract = "List the Daydream controllers BlueZ knows: connected, paired, battery, firmware."
+    static let usage = "list"
+    static let discussion = """
+    One line per controller: address, name, whether it is connected and
+    paired, and for a connected controller its battery level and firmware
+    version (read from the controller). Nothing is changed.
+    """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let options = try OptionScanner(arguments, flags: [], options: [])
+        guard options.positionals.isEmpty else { throw UsageError("list takes no arguments") }
+        let context = try BlueZCommandContext()
+        let client = BlueZClient(connection: try context.connect())
+        do {
+            try context.waitForBlueZ(client, timeout: .seconds(10), waits: false)
+        } catch let failure as CommandFailure {
+            printError("Error: \(failure)")
+            return ExitCode.failure
+        }
+        let controllers = client.cache.devices.filter(\.isDaydreamController)
+        guard !controllers.isEmpty else {
+            printOut("No Daydream controller known to BlueZ; pair one with 'daydream-bridge pair'.")
+            return ExitCode.success
+        }
+        // Battery and firmware come from the controller itself, when connected.
+        var readings: [String: String] = [:]
+        var outstanding = 0
+        for device in controllers where device.isConnected && device.servicesResolved {
+            for characteristic in client.cache.characteristics(of: device.path)
+            where [DaydreamGATT.batteryLevelUUID, DaydreamGATT.firmwareRevisionUUID].contains(characteristic.uuid) {
+                outstanding += 1
+                client.readValue(characteristic: characteristic.path) { result in
+                    outstanding -= 1
+                    guard case .success(let value) = result else { return }
+                    if characteristic.uuid == DaydreamGATT.batteryLevelUUID {
+                        readings[device.address + "battery"] = value.first.map { "\($0)%" }
+                    } else {
+                        readings[device.address + "firmware"] = String(decoding: value.prefix { $0 != 0 }, as: UTF8.self)
+                    }
+                }
+            }
+        }
+        context.run(until: { outstanding == 0 }, timeout: .seconds(10))
+        let header = ["ADDRESS", "NAME", "CONNECTED", "PAIRED", "BATTERY", "FIRMWARE"]
+        var rows = [header]
+        for device in controllers {
+            rows.append([
+                device.address, device.name ?? "(no name)", device.isConnected ? "yes" : "no", device.isPaired ? "yes" : "no",
+                readings[device.address + "battery"] ?? "-", readings[device.address + "firmware"] ?? "-",
+            ])
+        }
+        let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        for row in rows {
+            let cells = row.enumerated().map { index, cell in
+                index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+            }
+            printOut(cells.joined(separator: "  "))
+        }
+        return ExitCode.success
+    }
+}

@@ -1,0 +1,94 @@
+import BlueZ
+import Daydream
+import EventLoop
+import Timebase
+
+/// `daydream-bridge pair [ADDRESS]`: bonds a controller with BlueZ.
+enum PairCommand: Subcommand {
+    static let name = "pair"
+    static let abstract = "Pair a Daydream controller (the first unpaired one found, or ADDRESS)."
+    static let usage = "pair [ADDRESS] [--timeout SECONDS] [--default-agent]"
+    static let discussion = """
+    Hold the controller's home button until its light blinks, then run this.
+    Without ADDRESS, pairs the first unpaired Daydream controller discovery
+    finds. Pairing is "Just Works" (no PIN): for this run, daydream-bridge
+    registers a BlueZ agent that accepts only the controller being paired and
+    refuses every other device. Then the controller is marked trusted and
+    connected, and its battery and firmware are shown.
+
+    Options:
+      --timeout SECONDS  How long to look for the controller (default 60).
+      --default-agent    Also make the agent BlueZ's default agent for this run.
+
+    When the controller refuses an old pairing (it was reset, or paired with
+    a phone since), run 'daydream-bridge forget ADDRESS' and pair again.
+    """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let options = try OptionScanner(arguments, flags: ["--default-agent"], options: ["--timeout"])
+        guard options.positionals.count <= 1 else { throw UsageError("pair takes at most one ADDRESS") }
+        let wanted = try options.positionals.first.map(BlueZCommandContext.address)
+        let timeout = try BlueZCommandContext.timeout(options.value("--timeout"), default: 60) ?? .seconds(60)
+        let context = try BlueZCommandContext()
+        var settings = DaydreamControllerManager.Options(policy: .pairedOnly)
+        settings.requestsDefaultAgent = options.flag("--default-agent")
+        let manager = DaydreamControllerManager(reactor: context.reactor, connection: try context.connect(), options: settings)
+        do {
+            try context.waitForBlueZ(manager.client, timeout: timeout)
+        } catch let failure as CommandFailure {
+            printError("Error: \(failure)")
+            return ExitCode.failure
+        }
+        manager.start()
+
+        func candidate() -> DeviceInfo? {
+            if let wanted { return manager.client.cache.device(address: wanted) }
+            return manager.client.cache.devices.first { $0.isDaydreamController && !$0.isPaired && $0.rssi != nil }
+        }
+        if candidate() == nil {
+            printOut(wanted.map { "Looking for \($0) (hold its home button)..." }
+                ?? "Looking for an unpaired Daydream controller (hold its home button until the light blinks)...")
+            manager.startDiscovery()
+            guard context.run(until: { candidate() != nil }, timeout: timeout), let found = candidate() else {
+                manager.stop()
+                printError(context.interrupted ? "Interrupted." : "Error: " + (wanted.map { "\($0) was not found" }
+                    ?? "no unpaired Daydream controller found") + "; hold the home button until the light blinks and try again")
+                return ExitCode.failure
+            }
+            _ = found
+        }
+        guard let device = candidate() else { return ExitCode.failure }
+        guard device.isDaydreamController else {
+            printError("Error: \(device.address) (\(device.name ?? "no name")) is not a Daydream controller")
+            return ExitCode.failure
+        }
+        manager.stopDiscovery()
+        printOut("Pairing \(device.address) (\(device.name ?? "no name"))...")
+        var outcome: Result<DDController, PairingError>?
+        manager.pair(address: device.address) { outcome = $0 }
+        context.run(until: { outcome != nil }, timeout: .seconds(90))
+        switch outcome {
+        case .success(let controller):
+            printOut("Paired and trusted \(controller.address).")
+            let connected = context.run(until: { controller.isConnected && controller.firmwareVersion != nil
+                && controller.batteryLevel != nil }, timeout: .seconds(30))
+            if connected || controller.isConnected {
+                let battery = controller.batteryLevel.map { "\(Int(($0 * 100).rounded()))%" } ?? "unknown"
+                printOut("Connected: firmware \(controller.firmwareVersion ?? "unknown"), battery \(battery).")
+            } else {
+                printOut("Not connected yet; 'daydream-bridge run' connects when the controller wakes.")
+            }
+            manager.stop()
+            context.reactor.runOnce(timeout: .milliseconds(100))
+            return ExitCode.success
+        case .failure(let error):
+            manager.stop()
+            printError("Error: \(error)")
+            return ExitCode.failure
+        case nil:
+            manager.stop()
+            printError(context.interrupted ? "Interrupted." : "Error: BlueZ did not finish pairing in time")
+            return ExitCode.failure
+        }
+    }
+}

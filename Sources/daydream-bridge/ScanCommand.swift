@@ -1,0 +1,46 @@
+import BlueZ
+import Daydream
+import EventLoop
+
+/// `daydream-bridge scan`: the Daydream controllers in range, live.
+enum ScanCommand: Subcommand {
+    static let name = "scan"
+    static let abstract = "List Daydream controllers in range, live (address, name, signal, paired)."
+    static let usage = "scan [--timeout SECONDS]"
+    static let discussion = """
+    Powers the adapter on if needed and discovers Bluetooth LE devices that
+    advertise the Daydream service (FE55). Prints a line when a controller
+    is first seen and again when its signal strength changes by 5 dB or more:
+    address, name, RSSI, and whether it is paired. Press the controller's
+    home button to make it advertise.
+
+    Ends on Ctrl-C, or after --timeout SECONDS.
+    """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let options = try OptionScanner(arguments, flags: [], options: ["--timeout"])
+        guard options.positionals.isEmpty else { throw UsageError("scan takes no arguments") }
+        let timeout = try BlueZCommandContext.timeout(options.value("--timeout"), default: nil)
+        let context = try BlueZCommandContext()
+        let manager = DaydreamControllerManager(
+            reactor: context.reactor, connection: try context.connect(), options: .init(policy: .none))
+        var shown: [String: DeviceInfo] = [:]
+        manager.controllerSighted = { device in
+            if let previous = shown[device.address], previous.isPaired == device.isPaired,
+               abs((previous.rssi ?? 0) - (device.rssi ?? 0)) < 5, previous.name == device.name {
+                return
+            }
+            shown[device.address] = device
+            printOut(describe(device))
+        }
+        printOut("Scanning for Daydream controllers (press a controller's home button; Ctrl-C ends)...")
+        manager.start()
+        manager.startDiscovery()
+        context.run(until: { false }, timeout: timeout)
+        manager.stop()
+        // Let StopDiscovery reach bluetoothd before the connection closes.
+        context.reactor.runOnce(timeout: .milliseconds(100))
+        if shown.isEmpty { printOut("No Daydream controller found.") }
+        return ExitCode.success
+    }
+}
