@@ -10,6 +10,8 @@ enum CommandLineTool {
 
     /// Every command, in the order `--help` lists them. `run` is the default.
     static let commands: [any Subcommand.Type] = [
+        RunCommand.self,
+        ProfileCommand.self,
         DecodeCommand.self,
         CheckConfigCommand.self,
         ReplayCommand.self,

@@ -19,6 +19,8 @@ public final class ControllerSession<Output: BridgeOutput> {
     public let output: Output
     /// Called with what the engine did that deserves a log line (profile changes, recentring).
     public var noticeHandler: (@MainActor (ControllerSession, MappingNotice) -> Void)?
+    /// Called when the attached controller's link comes up or goes down, after a drop was released.
+    public var linkHandler: (@MainActor (ControllerSession, Bool) -> Void)?
 
     private var engine: MappingEngine
     private var buffer = OutputBuffer()
@@ -56,8 +58,9 @@ public final class ControllerSession<Output: BridgeOutput> {
             self?.handle(packet, at: time)
         }
         controller.connectionChangedHandler = { [weak self] _, connected in
-            guard let self, !connected else { return }
-            self.releaseAll(at: self.scheduler.now)
+            guard let self else { return }
+            if !connected { self.releaseAll(at: self.scheduler.now) }
+            self.linkHandler?(self, connected)
         }
     }
 

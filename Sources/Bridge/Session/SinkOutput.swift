@@ -11,7 +11,7 @@ public final class SinkOutput<Sink: OutputSink>: BridgeOutput {
     /// The sink written to.
     public let sink: Sink
     /// Names the devices in log lines, e.g. the controller's address.
-    public let label: String
+    public var label: String
     private var failing = false
 
     /// An output writing to `sink`.

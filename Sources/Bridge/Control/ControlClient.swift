@@ -1,0 +1,102 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why a request to the daemon failed.
+public enum ControlClientError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// No daemon listens at any of these paths.
+    case noDaemon(paths: [String])
+    /// The socket exists but may not be opened by this user.
+    case permissionDenied(path: String)
+    /// The daemon did not answer in time.
+    case timedOut(path: String)
+    /// The answer was not a reply.
+    case badReply(path: String)
+    /// Another system error.
+    case failed(call: String, path: String, code: Int32)
+
+    /// One line saying what to do.
+    public var description: String {
+        switch self {
+        case .noDaemon(let paths):
+            "no daydream-bridge daemon is running (no control socket at \(paths.joined(separator: " or "))); "
+                + "start it with 'daydream-bridge run' or 'systemctl --user start daydream-bridge'"
+        case .permissionDenied(let path):
+            "no permission to use the daemon's control socket \(path): run as the daemon's user, or as a member of its group"
+        case .timedOut(let path):
+            "the daemon did not answer on \(path) within 2 seconds"
+        case .badReply(let path):
+            "the daemon's answer on \(path) was not understood (a different version?)"
+        case .failed(let call, let path, let code):
+            "\(call) \(path): \(strerror(code).map { String(cString: $0) } ?? "errno \(code)")"
+        }
+    }
+}
+
+/// Sends one request to the daemon's control socket and reads the reply (blocking, 2 s at most).
+public enum ControlClient {
+    /// Sends `request` to the first of `paths` where a daemon listens.
+    public static func send(_ request: ControlRequest, paths: [String]) throws(ControlClientError) -> ControlReply {
+        var firstProblem: ControlClientError?
+        for path in paths {
+            do {
+                return try send(request, to: path)
+            } catch .noDaemon {
+                continue
+            } catch {
+                if firstProblem == nil { firstProblem = error }
+            }
+        }
+        throw firstProblem ?? .noDaemon(paths: paths)
+    }
+
+    /// Sends `request` to the daemon at `path`.
+    public static func send(_ request: ControlRequest, to path: String) throws(ControlClientError) -> ControlReply {
+        let descriptor = try connect(path)
+        defer { close(descriptor) }
+        var timeout = timeval(tv_sec: 2, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        guard FileOutput.write(request.line + "\n", to: descriptor) else {
+            throw .failed(call: "write", path: path, code: errno)
+        }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK { throw .timedOut(path: path) }
+                throw .failed(call: "read", path: path, code: errno)
+            }
+            if count == 0 { break }
+            bytes += chunk[0..<count]
+        }
+        guard let reply = ControlReply(text: String(decoding: bytes, as: UTF8.self)) else { throw .badReply(path: path) }
+        return reply
+    }
+
+    /// True when something accepts connections at `path` (a running daemon).
+    public static func isAnswering(_ path: String) -> Bool {
+        guard let descriptor = try? connect(path) else { return false }
+        close(descriptor)
+        return true
+    }
+
+    private static func connect(_ path: String) throws(ControlClientError) -> Int32 {
+        guard let address = UnixSocketAddress(path: path) else { throw .noDaemon(paths: [path]) }
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw .failed(call: "socket", path: path, code: errno) }
+        let result = address.withSocketAddress { Glibc.connect(descriptor, $0, $1) }
+        guard result == 0 else {
+            let code = errno
+            close(descriptor)
+            switch code {
+            case ENOENT, ECONNREFUSED, ENOTDIR: throw .noDaemon(paths: [path])
+            case EACCES, EPERM: throw .permissionDenied(path: path)
+            default: throw .failed(call: "connect", path: path, code: code)
+            }
+        }
+        return descriptor
+    }
+}

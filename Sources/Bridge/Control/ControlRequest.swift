@@ -1,0 +1,101 @@
+/// One request on the control socket: a line of words, answered by `ok` or `error: ...` and
+/// optional detail lines, after which the daemon closes the connection.
+///
+/// ```
+/// profile NAME [ADDRESS]     switch every controller (or one) to NAME, releasing everything first
+/// next-profile [ADDRESS]     switch to the next profile in config order (like SIGUSR1)
+/// status                     one line per controller: ADDRESS PROFILE connected|disconnected
+/// ```
+public enum ControlRequest: Hashable, Sendable {
+    /// `profile NAME [ADDRESS]`.
+    case profile(name: String, address: String?)
+    /// `next-profile [ADDRESS]`.
+    case nextProfile(address: String?)
+    /// `status`.
+    case status
+
+    /// The longest request line accepted, in bytes.
+    public static let maximumLength = 512
+
+    /// Parses one line (without its newline); the error is the message to answer with.
+    public static func parse(_ line: String) -> Result<ControlRequest, ControlError> {
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
+        switch (words.first, words.count) {
+        case ("profile", 2): return .success(.profile(name: words[1], address: nil))
+        case ("profile", 3): return .success(.profile(name: words[1], address: words[2]))
+        case ("profile", _): return .failure(ControlError("usage: profile NAME [ADDRESS]"))
+        case ("next-profile", 1): return .success(.nextProfile(address: nil))
+        case ("next-profile", 2): return .success(.nextProfile(address: words[1]))
+        case ("next-profile", _): return .failure(ControlError("usage: next-profile [ADDRESS]"))
+        case ("status", 1): return .success(.status)
+        case (nil, _): return .failure(ControlError("empty request; requests: profile, next-profile, status"))
+        case (let word?, _): return .failure(ControlError("unknown request '\(word)'; requests: profile, next-profile, status"))
+        }
+    }
+
+    /// The line a client sends, without the newline.
+    public var line: String {
+        switch self {
+        case .profile(let name, let address): (["profile", name] + (address.map { [$0] } ?? [])).joined(separator: " ")
+        case .nextProfile(let address): (["next-profile"] + (address.map { [$0] } ?? [])).joined(separator: " ")
+        case .status: "status"
+        }
+    }
+}
+
+/// A request the daemon refused, with the reason sent back as `error: MESSAGE`.
+public struct ControlError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The reason.
+    public var message: String
+
+    /// An error with its reason.
+    public init(_ message: String) { self.message = message }
+
+    public var description: String { message }
+}
+
+/// The daemon's answer: `ok` or `error: MESSAGE`, then detail lines.
+public struct ControlReply: Hashable, Sendable {
+    /// Whether the request was carried out.
+    public var succeeded: Bool
+    /// The error message, or nothing.
+    public var message: String
+    /// Detail lines (the status, or what was switched).
+    public var details: [String]
+
+    /// A success with details.
+    public static func ok(_ details: [String] = []) -> ControlReply {
+        ControlReply(succeeded: true, message: "", details: details)
+    }
+
+    /// A failure.
+    public static func error(_ message: String) -> ControlReply {
+        ControlReply(succeeded: false, message: message, details: [])
+    }
+
+    /// The text sent, each line ending in a newline.
+    public var text: String {
+        let first = succeeded ? "ok" : "error: \(message)"
+        return ([first] + details).map { $0 + "\n" }.joined()
+    }
+
+    /// Parses a reply's text; nil when it does not start with `ok` or `error: `.
+    public init?(text: String) {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        guard let first = lines.first else { return nil }
+        if first == "ok" {
+            self.init(succeeded: true, message: "", details: Array(lines.dropFirst()))
+        } else if first.hasPrefix("error: ") {
+            self.init(succeeded: false, message: String(first.dropFirst(7)), details: Array(lines.dropFirst()))
+        } else {
+            return nil
+        }
+    }
+
+    init(succeeded: Bool, message: String, details: [String]) {
+        self.succeeded = succeeded
+        self.message = message
+        self.details = details
+    }
+}

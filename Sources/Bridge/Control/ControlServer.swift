@@ -1,0 +1,156 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import EventLoop
+import Timebase
+
+/// Why the control socket could not be opened.
+public struct ControlSocketError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The message, one line.
+    public var description: String
+
+    init(_ description: String) { self.description = description }
+
+    init(call: String, path: String, code: Int32) {
+        let reason = strerror(code).map { String(cString: $0) } ?? "errno \(code)"
+        description = "\(call) \(path): \(reason)"
+    }
+}
+
+/// The daemon's control socket: a Unix stream socket on the event loop. Each connection sends one
+/// request line and gets one reply (see `ControlRequest`), then the daemon closes it. A client that
+/// sends nothing for two seconds is dropped. Created with mode 0660 in a directory made 0700 when new.
+@MainActor
+public final class ControlServer {
+    /// The socket's path.
+    public let path: String
+    private let reactor: Reactor
+    private let handler: @MainActor (ControlRequest) -> ControlReply
+    private var listener: Int32 = -1
+    private var listenWatch: IOWatch?
+    private var clients: [Int32: Client] = [:]
+
+    private final class Client {
+        var buffer: [UInt8] = []
+        var watch: IOWatch?
+        var timeout: ScheduledTimer?
+    }
+
+    /// Listens at `path`; a stale socket left by a crashed daemon is replaced, a live one is an error.
+    public init(path: String, reactor: Reactor, handler: @escaping @MainActor (ControlRequest) -> ControlReply) throws(ControlSocketError) {
+        self.path = path
+        self.reactor = reactor
+        self.handler = handler
+        guard let address = UnixSocketAddress(path: path) else {
+            throw ControlSocketError("the control socket path is too long: \(path)")
+        }
+        try Self.makeParentDirectory(of: path)
+        if ControlClient.isAnswering(path) {
+            throw ControlSocketError("another daydream-bridge is already running (its control socket \(path) answers)")
+        }
+        unlink(path)
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw ControlSocketError(call: "socket", path: path, code: errno) }
+        let previousMask = umask(0o117)
+        let bound = address.withSocketAddress { bind(descriptor, $0, $1) }
+        let bindError = errno
+        umask(previousMask)
+        guard bound == 0 else {
+            Glibc.close(descriptor)
+            throw ControlSocketError(call: "bind", path: path, code: bindError)
+        }
+        guard listen(descriptor, 8) == 0 else {
+            let code = errno
+            Glibc.close(descriptor)
+            unlink(path)
+            throw ControlSocketError(call: "listen", path: path, code: code)
+        }
+        listener = descriptor
+        do {
+            listenWatch = try reactor.watch(descriptor, interest: .readable) { [weak self] _ in self?.acceptClients() }
+        } catch {
+            Glibc.close(descriptor)
+            unlink(path)
+            throw ControlSocketError("cannot watch the control socket: \(error)")
+        }
+    }
+
+    /// Stops listening, drops every client and removes the socket file.
+    public func close() {
+        for descriptor in Array(clients.keys) { drop(descriptor) }
+        listenWatch?.cancel()
+        listenWatch = nil
+        if listener >= 0 {
+            Glibc.close(listener)
+            listener = -1
+            unlink(path)
+        }
+    }
+
+    isolated deinit { close() }
+
+    private static func makeParentDirectory(of path: String) throws(ControlSocketError) {
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return }
+        let directory = String(path[..<slash])
+        if mkdir(directory, 0o700) != 0, errno != EEXIST {
+            throw ControlSocketError(call: "mkdir", path: directory, code: errno)
+        }
+    }
+
+    private func acceptClients() {
+        while true {
+            let descriptor = accept(listener, nil, nil)
+            guard descriptor >= 0 else { return }
+            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+            let client = Client()
+            clients[descriptor] = client
+            do {
+                client.watch = try reactor.watch(descriptor, interest: .readable) { [weak self] _ in self?.read(descriptor) }
+            } catch {
+                Logger.warning("control socket: cannot watch a client: \(error)")
+                drop(descriptor)
+                continue
+            }
+            client.timeout = reactor.schedule(after: .seconds(2)) { [weak self] in self?.drop(descriptor) }
+        }
+    }
+
+    private func read(_ descriptor: Int32) {
+        guard let client = clients[descriptor] else { return }
+        var chunk = [UInt8](repeating: 0, count: 256)
+        let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+        if count < 0, errno == EAGAIN || errno == EINTR { return }
+        guard count > 0 else { return drop(descriptor) }
+        client.buffer += chunk[0..<count]
+        if let newline = client.buffer.firstIndex(of: UInt8(ascii: "\n")) {
+            let line = String(decoding: client.buffer[..<newline], as: UTF8.self)
+            answer(descriptor, handle(line))
+        } else if client.buffer.count > ControlRequest.maximumLength {
+            answer(descriptor, .error("request too long"))
+        }
+    }
+
+    private func handle(_ line: String) -> ControlReply {
+        switch ControlRequest.parse(line) {
+        case .success(let request):
+            Logger.debug("control socket: \(request.line)")
+            return handler(request)
+        case .failure(let error):
+            return .error(error.message)
+        }
+    }
+
+    /// Writes the reply (small enough for the socket buffer: one write) and closes.
+    private func answer(_ descriptor: Int32, _ reply: ControlReply) {
+        FileOutput.write(reply.text, to: descriptor)
+        drop(descriptor)
+    }
+
+    private func drop(_ descriptor: Int32) {
+        guard let client = clients.removeValue(forKey: descriptor) else { return }
+        client.watch?.cancel()
+        client.timeout?.cancel()
+        Glibc.close(descriptor)
+    }
+}

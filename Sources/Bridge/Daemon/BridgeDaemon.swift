@@ -1,0 +1,319 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import BridgeConfig
+import Daydream
+import EventLoop
+import Mapping
+import SystemIntegration
+import Timebase
+import VirtualDevice
+
+/// The daemon: each controller gets its own mapping session and its own virtual devices.
+///
+/// Devices: the first set is made at start, before any controller connects, so games and Steam
+/// see a pad early; the first controller takes it. Each further controller gets a new set when it
+/// is first seen. Every set is kept until exit, across Bluetooth drops, and bound to its controller's
+/// address, so a controller that comes back gets its own devices again.
+///
+/// No stuck input: a disconnect, a profile switch, a reload and exit each release everything
+/// (and write the `SYN_REPORT`s) before anything else happens.
+///
+/// Signals (through the loop's signalfd): SIGTERM and SIGINT shut down (release, destroy the devices,
+/// stop the loop); SIGHUP reloads the config; SIGUSR1 switches every controller to the next profile.
+@MainActor
+public final class BridgeDaemon<Output: DeviceOutput> {
+    /// Makes one controller's devices for a configuration; `label` names them in the log.
+    public typealias OutputFactory = @MainActor (_ configuration: MappingConfiguration, _ label: String) throws(VirtualDeviceError) -> Output
+
+    private let reactor: Reactor
+    private let makeOutput: OutputFactory
+    private var reloader: ConfigReloader
+    private var slots: [ControllerSlot<Output>] = []
+    /// The profile new controllers start in, when the command line or `profile NAME` chose one.
+    private var profileOverride: String?
+    private var notifier: ServiceNotifier?
+    private var watcher: ConfigWatcher?
+    private var watcherWatch: IOWatch?
+    private var control: ControlServer?
+    private var stopped = false
+
+    /// The configuration running now.
+    public var configuration: MappingConfiguration { reloader.current.configuration }
+
+    /// A daemon with `loaded` as its config; makes the first set of devices now. Throws when they
+    /// cannot be made (no `/dev/uinput`, no permission): the caller prints the one-line hint.
+    public init(loaded: LoadedConfig, profile: String?, reactor: Reactor, makeOutput: @escaping OutputFactory) throws(VirtualDeviceError) {
+        self.reactor = reactor
+        self.makeOutput = makeOutput
+        reloader = ConfigReloader(current: loaded)
+        profileOverride = profile
+        let first = try makeOutput(loaded.configuration, "controller 1")
+        for line in first.summary { Logger.info("created \(line)") }
+        slots.append(ControllerSlot(address: nil, output: first))
+    }
+
+    // MARK: Start and stop
+
+    /// Starts the signals, the config watcher (for a config file), the control socket at
+    /// `controlSocket` (none when nil) and systemd notification. Problems with the watcher or the
+    /// socket are logged; the daemon runs without them.
+    public func start(controlSocket: String?) throws(SystemCallError) {
+        for number in [SIGTERM, SIGINT] {
+            try reactor.handleSignal(number) { [weak self] signal in
+                Logger.info("\(signal == SIGTERM ? "SIGTERM" : "SIGINT"): stopping")
+                self?.shutdown()
+            }
+        }
+        try reactor.handleSignal(SIGHUP) { [weak self] _ in
+            Logger.info("SIGHUP: reloading the config")
+            self?.reload()
+        }
+        try reactor.handleSignal(SIGUSR1) { [weak self] _ in
+            guard let self else { return }
+            Logger.info("SIGUSR1: next profile")
+            _ = self.cycleProfile(address: nil)
+        }
+        startWatcher()
+        if let controlSocket {
+            do {
+                control = try ControlServer(path: controlSocket, reactor: reactor) { [weak self] request in
+                    self?.handle(request) ?? .error("stopping")
+                }
+                Logger.debug("control socket at \(controlSocket)")
+            } catch {
+                Logger.warning("no control socket, so 'daydream-bridge profile' cannot reach this daemon: \(error)")
+            }
+        }
+        do {
+            notifier = try ServiceNotifier.fromEnvironment()
+        } catch {
+            Logger.warning("cannot talk to systemd: \(error)")
+        }
+        notify { try $0.ready(status: statusLine) }
+        Logger.info("running with \(reloader.current.source); \(statusLine)")
+    }
+
+    /// Releases everything, writes it, destroys the devices and stops the loop. Safe to call twice.
+    public func shutdown() {
+        guard !stopped else { return }
+        stopped = true
+        notify { try $0.stopping(status: "stopping") }
+        let now = reactor.now
+        for slot in slots {
+            slot.session?.stop(at: now)
+            slot.output.releaseHeld(at: now)
+        }
+        slots.removeAll() // the last references: the devices are destroyed here
+        control?.close()
+        control = nil
+        watcherWatch?.cancel()
+        watcherWatch = nil
+        watcher = nil
+        reactor.stop()
+    }
+
+    // MARK: Controllers
+
+    /// Takes a controller found by a source: it gets its own devices (the ones made at start, its own
+    /// from an earlier connection, or a new set) and a session in its starting profile.
+    public func add(_ controller: DDController) {
+        guard !stopped else { return }
+        let address = controller.address.uppercased()
+        let slot: ControllerSlot<Output>
+        if let known = slots.first(where: { $0.address == address }) {
+            slot = known
+        } else if let spare = slots.first(where: { $0.address == nil }) {
+            spare.address = address
+            spare.output.label = address
+            slot = spare
+        } else {
+            do {
+                let output = try makeOutput(configuration, address)
+                for line in output.summary { Logger.info("created for \(address): \(line)") }
+                slot = ControllerSlot(address: address, output: output)
+                slots.append(slot)
+            } catch {
+                Logger.error("\(address): no virtual devices, so this controller is ignored: \(error)")
+                return
+            }
+        }
+        let session = slot.session ?? makeSession(address: address, output: slot.output)
+        slot.session = session
+        slot.controller = controller
+        session.attach(to: controller)
+        Logger.notice("\(address): controller added, profile \(session.profileName)")
+        updateStatus()
+    }
+
+    private func makeSession(address: String, output: Output) -> ControllerSession<Output> {
+        let session = ControllerSession(
+            address: address, configuration: configuration, profileName: profileOverride, output: output, scheduler: reactor
+        )
+        session.noticeHandler = { [weak self] session, notice in
+            switch notice {
+            case .profileChanged(let from, let to):
+                Logger.notice("\(session.address ?? "controller"): profile \(from) -> \(to)")
+                self?.updateStatus()
+            case .recentered:
+                Logger.info("\(session.address ?? "controller"): tilt recentred")
+            }
+        }
+        session.linkHandler = { [weak self] session, connected in
+            Logger.notice("\(session.address ?? "controller"): \(connected ? "connected" : "disconnected; everything released")")
+            self?.updateStatus()
+        }
+        return session
+    }
+
+    // MARK: Profiles
+
+    /// Switches every controller (or the one at `address`) to `name`, releasing everything first;
+    /// new controllers start in it too when no address is given.
+    public func switchProfile(to name: String, address: String?) -> ControlReply {
+        guard configuration.profile(named: name) != nil else {
+            return .error("no profile '\(name)'; profiles: \(ConfigurationChoice.profileList(configuration))")
+        }
+        let targets = try? sessions(for: address)
+        guard let targets else { return .error("no controller \(address ?? "")") }
+        if address == nil { profileOverride = name }
+        let now = reactor.now
+        for (_, session) in targets {
+            session.switchProfile(to: name, at: now)
+        }
+        updateStatus()
+        return .ok(statusLines)
+    }
+
+    /// Switches every controller (or one) to its next profile; the daemon's starting profile follows.
+    public func cycleProfile(address: String?) -> ControlReply {
+        let targets = try? sessions(for: address)
+        guard let targets else { return .error("no controller \(address ?? "")") }
+        let now = reactor.now
+        for (_, session) in targets {
+            let name = session.cycleProfile(at: now)
+            if address == nil { profileOverride = name }
+        }
+        if targets.isEmpty, address == nil {
+            let names = configuration.profiles.map(\.name)
+            let current = profileOverride ?? configuration.startingProfileName(forController: nil)
+            if let current, let index = names.firstIndex(of: current), !names.isEmpty {
+                profileOverride = names[(index + 1) % names.count]
+            }
+        }
+        updateStatus()
+        return .ok(statusLines)
+    }
+
+    private struct NoSuchController: Error {}
+
+    private func sessions(for address: String?) throws -> [(String, ControllerSession<Output>)] {
+        let all = slots.compactMap { slot in slot.session.map { (slot.address ?? "controller", $0) } }
+        guard let address else { return all }
+        let matching = all.filter { $0.0 == address.uppercased() }
+        if matching.isEmpty { throw NoSuchController() }
+        return matching
+    }
+
+    private func handle(_ request: ControlRequest) -> ControlReply {
+        switch request {
+        case .profile(let name, let address): switchProfile(to: name, address: address)
+        case .nextProfile(let address): cycleProfile(address: address)
+        case .status: .ok(statusLines)
+        }
+    }
+
+    // MARK: Reload
+
+    private func startWatcher() {
+        guard case .file(let path) = reloader.source else { return }
+        do {
+            let watcher = try ConfigWatcher(path: path)
+            watcherWatch = try reactor.watch(watcher.fileDescriptor, interest: .readable) { [weak self] _ in
+                guard let self, let watcher = self.watcher, watcher.readEvents() else { return }
+                Logger.info("\(path) changed: reloading")
+                self.reload()
+            }
+            self.watcher = watcher
+        } catch {
+            Logger.warning("not watching the config for changes (SIGHUP still reloads): \(error)")
+        }
+    }
+
+    /// Reads and validates the config again; swaps it in at once when valid (releasing everything
+    /// first), keeps the running one and logs why when not.
+    public func reload() {
+        guard !stopped else { return }
+        notify { try $0.reloading(status: "reloading the config") }
+        defer { notify { try $0.ready(status: statusLine) } }
+        if watcher == nil { startWatcher() }
+        switch reloader.reload() {
+        case .unchanged:
+            Logger.info("config unchanged")
+        case .kept(let reasons):
+            Logger.warning("the new config has errors, so the running one stays:\n" + reasons.joined(separator: "\n"))
+        case .reloaded(let loaded):
+            apply(loaded.configuration)
+            Logger.notice("config reloaded from \(loaded.source); profiles: \(ConfigurationChoice.profileList(loaded.configuration))")
+        }
+    }
+
+    private func apply(_ new: MappingConfiguration) {
+        if let override = profileOverride, new.profile(named: override) == nil { profileOverride = nil }
+        let now = reactor.now
+        for slot in slots {
+            let old = slot.session?.configuration ?? configuration
+            let sameDevices = old.capabilities == new.capabilities && old.gamepadIdentity == new.gamepadIdentity
+            guard !sameDevices else {
+                slot.session?.reload(new, at: now)
+                continue
+            }
+            // The devices change: release on the old ones, then replace them.
+            slot.session?.releaseAll(at: now)
+            slot.output.releaseHeld(at: now)
+            let label = slot.address ?? "controller 1"
+            do {
+                slot.output = try makeOutput(new, label)
+                for line in slot.output.summary { Logger.notice("\(label): devices replaced for the new config: \(line)") }
+            } catch {
+                Logger.error("\(label): cannot make the devices the new config needs, keeping the old ones: \(error)")
+            }
+            guard let address = slot.address, slot.session != nil else { continue }
+            let previousProfile = slot.session?.profileName
+            let session = makeSession(address: address, output: slot.output)
+            if let previousProfile, new.profile(named: previousProfile) != nil { session.switchProfile(to: previousProfile, at: now) }
+            slot.session = session
+            if let controller = slot.controller { session.attach(to: controller) }
+        }
+        updateStatus()
+    }
+
+    // MARK: Status
+
+    /// One line per controller (or for the devices waiting for one).
+    public var statusLines: [String] { slots.map(\.statusLine) }
+
+    /// The status for systemd: every controller and its profile.
+    public var statusLine: String {
+        let withControllers = slots.filter { $0.session != nil }
+        guard !withControllers.isEmpty else {
+            let profile = profileOverride ?? configuration.startingProfileName(forController: nil) ?? "none"
+            return "waiting for a controller (profile \(profile))"
+        }
+        return withControllers.map(\.statusLine).joined(separator: "; ")
+    }
+
+    private func updateStatus() {
+        let line = statusLine
+        notify { try $0.status(line) }
+    }
+
+    private func notify(_ body: (ServiceNotifier) throws -> Void) {
+        guard let notifier else { return }
+        do {
+            try body(notifier)
+        } catch {
+            Logger.debug("sd_notify: \(error)")
+        }
+    }
+}

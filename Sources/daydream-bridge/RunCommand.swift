@@ -1,0 +1,142 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Bridge
+import BridgeConfig
+import EventLoop
+import Mapping
+import Recording
+import Timebase
+import VirtualDevice
+
+/// `daydream-bridge run` (the default): the daemon.
+enum RunCommand: Subcommand {
+    static let name = "run"
+    static let abstract = "Run the bridge: paired controllers become virtual gamepads, mice and keyboards (default)."
+    static let usage = "run [--pair] [--config FILE] [--profile NAME] [-v] [--socket PATH] [--replay FILE] [--print]"
+    static let discussion = """
+    Connects to the paired controllers and gives each its own virtual devices
+    and mapping profile. The first set of devices is made at start, so games
+    see a pad before a controller connects; the first controller takes it, and
+    each further controller gets its own set when first seen. Devices are kept
+    until exit, across Bluetooth drops.
+
+    Options:
+      --pair           Pair a controller first (hold its home button).
+      --config FILE    Use this config instead of the lookup
+                       ($XDG_CONFIG_HOME/daydream-bridge/config.toml, then
+                       /etc/daydream-bridge/config.toml, then the built-in default).
+      --profile NAME   Start every controller in this profile.
+      -v, --verbose    Log debug details.
+      --socket PATH    The control socket for 'daydream-bridge profile' (default:
+                       $XDG_RUNTIME_DIR/daydream-bridge/control, or
+                       $RUNTIME_DIRECTORY/control under systemd); 'none' for no socket.
+      --replay FILE    Take the controller from a recording instead of Bluetooth.
+      --print          Print the events on standard output instead of creating
+                       devices (TIME ADDRESS DEVICE TYPE CODE VALUE).
+
+    Signals: SIGTERM and SIGINT release everything, destroy the devices and
+    exit 0; SIGHUP reloads the config (as does saving the config file); SIGUSR1
+    switches every controller to the next profile.
+
+    Logging goes to standard error: plain on a terminal, with <N> priority
+    prefixes for journald otherwise (or when JOURNAL_STREAM is set).
+
+    Exit status: 0 after a signal, 1 when the devices or Bluetooth cannot be
+    used (with a line saying what to do), 2 when the config has errors,
+    64 for usage errors.
+    """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let options = try OptionScanner(
+            arguments, flags: ["--pair", "-v", "--verbose", "--print"],
+            options: ["--config", "--profile", "--socket", "--replay"]
+        )
+        Logger.configure(verbose: options.flag("-v", "--verbose"))
+        guard options.positionals.isEmpty else { throw UsageError("unexpected argument '\(options.positionals[0])'") }
+        if options.flag("--pair"), options.value("--replay") != nil {
+            throw UsageError("--pair and --replay cannot be used together")
+        }
+        // The loop first: its signalfd needs the signals blocked before any other thread starts.
+        let reactor: Reactor
+        do {
+            reactor = try Reactor()
+        } catch {
+            printError("Error: \(error)")
+            return ExitCode.failure
+        }
+        Reactor.ignoreBrokenPipe()
+        let loaded: LoadedConfig
+        do {
+            loaded = try ConfigLoader.load(ConfigurationChoice.source(path: options.value("--config")))
+        } catch {
+            for line in error.lines { Logger.error(line) }
+            return ExitCode.configError
+        }
+        let profile = options.value("--profile")
+        if let profile, loaded.configuration.profile(named: profile) == nil {
+            throw UsageError(ConfigurationChoice.unknownProfile(profile, in: loaded))
+        }
+        let recording: Recording?
+        if let path = options.value("--replay") {
+            do {
+                recording = try RecordingParser.parse(TextFile.read(path))
+            } catch let error as RecordingParseError {
+                Logger.error(error.describe(file: path))
+                return ExitCode.failure
+            } catch {
+                Logger.error("\(error)")
+                return ExitCode.failure
+            }
+        } else {
+            recording = nil
+        }
+        let socket = options.value("--socket") ?? ControlSocketPath.forDaemon(environment: ControlSocketPath.processEnvironment())
+        let controlSocket = socket == "none" ? nil : socket
+        do {
+            if options.flag("--print") {
+                let origin = reactor.now
+                let daemon = try BridgeDaemon<EventLineOutput>(loaded: loaded, profile: profile, reactor: reactor) { configuration, label throws(VirtualDeviceError) in
+                    try EventLineOutput(
+                        capabilities: configuration.capabilities, gamepadIdentity: configuration.gamepadIdentity,
+                        origin: origin, label: label
+                    )
+                }
+                return try serve(daemon, reactor: reactor, controlSocket: controlSocket, recording: recording, pair: options.flag("--pair"))
+            } else {
+                let daemon = try BridgeDaemon<SinkOutput<VirtualDeviceSet>>(loaded: loaded, profile: profile, reactor: reactor) { configuration, label throws(VirtualDeviceError) in
+                    SinkOutput(
+                        sink: try VirtualDeviceSet(capabilities: configuration.capabilities, gamepadIdentity: configuration.gamepadIdentity),
+                        label: label
+                    )
+                }
+                return try serve(daemon, reactor: reactor, controlSocket: controlSocket, recording: recording, pair: options.flag("--pair"))
+            }
+        } catch let error as VirtualDeviceError {
+            Logger.error("\(error)")
+            return ExitCode.failure
+        }
+    }
+
+    @MainActor
+    private static func serve<Output: DeviceOutput>(
+        _ daemon: BridgeDaemon<Output>, reactor: Reactor, controlSocket: String?, recording: Recording?, pair: Bool
+    ) throws -> Int32 {
+        do {
+            try daemon.start(controlSocket: controlSocket)
+        } catch {
+            Logger.error("cannot start the event loop's signal handling: \(error)")
+            return ExitCode.failure
+        }
+        if let recording {
+            let source = RecordingControllerSource(recording: recording, reactor: reactor)
+            source.start { daemon.add($0) }
+            reactor.run()
+            source.stop()
+            return ExitCode.success
+        }
+        Logger.error("this build has no Bluetooth connection manager yet: use 'run --replay FILE'")
+        daemon.shutdown()
+        return ExitCode.failure
+    }
+}
