@@ -131,6 +131,7 @@ private struct ParserState {
             return
         }
         cursor.skipBlanks()
+        let valueColumn = cursor.column
         let value = cursor.rest().trimmingSpaces()
         guard !value.isEmpty else {
             fail(keyColumn, "'\(key)' needs a value")
@@ -150,7 +151,7 @@ private struct ParserState {
         case "source": info.source = value
         case "battery":
             guard let percent = Self.percent(value) else {
-                fail(cursor.column, "battery is a percentage, 0 to 100, not '\(value)'")
+                fail(valueColumn, "battery is a percentage, 0 to 100, not '\(value)'")
                 return
             }
             info.battery = percent

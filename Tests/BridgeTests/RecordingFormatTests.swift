@@ -88,7 +88,7 @@ struct RecordingFormatTests {
         0.4 wiggle
         """
         #expect(parseErrors(text) == [
-            "2:13: battery is a percentage, 0 to 100, not 'lots'",
+            "2:9: battery is a percentage, 0 to 100, not 'lots'",
             "3:5: a packet is 20 bytes (40 hex digits); this one has 42 digits",
             "4:15: 'Z' is not a hex digit",
             "6:1: time 0.050000 is before the previous entry's 0.300000; times never decrease",

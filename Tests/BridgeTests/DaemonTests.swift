@@ -1,0 +1,327 @@
+@testable import Bridge
+import BridgeConfig
+import Daydream
+import DaydreamProtocol
+import EventLoop
+import Foundation
+import Mapping
+import Testing
+import Timebase
+import VirtualDevice
+
+/// A controller's devices in memory: every event checked by a `RecordingSink` (the devices' own
+/// rules) and kept, in order, with the devices' generation (a reload that changes capabilities makes new ones).
+@MainActor
+final class TestDeviceOutput: DeviceOutput {
+    let sink: RecordingSink
+    let generation: Int
+    var label: String
+    var events: [OutputEvent] = []
+    var refused: [VirtualDeviceError] = []
+
+    init(configuration: MappingConfiguration, label: String, generation: Int) throws(VirtualDeviceError) {
+        sink = try RecordingSink(capabilities: configuration.capabilities, gamepadIdentity: configuration.gamepadIdentity)
+        self.label = label
+        self.generation = generation
+    }
+
+    func send(_ events: [OutputEvent], at time: MonotonicTime) {
+        self.events += events
+        do { try sink.send(events) } catch { refused.append(error) }
+    }
+
+    func releaseHeld(at time: MonotonicTime) {
+        let before = sink.events.count
+        do { try sink.releaseAll() } catch { refused.append(error) }
+        events += sink.events[before...]
+    }
+
+    var summary: [String] { ["test devices \(generation)"] }
+
+    /// True when every device is at rest (nothing down, every axis centred).
+    var atRest: Bool { sink.kinds.allSatisfy { sink.state($0)?.isAtRest == true } }
+
+    var lines: [String] { events.map(EventCodeNames.line) }
+}
+
+/// The daemon in-process: devices per controller, no stuck input, reload, profiles, the control socket.
+@Suite("daemon", .serialized)
+@MainActor
+struct DaemonTests {
+    static let twoProfiles = """
+    [bridge]
+    profile = "pad"
+
+    [profile.pad]
+    click = "BTN_SOUTH"
+    app = "BTN_EAST"
+    touchpad = { mode = "stick" }
+
+    [profile.keys]
+    click = "KEY_ENTER"
+    app = "KEY_ESC"
+    """
+
+    static let otherProfiles = """
+    [profile.pad]
+    click = "BTN_WEST"
+    app = "BTN_EAST"
+    touchpad = { mode = "stick" }
+
+    [profile.arrows]
+    click = "KEY_UP"
+    app = "KEY_DOWN"
+    """
+
+    @MainActor
+    final class Harness {
+        let reactor: Reactor
+        let directory: String
+        let configPath: String
+        var outputs: [TestDeviceOutput] = []
+        var daemon: BridgeDaemon<TestDeviceOutput>!
+        var logged: [String] = []
+        let savedLogger: (sink: (String) -> Void, style: LogStyle, threshold: LogPriority)
+
+        init(config: String = DaemonTests.twoProfiles, profile: String? = nil) throws {
+            reactor = try Reactor()
+            directory = FileManager.default.temporaryDirectory.appendingPathComponent("daydream-daemon-\(UUID().uuidString)").path
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            configPath = directory + "/config.toml"
+            try config.write(toFile: configPath, atomically: false, encoding: .utf8)
+            savedLogger = (Logger.sink, Logger.style, Logger.threshold)
+            Logger.sink = { [unowned self] in self.logged.append($0) }
+            Logger.style = .journal
+            Logger.threshold = .debug
+            let loaded = try ConfigLoader.load(.file(configPath))
+            daemon = try BridgeDaemon(loaded: loaded, profile: profile, reactor: reactor) { [unowned self] configuration, label throws(VirtualDeviceError) in
+                let output = try TestDeviceOutput(configuration: configuration, label: label, generation: self.outputs.count)
+                self.outputs.append(output)
+                return output
+            }
+        }
+
+        func finish() {
+            daemon.shutdown()
+            (Logger.sink, Logger.style, Logger.threshold) = savedLogger
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+
+        func controller(_ address: String = "C0:DD:EE:00:00:01") -> DDController {
+            let controller = DDController(address: address, scheduler: reactor)
+            daemon.add(controller)
+            controller.markConnected()
+            return controller
+        }
+
+        func send(_ controller: DDController, _ buttons: DaydreamButtons, touch: (UInt8, UInt8)? = nil) {
+            controller.handle(DaydreamPacket(touchX: touch?.0 ?? 0, touchY: touch?.1 ?? 0, buttons: buttons), at: reactor.now)
+        }
+    }
+
+    @Test func devicesAreMadeAtStartAndTheFirstControllerTakesThem() throws {
+        let harness = try Harness()
+        defer { harness.finish() }
+        #expect(harness.outputs.count == 1)
+        let first = harness.controller()
+        #expect(harness.outputs.count == 1)
+        #expect(harness.outputs[0].label == "C0:DD:EE:00:00:01")
+        harness.send(first, .click)
+        #expect(harness.outputs[0].lines == ["gamepad EV_KEY BTN_SOUTH 1", "gamepad EV_SYN SYN_REPORT 0"])
+        // A second controller gets its own devices; its events go there only.
+        let second = harness.controller("C0:DD:EE:00:00:02")
+        #expect(harness.outputs.count == 2)
+        harness.send(second, .app)
+        #expect(harness.outputs[1].lines == ["gamepad EV_KEY BTN_EAST 1", "gamepad EV_SYN SYN_REPORT 0"])
+        #expect(harness.outputs[0].events.count == 2)
+        #expect(harness.daemon.statusLines == ["C0:DD:EE:00:00:01: pad, connected", "C0:DD:EE:00:00:02: pad, connected"])
+    }
+
+    @Test func aDisconnectReleasesEverythingAndTheDevicesStay() throws {
+        let harness = try Harness()
+        defer { harness.finish() }
+        let controller = harness.controller()
+        harness.send(controller, [.click, .app], touch: (250, 128))
+        let output = harness.outputs[0]
+        #expect(!output.atRest)
+        controller.markDisconnected()
+        #expect(output.atRest)
+        // One frame releases both buttons and centres the stick (in whatever order), then SYN_REPORT.
+        #expect(Set(output.lines.suffix(5).dropLast()) == [
+            "gamepad EV_KEY BTN_SOUTH 0", "gamepad EV_KEY BTN_EAST 0", "gamepad EV_ABS ABS_X 0", "gamepad EV_ABS ABS_Y 0",
+        ])
+        #expect(output.lines.last == "gamepad EV_SYN SYN_REPORT 0")
+        #expect(output.refused.isEmpty)
+        // It comes back: the same devices, the same session; the click still held stays released.
+        let again = DDController(address: "C0:DD:EE:00:00:01", scheduler: harness.reactor)
+        harness.daemon.add(again)
+        again.markConnected()
+        #expect(harness.outputs.count == 1)
+        let count = output.events.count
+        harness.send(again, .click)
+        #expect(output.events.count == count)
+        harness.send(again, [])
+        harness.send(again, .click)
+        #expect(output.lines.suffix(2) == ["gamepad EV_KEY BTN_SOUTH 1", "gamepad EV_SYN SYN_REPORT 0"])
+    }
+
+    @Test func aProfileSwitchReleasesFirst() throws {
+        let harness = try Harness()
+        defer { harness.finish() }
+        let controller = harness.controller()
+        harness.send(controller, .click)
+        let reply = harness.daemon.switchProfile(to: "keys", address: nil)
+        #expect(reply.succeeded)
+        #expect(reply.details == ["C0:DD:EE:00:00:01: keys, connected"])
+        let output = harness.outputs[0]
+        #expect(output.lines.suffix(2) == ["gamepad EV_KEY BTN_SOUTH 0", "gamepad EV_SYN SYN_REPORT 0"])
+        #expect(output.atRest)
+        harness.send(controller, [])
+        harness.send(controller, .click)
+        #expect(output.lines.suffix(2) == ["keyboard EV_KEY KEY_ENTER 1", "keyboard EV_SYN SYN_REPORT 0"])
+        let unknown = harness.daemon.switchProfile(to: "kees", address: nil)
+        #expect(!unknown.succeeded)
+        #expect(unknown.message == "no profile 'kees'; profiles: pad, keys")
+        #expect(!harness.daemon.switchProfile(to: "pad", address: "00:11:22:33:44:55").succeeded)
+    }
+
+    @Test func cyclingGoesToTheNextProfileAndNewControllersFollow() throws {
+        let harness = try Harness()
+        defer { harness.finish() }
+        let first = harness.controller()
+        #expect(harness.daemon.cycleProfile(address: nil).details == ["C0:DD:EE:00:00:01: keys, connected"])
+        let second = harness.controller("C0:DD:EE:00:00:02")
+        #expect(harness.daemon.statusLines.last == "C0:DD:EE:00:00:02: keys, connected")
+        #expect(harness.daemon.cycleProfile(address: nil).details.first == "C0:DD:EE:00:00:01: pad, connected")
+        withExtendedLifetime((first, second)) {}
+    }
+
+    @Test func aReloadReleasesFirstAndKeepsTheDevicesWhenTheyFit() throws {
+        let harness = try Harness()
+        defer { harness.finish() }
+        let controller = harness.controller()
+        harness.send(controller, .click)
+        try Self.otherProfiles.replacingOccurrences(of: "BTN_WEST", with: "BTN_SOUTH")
+            .write(toFile: harness.configPath, atomically: true, encoding: .utf8)
+        harness.daemon.reload()
+        let output = harness.outputs[0]
+        #expect(harness.outputs.count == 2) // capabilities changed (KEY_UP, KEY_DOWN): new devices
+        #expect(output.atRest)
+        #expect(output.lines.suffix(2) == ["gamepad EV_KEY BTN_SOUTH 0", "gamepad EV_SYN SYN_REPORT 0"])
+        #expect(harness.daemon.configuration.profiles.map(\.name) == ["pad", "arrows"])
+        #expect(harness.daemon.statusLines == ["C0:DD:EE:00:00:01: pad, connected"])
+        harness.send(controller, [])
+        harness.send(controller, .click)
+        #expect(harness.outputs[1].lines == ["gamepad EV_KEY BTN_SOUTH 1", "gamepad EV_SYN SYN_REPORT 0"])
+        // The same devices fit the next config (BTN_SOUTH stays as the gamepad's mark): they are kept,
+        // the held click is released on them first, and the new mapping takes over.
+        try Self.otherProfiles.replacingOccurrences(of: "BTN_WEST", with: "BTN_EAST")
+            .write(toFile: harness.configPath, atomically: true, encoding: .utf8)
+        harness.daemon.reload()
+        #expect(harness.outputs.count == 2)
+        #expect(harness.outputs[1].lines.suffix(2) == ["gamepad EV_KEY BTN_SOUTH 0", "gamepad EV_SYN SYN_REPORT 0"])
+        harness.send(controller, [])
+        harness.send(controller, .click)
+        #expect(harness.outputs[1].lines.suffix(2) == ["gamepad EV_KEY BTN_EAST 1", "gamepad EV_SYN SYN_REPORT 0"])
+    }
+
+    @Test func aBrokenConfigKeepsTheRunningOneAndSaysWhy() throws {
+        let harness = try Harness()
+        defer { harness.finish() }
+        let controller = harness.controller()
+        try "[profile.pad]\nclick = \"BTN_SOTH\"\n".write(toFile: harness.configPath, atomically: true, encoding: .utf8)
+        harness.daemon.reload()
+        #expect(harness.daemon.configuration.profiles.map(\.name) == ["pad", "keys"])
+        let warning = try #require(harness.logged.first { $0.hasPrefix("<4>the new config has errors") })
+        #expect(warning.contains("<4>\(harness.configPath):2:9: error:"))
+        #expect(warning.contains("BTN_SOUTH"))
+        harness.send(controller, .click)
+        #expect(harness.outputs[0].lines.suffix(2) == ["gamepad EV_KEY BTN_SOUTH 1", "gamepad EV_SYN SYN_REPORT 0"])
+        #expect(harness.outputs.count == 1)
+    }
+
+    @Test func savingTheConfigReloadsThroughTheWatcher() throws {
+        let harness = try Harness()
+        defer { harness.finish() }
+        try harness.daemon.start(controlSocket: nil)
+        _ = harness.controller()
+        try Self.otherProfiles.write(toFile: harness.configPath, atomically: true, encoding: .utf8)
+        let reloaded = harness.reactor.run(until: { harness.daemon.configuration.profile(named: "arrows") != nil }, timeout: .seconds(3))
+        #expect(reloaded)
+        #expect(harness.logged.contains { $0.contains("changed: reloading") })
+    }
+
+    @Test func shutdownReleasesEverythingAndDropsTheDevices() throws {
+        let harness = try Harness()
+        defer { harness.finish() }
+        let controller = harness.controller()
+        harness.send(controller, [.click, .app], touch: (30, 30))
+        let output = harness.outputs[0]
+        harness.daemon.shutdown()
+        #expect(output.atRest)
+        #expect(output.lines.last == "gamepad EV_SYN SYN_REPORT 0")
+        #expect(harness.daemon.statusLines.isEmpty)
+        // A packet after shutdown goes nowhere.
+        let count = output.events.count
+        harness.send(controller, .click)
+        #expect(output.events.count == count)
+    }
+
+    @Test func theControlSocketAnswers() throws {
+        let harness = try Harness()
+        defer { harness.finish() }
+        let path = harness.directory + "/run/control"
+        try harness.daemon.start(controlSocket: path)
+        let controller = harness.controller()
+        defer { withExtendedLifetime(controller) {} }
+        let replies = Replies()
+        let requests: [ControlRequest] = [.status, .profile(name: "keys", address: nil), .profile(name: "nope", address: nil), .nextProfile(address: "C0:DD:EE:00:00:01")]
+        Thread.detachNewThread {
+            for request in requests {
+                replies.append(Result { try ControlClient.send(request, to: path) })
+            }
+        }
+        // The client thread cannot wake the loop, so it turns in short steps.
+        let end = Date().addingTimeInterval(5)
+        while replies.count < requests.count, Date() < end { harness.reactor.runOnce(timeout: .milliseconds(10)) }
+        #expect(replies.count == requests.count)
+        let texts = replies.all.map { (try? $0.get()).map { $0.text } ?? "failed" }
+        #expect(texts == [
+            "ok\nC0:DD:EE:00:00:01: pad, connected\n",
+            "ok\nC0:DD:EE:00:00:01: keys, connected\n",
+            "error: no profile 'nope'; profiles: pad, keys\n",
+            "ok\nC0:DD:EE:00:00:01: pad, connected\n",
+        ])
+        var mode = stat()
+        #expect(stat(path, &mode) == 0 && mode.st_mode & 0o777 == 0o660)
+        // A second daemon on the same socket is refused while this one listens.
+        #expect(ControlClient.isAnswering(path))
+        #expect(throws: ControlSocketError.self) { try ControlServer(path: path, reactor: harness.reactor) { _ in .ok() } }
+        harness.daemon.shutdown()
+        #expect(access(path, F_OK) != 0)
+    }
+}
+
+/// Replies collected on the client thread.
+final class Replies: @unchecked Sendable {
+    private let lock = NSLock()
+    private var replies: [Result<ControlReply, any Error>] = []
+
+    func append(_ reply: Result<ControlReply, any Error>) {
+        lock.lock()
+        replies.append(reply)
+        lock.unlock()
+    }
+
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return replies.count
+    }
+
+    var all: [Result<ControlReply, any Error>] {
+        lock.lock()
+        defer { lock.unlock() }
+        return replies
+    }
+}

@@ -1,0 +1,151 @@
+import DaydreamProtocol
+import Foundation
+import Testing
+
+/// `run` as a daemon, against the built binary: the controller comes from a recording (`--replay`) and
+/// the events go to standard output (`--print`), so signals, reloads and the control socket are tested
+/// without Bluetooth or /dev/uinput. The VM end-to-end tests run the real thing.
+@Suite("run command", .serialized, .enabled(if: BuiltBinary.exists, "the daydream-bridge binary is not built"))
+struct RunCommandTests {
+    static let configA = """
+    [bridge]
+    profile = "pad"
+    [profile.pad]
+    click = "BTN_SOUTH"
+    [profile.keys]
+    click = "KEY_ENTER"
+    """
+    static let configB = """
+    [profile.pad]
+    click = "BTN_SOUTH"
+    [profile.arrows]
+    click = "KEY_UP"
+    """
+
+    /// A temporary directory with a config and a recording in which the click goes down at 0.1 s and stays down.
+    static func makeDirectory() throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("daydream-run-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try configA.write(toFile: directory + "/config.toml", atomically: true, encoding: .utf8)
+        let rest = Hex.encode(DaydreamPacket(acceleration: RawVector(0, 520, 0)).bytes)
+        let click = Hex.encode(DaydreamPacket(sequence: 1, acceleration: RawVector(0, 520, 0), buttons: .click).bytes)
+        let recording = "# daydream-bridge recording v1\naddress C0:DD:EE:00:00:01\n0.0 \(rest)\n0.1 \(click)\n"
+        try recording.write(toFile: directory + "/held.recording", atomically: true, encoding: .utf8)
+        return directory
+    }
+
+    func start(_ directory: String) throws -> RunningBinary {
+        try RunningBinary(
+            ["run", "--replay", directory + "/held.recording", "--print", "--socket", directory + "/control",
+             "--config", directory + "/config.toml"],
+            directory: directory
+        )
+    }
+
+    func profileCommand(_ directory: String, _ arguments: [String]) throws -> BuiltBinary.Result {
+        try BuiltBinary.run(["profile"] + arguments + ["--socket", directory + "/control"])
+    }
+
+    @Test func sigtermReleasesEverythingAndExitsZeroWithinASecond() throws {
+        let directory = try Self.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let daemon = try start(directory)
+        #expect(daemon.waitFor { daemon.stdout.contains("gamepad EV_KEY BTN_SOUTH 1") })
+        let signalled = Date()
+        daemon.signal(SIGTERM)
+        let status = daemon.waitForExit(timeout: 3)
+        #expect(status == 0)
+        #expect(Date().timeIntervalSince(signalled) < 1)
+        let lines = daemon.stdout.split(separator: "\n").map { $0.split(separator: " ").dropFirst(2).joined(separator: " ") }
+        #expect(lines == [
+            "gamepad EV_KEY BTN_SOUTH 1", "gamepad EV_SYN SYN_REPORT 0",
+            "gamepad EV_KEY BTN_SOUTH 0", "gamepad EV_SYN SYN_REPORT 0",
+        ])
+        #expect(daemon.stderr.contains("<6>SIGTERM: stopping\n"))
+        #expect(!FileManager.default.fileExists(atPath: directory + "/control"))
+    }
+
+    @Test func sigintDoesTheSame() throws {
+        let directory = try Self.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let daemon = try start(directory)
+        #expect(daemon.waitFor { daemon.stdout.contains("BTN_SOUTH 1") })
+        daemon.signal(SIGINT)
+        #expect(daemon.waitForExit(timeout: 3) == 0)
+        #expect(daemon.stdout.split(separator: "\n").suffix(2).map { $0.split(separator: " ").dropFirst(2).joined(separator: " ") }
+            == ["gamepad EV_KEY BTN_SOUTH 0", "gamepad EV_SYN SYN_REPORT 0"])
+        #expect(daemon.stderr.contains("<6>SIGINT: stopping\n"))
+    }
+
+    @Test func profilesSwitchBySocketAndSigusr1AndReloadKeepsTheOldConfigWhenBroken() throws {
+        let directory = try Self.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let daemon = try start(directory)
+        defer { daemon.signal(SIGTERM); _ = daemon.waitForExit() }
+        #expect(daemon.waitFor { daemon.stdout.contains("BTN_SOUTH 1") })
+
+        let status = try profileCommand(directory, [])
+        #expect(status.status == 0)
+        #expect(status.stdout == "C0:DD:EE:00:00:01: pad, connected\n")
+
+        // Switching releases the held click first.
+        let switched = try profileCommand(directory, ["keys"])
+        #expect(switched.status == 0)
+        #expect(switched.stdout == "C0:DD:EE:00:00:01: keys, connected\n")
+        #expect(daemon.waitFor { daemon.stdout.contains("gamepad EV_KEY BTN_SOUTH 0") })
+
+        let unknown = try profileCommand(directory, ["kees"])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr == "Error: no profile 'kees'; profiles: pad, keys\n")
+
+        daemon.signal(SIGUSR1)
+        #expect(daemon.waitFor { (try? profileCommand(directory, []))?.stdout == "C0:DD:EE:00:00:01: pad, connected\n" })
+
+        // A valid new config is taken at once (the watcher sees the file; SIGHUP would do the same).
+        try Self.configB.write(toFile: directory + "/config.toml", atomically: true, encoding: .utf8)
+        #expect(daemon.waitFor { daemon.stderr.contains("config reloaded from") })
+        #expect(try profileCommand(directory, ["arrows"]).status == 0)
+
+        // A broken one is refused with its errors; the running config stays.
+        try "[profile.pad]\nclick = \"BTN_SOTH\"\n".write(toFile: directory + "/config.toml", atomically: true, encoding: .utf8)
+        daemon.signal(SIGHUP)
+        #expect(daemon.waitFor { daemon.stderr.contains("<4>the new config has errors, so the running one stays") })
+        #expect(daemon.stderr.contains("<4>\(directory)/config.toml:2:9: error:"))
+        #expect(try profileCommand(directory, ["arrows"]).status == 0)
+        #expect(daemon.process.isRunning)
+    }
+
+    @Test func profileWithoutADaemonSaysHowToStartOne() throws {
+        let result = try BuiltBinary.run(["profile", "pad", "--socket", "/nonexistent/control"])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("Error: no daydream-bridge daemon is running (no control socket at /nonexistent/control); start it with"))
+        #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test(.enabled(if: !FileManager.default.fileExists(atPath: "/dev/uinput"), "this machine has /dev/uinput"))
+    func withoutUinputRunSaysToLoadTheModule() throws {
+        let result = try BuiltBinary.run(["run", "--socket", "none"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "<3>/dev/uinput is missing: load the module with 'sudo modprobe uinput' "
+            + "(and install the udev/ and modules-load.d files, see README)\n")
+        // With no command at all it is the same: run is the default.
+        #expect(try BuiltBinary.run(["--socket", "none"]).stderr == result.stderr)
+    }
+
+    @Test func aBrokenConfigExitsTwoWithEveryError() throws {
+        let directory = try Self.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "[profile.pad]\nclick = \"BTN_SOTH\"\n".write(toFile: directory + "/config.toml", atomically: true, encoding: .utf8)
+        let result = try BuiltBinary.run(["run", "--config", directory + "/config.toml", "--socket", "none"])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("<3>\(directory)/config.toml:2:9: error:"))
+    }
+
+    @Test func anUnknownProfileIsAUsageError() throws {
+        let directory = try Self.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = try BuiltBinary.run(["run", "--config", directory + "/config.toml", "--profile", "nope", "--socket", "none"])
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("Error: \(directory)/config.toml has no profile 'nope'; its profiles: pad, keys\nUsage: daydream-bridge run "))
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// The built `daydream-bridge` running in the background, its output going to files the test reads
+/// while it runs.
+final class RunningBinary {
+    let process = Process()
+    let stdoutPath: String
+    let stderrPath: String
+
+    init(_ arguments: [String], directory: String) throws {
+        stdoutPath = directory + "/stdout"
+        stderrPath = directory + "/stderr"
+        _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        process.executableURL = BuiltBinary.url
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
+        try process.run()
+    }
+
+    var stdout: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
+    var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+
+    /// Waits up to `timeout` seconds for `condition`; true when it held.
+    func waitFor(timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {
+        let end = Date().addingTimeInterval(timeout)
+        while Date() < end {
+            if condition() { return true }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return condition()
+    }
+
+    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+    /// Waits for the exit; the status, or nil when it did not exit within `timeout` seconds (then it is killed).
+    func waitForExit(timeout: TimeInterval = 5) -> Int32? {
+        guard waitFor(timeout: timeout, { !process.isRunning }) else {
+            signal(SIGKILL)
+            process.waitUntilExit()
+            return nil
+        }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning {
+            signal(SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+}
