@@ -252,5 +252,11 @@ import Timebase
         // Powered on, then discovering.
         try rig.wait("discovery") { (try? rig.fake.state()["discovering"] as? Bool) == true }
         #expect(try rig.fake.state()["powered"] as? Bool == true)
+        // The user turns it off: the manager says so and waits, without fighting.
+        try rig.fake.command("set_property", ["path": "/org/bluez/hci0", "interface": "org.bluez.Adapter1",
+                                              "name": "Powered", "value": false])
+        try rig.wait("the report") { rig.problems.contains { if case .adapterOff = $0 { true } else { false } } }
+        #expect(try rig.fake.state()["powered"] as? Bool == false)
+        #expect(try rig.fake.log().filter { $0.hasPrefix("Set.Adapter1.Powered") }.count == 1)
     }
 }

@@ -113,6 +113,20 @@ final class ControllerLink {
         guard let path = devicePath, state == .idle else { return }
         state = .connecting
         let attempt = generation
+        if manager.options.policy == .pairNewControllers, let device, !device.isPaired {
+            // The controller's firmware sends nothing without a bond: pair first.
+            manager.pair(address: controller.address) { [weak self] result in
+                guard let self, attempt == generation, state == .connecting else { return }
+                state = .idle
+                switch result {
+                case .success:
+                    if let fresh = self.device { update(fresh) }
+                case .failure:
+                    scheduleRetry()
+                }
+            }
+            return
+        }
         client.connect(device: path) { [weak self] result in
             guard let self, attempt == generation, state == .connecting else { return }
             switch result {

@@ -34,16 +34,19 @@ extension DDController {
 final class LibraryRuntime {
     static let shared = LibraryRuntime()
 
-    private var reactor: Reactor?
+    private(set) var reactor: Reactor?
     private var driver: MainQueueDriver?
     private(set) var existingManager: DaydreamControllerManager?
+    /// The bus to use instead of the system bus (tests).
+    var busAddressOverride: String?
 
     var manager: DaydreamControllerManager? {
         if let existingManager { return existingManager }
         do {
             let reactor = try Reactor()
-            let manager = try DaydreamControllerManager(
-                reactor: reactor, options: .init(policy: .pairNewControllers))
+            let connection = try BusConnection(address: busAddressOverride ?? BusConnection.systemBusAddress, reactor: reactor)
+            let manager = DaydreamControllerManager(
+                reactor: reactor, connection: connection, options: .init(policy: .pairNewControllers))
             self.reactor = reactor
             driver = MainQueueDriver(reactor: reactor)
             existingManager = manager
@@ -52,5 +55,15 @@ final class LibraryRuntime {
             Log.error("Daydream: cannot start discovery: \(error)")
             return nil
         }
+    }
+
+    /// Stops everything and forgets the manager (tests).
+    func reset() {
+        existingManager?.stop()
+        existingManager = nil
+        driver?.cancel()
+        driver = nil
+        reactor = nil
+        busAddressOverride = nil
     }
 }

@@ -108,6 +108,8 @@ public final class DaydreamControllerManager {
     private var discoveryRequested = false
     private var lastProblem: Problem?
     private var poweringOn = false
+    /// Adapters the manager powered on once; an adapter the user turns off later stays off.
+    private var poweredOnce: Set<String> = []
 
     /// A manager on `connection`, running on `reactor`.
     public init(reactor: Reactor, connection: BusConnection, options: Options = Options()) {
@@ -277,6 +279,7 @@ public final class DaydreamControllerManager {
             discoveryActive = false
             discoveryRequested = false
             poweringOn = false
+            poweredOnce.removeAll()
             agent.serviceVanished()
             for link in links.values { link.serviceVanished() }
             report(.bluetoothdMissing)
@@ -294,6 +297,7 @@ public final class DaydreamControllerManager {
             if interfaces.contains(BlueZNames.adapter) {
                 discoveryActive = false
                 discoveryRequested = false
+                poweredOnce.remove(path)
                 checkAdapter()
             }
         case .propertiesChanged(let path, let interface, let names):
@@ -347,8 +351,9 @@ public final class DaydreamControllerManager {
         if !adapter.isPowered {
             if adapter.powerState == "off-blocked" {
                 report(.adapterOff(name: adapter.name, reason: "rfkill blocks it"))
-            } else if options.powersOnAdapter && !poweringOn {
+            } else if options.powersOnAdapter && !poweringOn && !poweredOnce.contains(adapter.path) {
                 poweringOn = true
+                poweredOnce.insert(adapter.path)
                 Log.info("powering on adapter \(adapter.name)")
                 client.powerOn(adapter: adapter.path) { [weak self] result in
                     guard let self else { return }
@@ -357,7 +362,7 @@ public final class DaydreamControllerManager {
                         report(.adapterOff(name: adapter.name, reason: error.description), error: error)
                     }
                 }
-            } else if !options.powersOnAdapter {
+            } else if !poweringOn {
                 report(.adapterOff(name: adapter.name, reason: "it is off"))
             }
             return

@@ -1,0 +1,45 @@
+import BlueZ
+@testable import Daydream
+import EventLoop
+import Foundation
+import Testing
+import Timebase
+
+/// The iOS-shaped static API: `startDaydreamControllerDiscovery()`,
+/// `DDController.controllers` and the notifications. Its loop is driven here by
+/// hand; in a program the main dispatch queue drives it.
+@MainActor
+@Suite(.serialized) struct LibraryAPITests {
+    @Test func discoveryPairsConnectsAndPostsNotifications() throws {
+        let bus = try TestBus()
+        defer { bus.stop() }
+        LibraryRuntime.shared.busAddressOverride = bus.address
+        defer { LibraryRuntime.shared.reset() }
+        let notes = NotificationRecorder([.DDControllerDidConnect, .DDControllerDidDisconnect])
+        defer { notes.stop() }
+
+        DDController.startDaydreamControllerDiscovery()
+        let reactor = try #require(LibraryRuntime.shared.reactor)
+        let fake = try FakeBlueZ(busAddress: bus.address, reactor: reactor)
+        defer { fake.stop() }
+        try fake.command("add_adapter")
+        try fake.command("add_device", ManagerRig.controller(ManagerRig.first, paired: false))
+        try fake.command("add_device", ["address": ManagerRig.speaker, "name": "Speaker"])
+        #expect(reactor.run(until: { DDController.controllers.count == 1 }, timeout: .seconds(5)))
+        let controller = try #require(DDController.controllers.first)
+        #expect(controller.address == ManagerRig.first)
+        #expect(notes.names == ["DDControllerDidConnect \(ManagerRig.first)"])
+        // An unpaired controller is paired (and trusted) before it connects; the speaker is left alone.
+        let devices = try fake.state()["devices"] as? [String: [String: Any]]
+        #expect(devices?[ManagerRig.first]?["Paired"] as? Bool == true)
+        #expect(devices?[ManagerRig.first]?["Trusted"] as? Bool == true)
+        #expect(try !fake.log().contains { $0.contains("AA_00_00_00_00_09") && !$0.hasPrefix("GetManagedObjects") })
+        let filter = try fake.state()["filter"] as? [String: Any]
+        #expect(filter?["UUIDs"] as? [String] == ["0000fe55-0000-1000-8000-00805f9b34fb"])
+
+        DDController.stopDaydreamControllerDiscovery()
+        try fake.command("drop", ["address": ManagerRig.first, "present": false])
+        #expect(reactor.run(until: { DDController.controllers.isEmpty }, timeout: .seconds(5)))
+        #expect(notes.names.last == "DDControllerDidDisconnect \(ManagerRig.first)")
+    }
+}
