@@ -259,4 +259,16 @@ import Timebase
         #expect(try rig.fake.state()["powered"] as? Bool == false)
         #expect(try rig.fake.log().filter { $0.hasPrefix("Set.Adapter1.Powered") }.count == 1)
     }
+
+    @Test func losingTheBusReleasesControllersAndSaysToRestart() throws {
+        let rig = try Rig(devices: [Rig.controller(Rig.first)])
+        defer { rig.stop() }
+        let controller = try rig.connected(Rig.first)
+        try rig.send(Rig.first, Rig.volumeUpPacket)
+        try rig.wait("the press") { controller.volumeUpButton.isPressed }
+        rig.bus.stop()
+        try rig.wait("the loss") { rig.problems.contains(.busLost) }
+        #expect(!controller.isConnected)
+        #expect(!controller.volumeUpButton.isPressed)
+    }
 }

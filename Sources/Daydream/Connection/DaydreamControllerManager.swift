@@ -58,6 +58,8 @@ public final class DaydreamControllerManager {
         case adapterOff(name: String, reason: String)
         case staleBond(address: String)
         case pairingFailed(address: String, reason: String)
+        /// The D-Bus system bus connection is gone (dbus-daemon stopped); nothing works until a restart.
+        case busLost
 
         public var description: String {
             switch self {
@@ -73,6 +75,8 @@ public final class DaydreamControllerManager {
                     + "then 'daydream-bridge pair' with the controller's home button held"
             case .pairingFailed(let address, let reason):
                 "pairing \(address) failed: \(reason)"
+            case .busLost:
+                "the D-Bus system bus went away (dbus-daemon stopped): restart daydream-bridge"
             }
         }
     }
@@ -117,6 +121,14 @@ public final class DaydreamControllerManager {
         self.options = options
         client = BlueZClient(connection: connection)
         agent = PairingAgent(client: client)
+        connection.disconnectedHandler = { [weak self] in self?.busLost() }
+    }
+
+    private func busLost() {
+        discoveryActive = false
+        discoveryRequested = false
+        for link in links.values { link.serviceVanished() }
+        report(.busLost)
     }
 
     /// A manager on the system bus (`$DAYDREAM_DBUS_ADDRESS` overrides it for tests).
