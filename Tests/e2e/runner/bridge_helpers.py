@@ -63,6 +63,18 @@ def expected_gamepad_frames(rig) -> list[list[str]]:
     return frames
 
 
+def check_classes(pad_props: dict, mouse_props: dict, key_props: dict) -> None:
+    """udev's classes for the three devices: the gamepad is a joystick and
+    nothing else, the mouse a mouse, the keyboard keys."""
+    assert pad_props.get("ID_INPUT_JOYSTICK") == "1", f"gamepad: {pad_props}"
+    for wrong in ("ID_INPUT_MOUSE", "ID_INPUT_TOUCHPAD", "ID_INPUT_TABLET", "ID_INPUT_ACCELEROMETER", "ID_INPUT_KEYBOARD"):
+        assert wrong not in pad_props, f"the gamepad is also {wrong}: {pad_props}"
+    assert mouse_props.get("ID_INPUT_MOUSE") == "1", f"mouse: {mouse_props}"
+    assert "ID_INPUT_JOYSTICK" not in mouse_props, f"the mouse is also a joystick: {mouse_props}"
+    assert key_props.get("ID_INPUT_KEY") == "1", f"keyboard: {key_props}"
+    assert "ID_INPUT_JOYSTICK" not in key_props and "ID_INPUT_MOUSE" not in key_props, f"keyboard: {key_props}"
+
+
 def run_bridge_command(rig: Rig, *args: str, timeout: float = 120.0) -> subprocess.CompletedProcess:
     env = dict(os.environ, XDG_CONFIG_HOME=rig.config_home)
     started = time.monotonic()

@@ -1,0 +1,57 @@
+"""What timelines/mouse.tl must give with the mouse config, shared by the
+Bluetooth scenario (s20) and the replay one (s16)."""
+from __future__ import annotations
+
+import math
+
+from bridge_helpers import relative
+from input_devices import expect_frames
+
+# Linear trackpad (acceleration 1.0) so the motion does not depend on timing.
+CONFIG = """
+[bridge]
+profile = "mouse"
+hold-time = "1s"
+
+[profile.mouse]
+touchpad = { mode = "trackpad", speed = 1.0, acceleration = 1.0 }
+click = "BTN_LEFT"
+app = { tap = "BTN_RIGHT", hold = "BTN_MIDDLE" }
+home = { tap = "KEY_LEFTMETA", hold = "air-mouse" }
+volume-up = "KEY_VOLUMEUP"
+volume-down = "KEY_VOLUMEDOWN"
+air-mouse = { speed = 1.0, deadzone = 0.05 }
+"""
+
+GYRO_RAD_PER_S = 400 * 2048 / 4095 * math.pi / 180  # raw 400 counts
+# About 0.5 s at that rate less the 0.05 rad/s drift dead zone, 1000 counts a radian, leftwards.
+AIR_MOUSE_EXPECTED = -(GYRO_RAD_PER_S - 0.05) * 0.5 * 1000
+
+
+def check_mouse(mouse_frames, keyboard_frames, start) -> int:
+    """The exact parts of timelines/mouse.tl's output, and the air mouse's
+    motion within bounds; `start` is the timeline's start (ns, CLOCK_MONOTONIC).
+    Returns the air mouse's REL_X sum."""
+    motion = [f for f in mouse_frames if any(e.startswith("REL_") for e in f.events)]
+    buttons = [f for f in mouse_frames if not any(e.startswith("REL_") for e in f.events)]
+    expect_frames(buttons, [["BTN_LEFT 1"], ["BTN_LEFT 0"], ["BTN_RIGHT 1"], ["BTN_RIGHT 0"]], "mouse buttons")
+    expect_frames(keyboard_frames, [["KEY_LEFTMETA 1"], ["KEY_LEFTMETA 0"]], "keyboard (home tapped)")
+
+    # Trackpad: 128/255 of the pad at 1000 counts a pad: 501.96 -> 502, no vertical motion.
+    trackpad_x = [v for t, v in relative(motion, start, "REL_X") if t < 700]
+    trackpad_y = [v for t, v in relative(motion, start, "REL_Y") if t < 700]
+    assert sum(trackpad_x) == 502 and all(v > 0 for v in trackpad_x), f"trackpad REL_X {trackpad_x}"
+    assert not trackpad_y, f"trackpad REL_Y {trackpad_y}"
+    assert not [f for f in motion if 700 <= (f.t_ns - start) / 1e6 < 2650], "motion before the gyro turned"
+
+    # Air mouse: about 0.5 s at 3.49 rad/s less the 0.05 rad/s drift dead zone, 1000 counts a radian.
+    air_x = [v for t, v in relative(motion, start, "REL_X") if 2650 <= t < 3450]
+    air_y = [v for t, v in relative(motion, start, "REL_Y") if 2650 <= t < 3450]
+    expected = AIR_MOUSE_EXPECTED
+    assert air_x and all(v < 0 for v in air_x), f"air mouse REL_X {air_x}"
+    assert 0.6 * expected >= sum(air_x) >= 1.4 * expected, \
+        f"air mouse moved {sum(air_x)} counts, expected about {expected:.0f}"
+    assert not air_y, f"air mouse REL_Y {air_y}"
+    late = [f for f in motion if (f.t_ns - start) / 1e6 >= 3450]
+    assert not late, f"the pointer moved after home was released: {late}"
+    return sum(air_x)
