@@ -61,6 +61,14 @@ final class ManagerRig {
         return controller
     }
 
+    /// A round trip to the fake on the manager's connection: every signal the
+    /// fake sent before has been handled when it returns.
+    func sync() throws {
+        var done = false
+        manager.client.call("/", "org.freedesktop.DBus.ObjectManager", "GetManagedObjects") { _ in done = true }
+        try wait("a round trip") { done }
+    }
+
     func send(_ address: String, _ hex: String) throws {
         let path = try fake.command("send", ["address": address, "hex": hex]) as? String
         guard path == "socket" || path == "signal" else { throw TestFailure("the fake dropped the packet: \(path ?? "?")") }

@@ -203,6 +203,7 @@ public final class ObserverToken {
 
     init(onCancel: @escaping @MainActor () -> Void) { self.onCancel = onCancel }
 
+    /// Ends the registration; safe to call twice.
     public func cancel() {
         onCancel?()
         onCancel = nil

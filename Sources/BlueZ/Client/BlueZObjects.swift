@@ -2,9 +2,13 @@ import DaydreamProtocol
 
 /// An `org.bluez.Adapter1` as the cache knows it.
 public struct AdapterInfo: Equatable, Sendable {
+    /// The object path, `/org/bluez/hci0`.
     public let path: String
+    /// The adapter's own Bluetooth address.
     public let address: String
+    /// `Powered`.
     public let isPowered: Bool
+    /// `Discovering`.
     public let isDiscovering: Bool
     /// `PowerState` on newer BlueZ (`on`, `off`, `off-blocked` when rfkill blocks it), if present.
     public let powerState: String?
@@ -23,16 +27,27 @@ public struct AdapterInfo: Equatable, Sendable {
 
 /// An `org.bluez.Device1` as the cache knows it.
 public struct DeviceInfo: Equatable, Sendable {
+    /// The object path, `/org/bluez/hci0/dev_AA_BB_CC_DD_EE_FF`.
     public let path: String
+    /// `Address`, upper case with colons.
     public let address: String
+    /// `Name` as advertised (not the user's `Alias`).
     public let name: String?
+    /// `UUIDs`, lower case.
     public let uuids: [String]
+    /// `Paired`.
     public let isPaired: Bool
+    /// `Bonded` (BlueZ 5.62+; `Paired` before).
     public let isBonded: Bool
+    /// `Trusted`.
     public let isTrusted: Bool
+    /// `Connected`.
     public let isConnected: Bool
+    /// `ServicesResolved`: the GATT objects are there.
     public let servicesResolved: Bool
+    /// `RSSI`, present while the device is seen advertising.
     public let rssi: Int?
+    /// The adapter it belongs to.
     public let adapterPath: String
 
     init(path: String, _ properties: ObjectCache.Properties) {
@@ -58,10 +73,15 @@ public struct DeviceInfo: Equatable, Sendable {
 
 /// An `org.bluez.GattCharacteristic1` with the UUID of its service.
 public struct CharacteristicInfo: Equatable, Sendable {
+    /// The object path.
     public let path: String
+    /// The characteristic's UUID, lower case.
     public let uuid: String
+    /// The service object it belongs to.
     public let servicePath: String
+    /// That service's UUID, lower case, when known.
     public let serviceUUID: String?
+    /// `Flags`: `read`, `notify`, `write`...
     public let flags: [String]
 
     /// Whether the characteristic can notify (or indicate).

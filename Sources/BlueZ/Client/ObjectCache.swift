@@ -2,11 +2,13 @@
 /// `InterfacesAdded`, `InterfacesRemoved` and `PropertiesChanged`:
 /// path -> interface -> property -> value (variants unwrapped).
 public struct ObjectCache {
+    /// One interface's properties.
     public typealias Properties = [String: DBusValue]
 
     /// Every object, by path.
     public private(set) var objects: [String: [String: Properties]] = [:]
 
+    /// An empty cache.
     public init() {}
 
     /// Replaces everything with a `GetManagedObjects` reply (`a{oa{sa{sv}}}`).

@@ -354,6 +354,7 @@ public final class SignalSubscription {
 
     init(onCancel: @escaping @MainActor () -> Void) { self.onCancel = onCancel }
 
+    /// Ends the subscription and sends `RemoveMatch`; safe to call twice.
     public func cancel() {
         onCancel?()
         onCancel = nil

@@ -8,6 +8,7 @@ public struct DBusError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The human text that came with it.
     public let message: String
 
+    /// An error with `name` and `message`.
     public init(name: String, message: String) {
         self.name = name
         self.message = message

@@ -11,8 +11,11 @@ public indirect enum DBusValue {
     case uint64(UInt64)
     case double(Double)
     case string(String)
+    /// `o`, checked before sending.
     case objectPath(String)
+    /// `g`, checked before sending.
     case signature(String)
+    /// `h`: a received descriptor is owned by the value until taken.
     case unixFD(UnixFileDescriptor)
     /// `ay`, read and written as one block.
     case bytes([UInt8])
@@ -65,6 +68,7 @@ public indirect enum DBusValue {
         return self
     }
 
+    /// A string, object path or signature.
     public var string: String? {
         switch unwrapped {
         case .string(let value), .objectPath(let value), .signature(let value): value
@@ -72,6 +76,7 @@ public indirect enum DBusValue {
         }
     }
 
+    /// A boolean.
     public var boolean: Bool? {
         if case .boolean(let value) = unwrapped { return value }
         return nil

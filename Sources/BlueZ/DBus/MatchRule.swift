@@ -1,15 +1,20 @@
 /// A signal match rule: sent to the bus daemon with `AddMatch`, and applied
 /// again locally to route each signal to its subscriber.
 public struct MatchRule: Hashable, Sendable {
+    /// The sender's bus name.
     public var sender: String?
+    /// The signal's interface.
     public var interface: String?
+    /// The signal's name.
     public var member: String?
+    /// The exact object path.
     public var path: String?
     /// Matches the path and every path below it.
     public var pathNamespace: String?
     /// The first argument, when it is a string.
     public var arg0: String?
 
+    /// A rule; nil fields match anything.
     public init(sender: String? = nil, interface: String? = nil, member: String? = nil,
                 path: String? = nil, pathNamespace: String? = nil, arg0: String? = nil) {
         self.sender = sender

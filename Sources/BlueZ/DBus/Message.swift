@@ -52,13 +52,21 @@ public final class Message {
         dbus_message_new_error(raw, error.name, error.message).map { Message(owning: $0) }
     }
 
+    /// Call, return, error or signal (`dbus_message_get_type`).
     public var kind: Kind { Kind(rawValue: dbus_message_get_type(raw)) ?? .invalid }
+    /// The object path.
     public var path: String? { dbus_message_get_path(raw).map { String(cString: $0) } }
+    /// The interface.
     public var interface: String? { dbus_message_get_interface(raw).map { String(cString: $0) } }
+    /// The method or signal name.
     public var member: String? { dbus_message_get_member(raw).map { String(cString: $0) } }
+    /// The sender's unique name.
     public var sender: String? { dbus_message_get_sender(raw).map { String(cString: $0) } }
+    /// The destination bus name.
     public var destination: String? { dbus_message_get_destination(raw).map { String(cString: $0) } }
+    /// The error name of an error message.
     public var errorName: String? { dbus_message_get_error_name(raw).map { String(cString: $0) } }
+    /// The arguments' type signature.
     public var signature: String { dbus_message_get_signature(raw).map { String(cString: $0) } ?? "" }
     /// Whether the caller asked for no reply.
     public var expectsReply: Bool { dbus_message_get_no_reply(raw) == 0 }

@@ -98,6 +98,7 @@ enum MessageWriter {
 /// D-Bus object path rules: `/`, or `/` followed by `/`-separated non-empty
 /// elements of `[A-Za-z0-9_]`.
 public enum ObjectPath {
+    /// Whether `path` is a valid object path.
     public static func isValid(_ path: String) -> Bool {
         guard path.hasPrefix("/") else { return false }
         if path == "/" { return true }

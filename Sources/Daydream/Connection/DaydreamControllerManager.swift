@@ -35,6 +35,7 @@ public final class DaydreamControllerManager {
 
     /// Settings.
     public struct Options: Sendable {
+        /// Which controllers to connect.
         public var policy: ConnectionPolicy
         /// Power the adapter on when it is off.
         public var powersOnAdapter = true
@@ -42,21 +43,28 @@ public final class DaydreamControllerManager {
         public var discoversWhileControllersAreAway = true
         /// The first reconnect delay; it doubles up to `maximumReconnectDelay`.
         public var reconnectDelay = TimeSpan.milliseconds(500)
+        /// The longest delay between reconnect attempts.
         public var maximumReconnectDelay = TimeSpan.seconds(30)
         /// How often the battery is read when it cannot notify.
         public var batteryPollInterval = TimeSpan.seconds(600)
         /// Register the pairing agent as BlueZ's default agent too.
         public var requestsDefaultAgent = false
 
+        /// Defaults, with `policy`.
         public init(policy: ConnectionPolicy = .pairedOnly) { self.policy = policy }
     }
 
     /// Something the user should know, with what to do about it.
     public enum Problem: Equatable, Sendable, CustomStringConvertible {
+        /// `org.bluez` has no owner.
         case bluetoothdMissing
+        /// BlueZ runs but has no adapter.
         case noAdapter
+        /// The adapter is off and could not (or may not) be powered on.
         case adapterOff(name: String, reason: String)
+        /// The controller refused the stored keys.
         case staleBond(address: String)
+        /// Pairing failed for another reason.
         case pairingFailed(address: String, reason: String)
         /// The D-Bus system bus connection is gone (dbus-daemon stopped); nothing works until a restart.
         case busLost
@@ -81,13 +89,11 @@ public final class DaydreamControllerManager {
         }
     }
 
-    /// A controller seen by discovery (for `scan` and the library's discovery callbacks).
-    public struct Sighting: Equatable, Sendable {
-        public let device: DeviceInfo
-    }
-
+    /// The loop everything runs on.
     public let reactor: Reactor
+    /// The BlueZ client (object cache and calls).
     public let client: BlueZClient
+    /// The settings given at creation.
     public let options: Options
     /// The pairing agent (registered when pairing is possible).
     public let agent: PairingAgent
@@ -425,10 +431,14 @@ public final class DaydreamControllerManager {
 
 /// Pairing did not complete: the address, what to do, and BlueZ's error if any.
 public struct PairingError: Error, CustomStringConvertible, Sendable {
+    /// The controller's address.
     public let address: String
+    /// What went wrong and what to do.
     public let reason: String
+    /// BlueZ's error, when it gave one.
     public let error: DBusError?
 
+    /// An error for `address`.
     public init(address: String, reason: String, error: DBusError? = nil) {
         self.address = address
         self.reason = reason
