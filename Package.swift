@@ -74,7 +74,10 @@ let package = Package(
         // `make bench`: pipeline cost, fd-to-write latency, daemon CPU/RSS/wake-ups.
         .executableTarget(
             name: "daydream-bench",
-            dependencies: ["Daydream", "DaydreamProtocol", "Mapping", "Timebase", "BridgeConfig", "VirtualDevice", "CEvdev"],
+            dependencies: [
+                "Bridge", "Daydream", "DaydreamProtocol", "Mapping", "Timebase", "BridgeConfig", "VirtualDevice",
+                "EventLoop", "CEvdev",
+            ],
             path: "Benchmarks/daydream-bench"
         ),
 

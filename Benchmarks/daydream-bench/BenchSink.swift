@@ -1,19 +1,21 @@
-import Foundation
 import Mapping
 import VirtualDevice
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Where the fd-to-write benchmark writes: real uinput devices when `/dev/uinput`
-/// can be opened, otherwise a pipe written through the same `InputEventWriter`
-/// the uinput devices use (one `write(2)` per device frame).
-@MainActor
-final class BenchSink {
+/// Where the fd-to-write benchmark's events go: real uinput devices when `/dev/uinput`
+/// can be written, otherwise a pipe written through the same `InputEventWriter` the
+/// uinput devices use (one `write(2)` per device frame). Notes when the last write ended.
+final class BenchDeviceSink: OutputSink {
     /// "uinput" or "pipe".
     let kind: String
     private let devices: VirtualDeviceSet?
     private let writers: [InputEventWriter]
+    /// Calls to `send` that wrote something.
+    private(set) var writes = 0
+    /// `CLOCK_MONOTONIC` nanoseconds right after the last write returned.
+    private(set) var lastWriteNanoseconds: Int64 = 0
 
     /// Real devices for `capabilities` if possible, else writers on `pipe`.
     init(capabilities: Capabilities, pipe: Int32) {
@@ -30,21 +32,27 @@ final class BenchSink {
         }
     }
 
-    /// Sends the events; true when anything was written.
-    func send(_ events: [OutputEvent]) -> Bool {
-        guard !events.isEmpty else { return false }
+    func send(_ events: [OutputEvent]) throws(VirtualDeviceError) {
+        guard !events.isEmpty else { return }
+        defer {
+            lastWriteNanoseconds = monotonicNanoseconds()
+            writes += 1
+        }
         if let devices {
-            try? devices.send(events)
-            return true
+            try devices.send(events)
+            return
         }
         for event in events {
             let writer = writers[Int(event.device.rawValue)]
             if event.isSynReport {
-                try? writer.endFrame()
+                try writer.endFrame()
             } else {
-                try? writer.append(type: event.type, code: event.code, value: event.value)
+                try writer.append(type: event.type, code: event.code, value: event.value)
             }
         }
-        return true
+    }
+
+    func releaseAll() throws(VirtualDeviceError) {
+        try devices?.releaseAll()
     }
 }

@@ -1,5 +1,8 @@
+import Bridge
 import DaydreamProtocol
+import EventLoop
 import Foundation
+import Mapping
 import Timebase
 #if canImport(Glibc)
 import Glibc
@@ -72,8 +75,11 @@ private func sleepUntil(_ deadline: Int64) {
 }
 
 /// Sends `count` packets into a `socketpair(SOCK_SEQPACKET)`, `spacing` apart so the loop
-/// is asleep in `poll` when each arrives; the loop reads it, runs `Pipeline`, and
-/// writes each device's events with one `write(2)` to the sink.
+/// is asleep in `epoll_wait` when each arrives. The daemon's event loop (`Reactor`) watches
+/// the other end and reads it as the BlueZ link's `NotificationStream` does (non-blocking,
+/// one `read` per notification, into a buffer allocated once), then `Pipeline` runs with
+/// the reactor as its scheduler (so long-press and hold timers arm the real timerfd) and a
+/// `SinkOutput` writes each device frame with one `write(2)`.
 @MainActor
 func measureFdToWrite(_ profile: BenchProfile, stream: PacketStream, count: Int, spacingNanoseconds: Int64) throws -> FdToWriteResult {
     var pair: [CInt] = [-1, -1]
@@ -89,44 +95,60 @@ func measureFdToWrite(_ profile: BenchProfile, stream: PacketStream, count: Int,
         close(pipeFds[1])
     }
     let receiver = pair[1]
+    _ = fcntl(receiver, F_SETFL, fcntl(receiver, F_GETFL) | O_NONBLOCK)
 
-    let pipeline = Pipeline(configuration: profile.configuration, profile: profile.profile, encodes: false)
-    let sink = BenchSink(capabilities: pipeline.capabilities, pipe: pipeFds[1])
+    let reactor: Reactor
+    do {
+        reactor = try Reactor()
+    } catch {
+        throw BenchError("the event loop: \(error)")
+    }
+    let capabilities = MappingEngine(configuration: profile.configuration, profileName: profile.profile).capabilities
+    let sink = BenchDeviceSink(capabilities: capabilities, pipe: pipeFds[1])
+    let pipeline = Pipeline(profile, output: SinkOutput(sink: sink, label: "bench"), scheduler: reactor)
     let sender = SenderState(socket: pair[0], stream: stream, count: count, spacingNanoseconds: spacingNanoseconds)
     let drain = Drain(fd: pipeFds[0])
     let writtenAt = UnsafeMutablePointer<Int64>.allocate(capacity: count)
     writtenAt.initialize(repeating: 0, count: count)
     defer { writtenAt.deallocate() }
 
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 512, alignment: 8)
+    defer { buffer.deallocate() }
+    var received = 0
+    var withOutput = 0
+    let watch: IOWatch
+    do {
+        watch = try reactor.watch(receiver, interest: .readable) { _ in
+            for _ in 0..<16 where received < count {
+                let length = read(receiver, buffer.baseAddress, buffer.count)
+                guard length > 0 else { break }
+                let writesBefore = sink.writes
+                pipeline.process(UnsafeRawBufferPointer(rebasing: buffer[0..<length]), at: reactor.now)
+                if sink.writes != writesBefore {
+                    writtenAt[received] = sink.lastWriteNanoseconds
+                    withOutput += 1
+                }
+                received += 1
+            }
+        }
+    } catch {
+        throw BenchError("watching the socket: \(error)")
+    }
+    defer { watch.cancel() }
+
     let drainThread = Thread { drain.run() }
     drainThread.start()
     let senderThread = Thread { sender.run() }
     senderThread.start()
 
-    var buffer = PacketBytes()
-    var received = 0
-    var withOutput = 0
-    var ready = pollfd(fd: receiver, events: Int16(POLLIN), revents: 0)
-    while received < count {
-        let n = poll(&ready, 1, 5_000)
-        if n < 0 && errno == EINTR { continue }
-        guard n > 0 else { throw BenchError("no packet for 5 s after \(received)") }
-        let length = buffer.withUnsafeMutableBytes { read(receiver, $0.baseAddress, $0.count) }
-        guard length > 0 else { throw BenchError("read: \(String(cString: strerror(errno)))") }
-        let now = MonotonicTime.now()
-        buffer.withUnsafeBytes { bytes in
-            pipeline.process(UnsafeRawBufferPointer(rebasing: bytes[0..<length]), at: now)
-        }
-        if sink.send(pipeline.output.events) {
-            writtenAt[received] = monotonicNanoseconds()
-            withOutput += 1
-        }
-        received += 1
+    let expected = TimeSpan(nanoseconds: spacingNanoseconds * Int64(count) + 10_000_000_000)
+    guard reactor.run(until: { received >= count }, timeout: expected) else {
+        throw BenchError("only \(received) of \(count) packets arrived")
     }
     sender.done.wait()
     close(pair[0])
     guard withOutput > 0 else {
-        throw BenchError("no packet produced an event to write (\(profile.name): is the mapping engine's body on main yet?)")
+        throw BenchError("no packet produced an event to write (\(profile.name))")
     }
 
     // Percentiles in nanoseconds, reported in microseconds.
@@ -142,7 +164,7 @@ func measureFdToWrite(_ profile: BenchProfile, stream: PacketStream, count: Int,
     distribution.max /= 1000
     distribution.mean /= 1000
     return FdToWriteResult(
-        profile: profile.name, latency: distribution, sink: sink.kind, loop: "bench poll(2) loop, EventLoop not on main yet",
+        profile: profile.name, latency: distribution, sink: sink.kind, loop: "Reactor (epoll)",
         packetsSent: count, packetsWithOutput: withOutput)
 }
 

@@ -7,11 +7,14 @@ let usage = """
       --quick           fewer packets (a smoke run; figures are noisier)
       --json PATH       where to write the JSON figures (default .build/bench.json)
       --config-dir DIR  the shipped configs whose profiles are measured (default config)
+      --only NAME       only the pipeline of the profile NAME, one pass, no table
+                        (for valgrind --tool=callgrind)
     """
 
 var quick = false
 var jsonPath = ".build/bench.json"
 var configDirectory = "config"
+var onlyProfile: String?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -28,6 +31,12 @@ while let argument = arguments.popFirst() {
             exit(64)
         }
         configDirectory = path
+    case "--only":
+        guard let name = arguments.popFirst() else {
+            FileHandle.standardError.write(Data("Error: --only needs a profile name\n\(usage)\n".utf8))
+            exit(64)
+        }
+        onlyProfile = name
     case "-h", "--help":
         print(usage)
         exit(0)
@@ -47,6 +56,15 @@ let shipped = BenchProfiles.shipped(in: configDirectory)
 report.notes += shipped.problems
 if shipped.profiles.isEmpty { report.notes.append("no profiles found in \(configDirectory)/*.toml") }
 let profiles = [BenchProfiles.decodeAndModel] + shipped.profiles + [BenchProfiles.everything]
+if let onlyProfile {
+    guard let profile = profiles.first(where: { $0.name == onlyProfile }) else {
+        FileHandle.standardError.write(Data("Error: no profile '\(onlyProfile)'; there are: \(profiles.map(\.name).joined(separator: ", "))\n".utf8))
+        exit(64)
+    }
+    let result = measurePipeline(profile, stream: stream, passes: 1, overhead: overhead)
+    print("\(profile.name): p50 \(result.perPacket.p50) ns, p99 \(result.perPacket.p99) ns")
+    exit(0)
+}
 for profile in profiles {
     report.pipelines.append(measurePipeline(profile, stream: stream, passes: passes, overhead: overhead))
 }
