@@ -84,3 +84,28 @@ func measurePipeline(_ profile: BenchProfile, stream: PacketStream, passes: Int,
 private func packet(_ all: UnsafeRawBufferPointer, _ index: Int) -> UnsafeRawBufferPointer {
     UnsafeRawBufferPointer(rebasing: all[(index * 20)..<(index * 20 + 20)])
 }
+
+/// The decoder alone, timed the same way: the first stage of the pipeline.
+func measureDecode(stream: PacketStream, passes: Int, overhead: Int64) -> PipelineResult {
+    let total = stream.count * passes
+    var samples = [Int64](repeating: 0, count: total)
+    var checksum = 0
+    stream.bytes.withUnsafeBytes { all in
+        var sample = 0
+        for _ in 0..<passes {
+            for index in 0..<stream.count {
+                let bytes = packet(all, index)
+                let start = monotonicNanoseconds()
+                let decoded = try? DaydreamPacket(bytes: bytes)
+                let end = monotonicNanoseconds()
+                checksum &+= Int(decoded?.sequence ?? 0)
+                samples[sample] = max(0, end &- start &- overhead)
+                sample += 1
+            }
+        }
+    }
+    // Keeps the decoding from being optimised away.
+    if checksum == -1 { print(checksum) }
+    return PipelineResult(
+        profile: "decode only", perPacket: Distribution(sorting: &samples), batchMean: .nan, batchP99: .nan, eventsPerPacket: 0)
+}

@@ -140,9 +140,16 @@ public final class ControllerSession<Output: BridgeOutput> {
         for notice in notices { noticeHandler(self, notice) }
     }
 
+    /// Reads the engine's next deadline in place. Read straight off the stored property, the
+    /// getter would run on a copy of the whole engine (a retain and a release of everything
+    /// it holds, on every packet); through `inout` it runs on the engine itself.
+    private static func nextDeadline(of engine: inout MappingEngine) -> MonotonicTime? {
+        engine.nextDeadline
+    }
+
     /// Points the one timer at the engine's next deadline; untouched while the deadline stays the same.
     private func rearm() {
-        let deadline = engine.nextDeadline
+        let deadline = Self.nextDeadline(of: &engine)
         guard deadline != armedDeadline else { return }
         timer?.cancel()
         armedDeadline = deadline

@@ -50,18 +50,27 @@ public final class DDController {
     /// Whether the controller is connected and streaming.
     public private(set) var isConnected = false
     /// Packet counters since this object was made.
-    public private(set) var statistics = DDControllerStatistics()
+    public var statistics: DDControllerStatistics { counters }
     /// The newest packet, if any.
-    public private(set) var lastPacket: DaydreamPacket?
+    public var lastPacket: DaydreamPacket? { newestPacket }
 
     /// Called with every decoded packet before the elements update: the bridge's fast path.
-    public var packetHandler: (@MainActor (DDController, DaydreamPacket, MonotonicTime) -> Void)?
+    public var packetHandler: (@MainActor (DDController, DaydreamPacket, MonotonicTime) -> Void)? {
+        get { fastPath }
+        set { fastPath = newValue }
+    }
     /// Called when the link comes up (`true`) or goes down (`false`).
     public var connectionChangedHandler: (@MainActor (DDController, Bool) -> Void)?
 
     /// Set by the transport: reads the battery level, then calls `setBatteryLevel(percent:)`.
     public var batteryLevelReader: (@MainActor (DDController) -> Void)?
 
+    // Private storage behind the public accessors of what every packet touches: with every
+    // access inside this module, the optimiser can prove they never overlap and drop the
+    // run-time exclusivity checks that public stored properties pay on every packet.
+    private var counters = DDControllerStatistics()
+    private var newestPacket: DaydreamPacket?
+    private var fastPath: (@MainActor (DDController, DaydreamPacket, MonotonicTime) -> Void)?
     private var lastSequence: UInt8?
 
     /// A controller with the given address, whose long-press timers run on `scheduler`.
@@ -82,15 +91,15 @@ public final class DDController {
         do {
             handle(try DaydreamPacket(bytes: bytes), at: time)
         } catch {
-            statistics.malformed += 1
+            counters.malformed += 1
         }
     }
 
     /// Applies one decoded packet received at `time`.
     public func handle(_ packet: DaydreamPacket, at time: MonotonicTime) {
         countSequence(packet.sequence)
-        lastPacket = packet
-        packetHandler?(self, packet, time)
+        newestPacket = packet
+        fastPath?(self, packet, time)
         let pressed = packet.buttons
         clickButton.update(pressed: pressed.contains(.click), at: time)
         homeButton.update(pressed: pressed.contains(.home), at: time)
@@ -149,11 +158,11 @@ public final class DDController {
     }
 
     private func countSequence(_ sequence: UInt8) {
-        statistics.received += 1
+        counters.received += 1
         if let last = lastSequence {
             // The 5-bit counter wraps at 32; a repeat counts as nothing lost.
             let gap = (Int(sequence) - Int(last) - 1 + 32) % 32
-            if gap != 31 { statistics.lost += gap }
+            if gap != 31 { counters.lost += gap }
         }
         lastSequence = sequence
     }

@@ -13,23 +13,43 @@ public final class DDControllerButton {
     public let kind: Kind
 
     /// Called on every packet with the current state (about 60 times a second), like the iOS library.
-    public var valueChangedHandler: DDControllerButtonHandler?
+    public var valueChangedHandler: DDControllerButtonHandler? {
+        get { handlers.valueChanged }
+        set { handlers.valueChanged = newValue }
+    }
     /// Called only when the pressed state changes.
-    public var pressedChangedHandler: DDControllerButtonHandler?
+    public var pressedChangedHandler: DDControllerButtonHandler? {
+        get { handlers.pressedChanged }
+        set { handlers.pressedChanged = newValue }
+    }
     /// Called once per press, when the button has been held for `longPressDuration`.
     /// It comes from a timer, so it fires even when the controller stops sending.
-    public var longPressHandler: DDControllerButtonHandler?
+    public var longPressHandler: DDControllerButtonHandler? {
+        get { handlers.longPress }
+        set { handlers.longPress = newValue }
+    }
 
     /// How long a press must last to be a long press; 1 s by default.
     public var longPressDuration: TimeSpan = .seconds(1)
 
     /// Whether the button is down.
-    public private(set) var isPressed = false
+    public var isPressed: Bool { pressed }
     /// 1 when pressed, 0 when not (the buttons are digital).
-    public var value: Float { isPressed ? 1 : 0 }
+    public var value: Float { pressed ? 1 : 0 }
 
+    // Private storage behind public accessors: with every access inside this module, the
+    // optimiser can prove they never overlap and drop the run-time exclusivity checks that
+    // public stored properties pay on every packet.
+    private var pressed = false
+    private var handlers = Handlers()
     private let scheduler: any DeadlineScheduler
     private var longPressTimer: ScheduledTimer?
+
+    private struct Handlers {
+        var valueChanged: DDControllerButtonHandler?
+        var pressedChanged: DDControllerButtonHandler?
+        var longPress: DDControllerButtonHandler?
+    }
 
     /// The controller's five buttons.
     public enum Kind: String, CaseIterable, Sendable {
@@ -42,35 +62,35 @@ public final class DDControllerButton {
     }
 
     /// Applies the state from one packet received at `time`.
-    func update(pressed: Bool, at time: MonotonicTime) {
-        let changed = pressed != isPressed
-        isPressed = pressed
+    func update(pressed isDown: Bool, at time: MonotonicTime) {
+        let changed = isDown != pressed
         if changed {
+            pressed = isDown
             longPressTimer?.cancel()
             longPressTimer = nil
-            if pressed {
+            if isDown {
                 longPressTimer = scheduler.schedule(at: time + longPressDuration) { [weak self] in
                     self?.fireLongPress()
                 }
             }
         }
-        valueChangedHandler?(self, pressed)
-        if changed { pressedChangedHandler?(self, pressed) }
+        handlers.valueChanged?(self, isDown)
+        if changed { handlers.pressedChanged?(self, isDown) }
     }
 
     /// Releases the button (for a disconnect), calling the handlers if it was down.
     func release() {
-        guard isPressed else { return }
+        guard pressed else { return }
         longPressTimer?.cancel()
         longPressTimer = nil
-        isPressed = false
-        valueChangedHandler?(self, false)
-        pressedChangedHandler?(self, false)
+        pressed = false
+        handlers.valueChanged?(self, false)
+        handlers.pressedChanged?(self, false)
     }
 
     private func fireLongPress() {
         longPressTimer = nil
-        guard isPressed else { return }
-        longPressHandler?(self, true)
+        guard pressed else { return }
+        handlers.longPress?(self, true)
     }
 }
