@@ -40,33 +40,28 @@ enum PairCommand: Subcommand {
             return ExitCode.failure
         }
         manager.start()
-
-        func candidate() -> DeviceInfo? {
-            if let wanted { return manager.client.cache.device(address: wanted) }
-            return manager.client.cache.devices.first { $0.isDaydreamController && !$0.isPaired && $0.rssi != nil }
+        printOut(wanted.map { "Looking for \($0) (hold its home button)..." }
+            ?? "Looking for an unpaired Daydream controller (hold its home button until the light blinks)...")
+        var outcome: Result<DDController, PairingError>?
+        let request = manager.pairNextController(address: wanted) { outcome = $0 }
+        context.run(until: { outcome != nil || request.pairingAddress != nil }, timeout: timeout)
+        if let address = request.pairingAddress {
+            printOut("Pairing \(address)...")
+            context.run(until: { outcome != nil }, timeout: .seconds(90))
         }
-        if candidate() == nil {
-            printOut(wanted.map { "Looking for \($0) (hold its home button)..." }
-                ?? "Looking for an unpaired Daydream controller (hold its home button until the light blinks)...")
-            manager.startDiscovery()
-            guard context.run(until: { candidate() != nil }, timeout: timeout), let found = candidate() else {
-                manager.stop()
-                printError(context.interrupted ? "Interrupted." : "Error: " + (wanted.map { "\($0) was not found" }
-                    ?? "no unpaired Daydream controller found") + "; hold the home button until the light blinks and try again")
-                return ExitCode.failure
+        guard outcome != nil else {
+            request.cancel()
+            manager.stop()
+            if context.interrupted {
+                printError("Interrupted.")
+            } else if request.pairingAddress != nil {
+                printError("Error: BlueZ did not finish pairing in time; press the home button and try again")
+            } else {
+                printError("Error: " + (wanted.map { "\($0) was not found" } ?? "no unpaired Daydream controller found")
+                    + "; hold the home button until the light blinks and try again")
             }
-            _ = found
-        }
-        guard let device = candidate() else { return ExitCode.failure }
-        guard device.isDaydreamController else {
-            printError("Error: \(device.address) (\(device.name ?? "no name")) is not a Daydream controller")
             return ExitCode.failure
         }
-        manager.stopDiscovery()
-        printOut("Pairing \(device.address) (\(device.name ?? "no name"))...")
-        var outcome: Result<DDController, PairingError>?
-        manager.pair(address: device.address) { outcome = $0 }
-        context.run(until: { outcome != nil }, timeout: .seconds(90))
         switch outcome {
         case .success(let controller):
             printOut("Paired and trusted \(controller.address).")
@@ -87,7 +82,6 @@ enum PairCommand: Subcommand {
             return ExitCode.failure
         case nil:
             manager.stop()
-            printError(context.interrupted ? "Interrupted." : "Error: BlueZ did not finish pairing in time")
             return ExitCode.failure
         }
     }

@@ -37,6 +37,7 @@ final class ManagerRig {
             reactor: reactor, connection: try BusConnection(address: bus.address, reactor: reactor), options: options)
         manager.problemHandler = { [unowned self] in problems.append($0) }
         manager.controllerSighted = { [unowned self] in sightings.append($0.address) }
+        manager.controllerAdded = { [unowned self] in events.append("added \($0.address)") }
         manager.controllerConnected = { [unowned self] in events.append("connected \($0.address)") }
         manager.controllerDisconnected = { [unowned self] in events.append("disconnected \($0.address)") }
     }

@@ -192,7 +192,7 @@ import Timebase
         try rig.wait("the disconnect") { !controller.isConnected }
         #expect(presses == [true, false])
         #expect(!controller.volumeUpButton.isPressed)
-        #expect(rig.events == ["connected \(Rig.first)", "disconnected \(Rig.first)"])
+        #expect(rig.events == ["added \(Rig.first)", "connected \(Rig.first)", "disconnected \(Rig.first)"])
         #expect(rig.manager.knownControllers.map(\.address) == [Rig.first])
         #expect(rig.manager.connectedControllers.isEmpty)
 
@@ -205,6 +205,7 @@ import Timebase
         #expect(rig.manager.controller(address: Rig.first) === controller)
         #expect(notes.names == ["DDControllerDidConnect \(Rig.first)", "DDControllerDidDisconnect \(Rig.first)",
                                 "DDControllerDidConnect \(Rig.first)"])
+        #expect(rig.events.filter { $0.hasPrefix("added") } == ["added \(Rig.first)"])
         try rig.send(Rig.first, Rig.volumeUpPacket)
         try rig.wait("packets again") { controller.volumeUpButton.isPressed }
     }
@@ -270,5 +271,24 @@ import Timebase
         try rig.wait("the loss") { rig.problems.contains(.busLost) }
         #expect(!controller.isConnected)
         #expect(!controller.volumeUpButton.isPressed)
+    }
+
+    @Test func pairNextControllerWaitsForAnUnpairedControllerAndPairsOnlyIt() throws {
+        let rig = try Rig(devices: [Rig.controller(Rig.first), ["address": Rig.speaker, "name": "Speaker"]])
+        defer { rig.stop() }
+        rig.manager.start()
+        try rig.wait("the cache") { rig.manager.client.isReady }
+        var outcome: Result<DDController, PairingError>?
+        let request = rig.manager.pairNextController { outcome = $0 }
+        try rig.wait("discovery") { (try? rig.fake.state()["discovering"] as? Bool) == true }
+        try rig.sync()
+        #expect(request.pairingAddress == nil)
+        try rig.fake.command("add_device", Rig.controller(Rig.second, paired: false))
+        try rig.wait("pairing") { outcome != nil }
+        #expect(try outcome?.get().address == Rig.second)
+        #expect(request.pairingAddress == Rig.second)
+        let pairs = try rig.fake.log().filter { $0.hasPrefix("Pair ") }
+        #expect(pairs == ["Pair /org/bluez/hci0/dev_C0_DD_EE_00_00_02"])
+        try rig.wait("the connection") { rig.manager.controller(address: Rig.second)?.isConnected == true }
     }
 }

@@ -98,6 +98,9 @@ public final class DaydreamControllerManager {
     /// The pairing agent (registered when pairing is possible).
     public let agent: PairingAgent
 
+    /// Called once per controller, when the manager first makes its `DDController`
+    /// (before it connects): the place to attach handlers that must see every connect.
+    public var controllerAdded: (@MainActor (DDController) -> Void)?
     /// Called when a controller connects and streams (after `markConnected`).
     public var controllerConnected: (@MainActor (DDController) -> Void)?
     /// Called when a controller disconnects (after `markDisconnected`).
@@ -284,6 +287,7 @@ public final class DaydreamControllerManager {
         if let link = links[address] { return link }
         let link = ControllerLink(controller: DDController(address: address, scheduler: reactor), manager: self)
         links[address] = link
+        controllerAdded?(link.controller)
         return link
     }
 
