@@ -48,10 +48,12 @@ FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= packet config recording
 FUZZ_DIR ?= .build/fuzz
 BENCH_FLAGS ?=
+SOAK_SECONDS ?= 600
 
 ## Release build, then the figures table; also writes .build/bench.json. Never fails on timing.
 bench: deps
 	$(SWIFT) build -c release $(SWIFT_FLAGS) --product daydream-bench
+	$(SWIFT) build -c release $(SWIFT_FLAGS) --product daydream-bridge
 	"$$($(SWIFT) build -c release --show-bin-path)/daydream-bench" --json .build/bench.json $(BENCH_FLAGS)
 
 ## Each fuzzer for FUZZ_SECONDS (libFuzzer + AddressSanitizer); fails on a finding.
@@ -140,3 +142,13 @@ check-install:
 ## for its Debian packages. Not yet part of `make test`.
 e2e: deps
 	@SWIFT="$(SWIFT)" SWIFT_FLAGS="$(SWIFT_FLAGS)" Tests/e2e/run.sh
+
+## The daemon with 4 emulated controllers at 100 Hz for SOAK_SECONDS (fake bluetoothd, private bus):
+## no packet lost, RSS growth <= 1 MB, no fd growth. See Benchmarks/daemon-load/daemon_load.py.
+soak: test-deps
+	$(SWIFT) build $(SWIFT_FLAGS) --product daydream-bridge
+	Benchmarks/daemon-load/daemon_load.py --bridge "$$($(SWIFT) build --show-bin-path)/daydream-bridge" soak --seconds $(SOAK_SECONDS)
+
+## The soak for 60 s, as CI runs it.
+soak-ci:
+	$(MAKE) soak SOAK_SECONDS=60

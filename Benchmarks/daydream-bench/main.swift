@@ -79,7 +79,15 @@ do {
     report.fdToWriteNote = "\(error)"
 }
 
-report.daemonNote = "the daemon is not on main yet"
+// The daemon: next to this binary, as `make bench` builds it.
+let binDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
+do {
+    report.daemon = try measureDaemon(
+        bridge: binDirectory + "/daydream-bridge", script: "Benchmarks/daemon-load/daemon_load.py",
+        loadSeconds: quick ? 5 : 30, idleSeconds: quick ? 3 : 10)
+} catch {
+    report.daemonNote = "\(error)"
+}
 
 print(report.table())
 do {

@@ -1,0 +1,366 @@
+#!/usr/bin/python3
+"""Runs the real daemon against emulated controllers and measures it.
+
+What runs: a private dbus-daemon; the project's fake bluetoothd
+(Tests/fake-bluez/fake_bluez.py, imported here) offering N paired Daydream
+controllers, each handing out one end of a SOCK_SEQPACKET socketpair from
+AcquireNotify, exactly as BlueZ does; and `daydream-bridge run --print` with
+DAYDREAM_DBUS_ADDRESS pointing at the private bus, so it goes through its real
+BlueZ client, pairing-free connect, GATT lookup, AcquireNotify, event loop,
+controller model, mapping and output. This process feeds every socket at RATE
+packets per second. Not exercised: the radio, the kernel's Bluetooth stack and
+bluetoothd itself (the e2e rig covers those), and uinput (the daemon prints its
+events instead: this machine has no /dev/uinput).
+
+Each packet moves the touch x by one count, and Benchmarks/daemon-load/soak.toml
+maps the pad to a stick with no deadzone, so every packet gives exactly one
+ABS_X event: the soak counts them per controller at the daemon's output.
+
+    daemon_load.py --bridge PATH bench [--load-seconds 30] [--idle-seconds 10]
+    daemon_load.py --bridge PATH soak --seconds 600
+
+Prints one JSON object on stdout; exit status 1 when a soak check fails,
+2 when the rig cannot run (the reason on stderr).
+"""
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "Tests", "fake-bluez"))
+
+import dbus.mainloop.glib  # noqa: E402  (Debian's python3-dbus)
+from gi.repository import GLib  # noqa: E402
+import fake_bluez  # noqa: E402
+
+BUS_CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>custom</type>
+  <listen>unix:path={path}</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow user="*"/><allow own="*"/>
+    <allow send_type="method_call"/><allow send_type="signal"/>
+    <allow send_type="method_return"/><allow send_type="error"/>
+    <allow receive_type="method_call"/><allow receive_type="signal"/>
+    <allow receive_type="method_return"/><allow receive_type="error"/>
+  </policy>
+</busconfig>
+"""
+
+FE55 = "0000fe55-0000-1000-8000-00805f9b34fb"
+FEF5 = "0000fef5-0000-1000-8000-00805f9b34fb"
+
+
+class RigError(Exception):
+    """The rig itself could not run (not a finding about the daemon)."""
+
+
+def encode(seq, time_ms, touch_x, touch_y):
+    """A packet at rest with the given counters and touch (see protocol.md)."""
+    fields = [(time_ms % 512, 0, 9), (seq % 32, 9, 5), (520, 53 + 13, 13), (touch_x, 131, 8), (touch_y, 139, 8)]
+    value = 0
+    for field, start, width in fields:
+        value |= (field & ((1 << width) - 1)) << (160 - start - width)
+    return value.to_bytes(20, "big")
+
+
+def feed_packets():
+    """The feed: touch x walks 1..255 (one count per packet), y stays at 128."""
+    period = 32 * 255
+    return [encode(i, i * 10, 1 + i % 255, 128) for i in range(period)]
+
+
+class Process:
+    """/proc figures of one process, summed over its threads."""
+
+    def __init__(self, pid):
+        self.pid = pid
+
+    def tasks(self):
+        try:
+            return os.listdir(f"/proc/{self.pid}/task")
+        except FileNotFoundError:
+            return []
+
+    def cpu_ns(self):
+        """Time on a CPU, all threads (schedstat: nanoseconds)."""
+        total = 0
+        for task in self.tasks():
+            try:
+                with open(f"/proc/{self.pid}/task/{task}/schedstat") as f:
+                    total += int(f.read().split()[0])
+            except (FileNotFoundError, ProcessLookupError):
+                pass
+        return total
+
+    def switches(self):
+        """Voluntary plus involuntary context switches, all threads: each is a wake-up."""
+        total = 0
+        for task in self.tasks():
+            try:
+                with open(f"/proc/{self.pid}/task/{task}/status") as f:
+                    for line in f:
+                        if line.startswith(("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")):
+                            total += int(line.split()[1])
+            except (FileNotFoundError, ProcessLookupError):
+                pass
+        return total
+
+    def status_kb(self, key):
+        with open(f"/proc/{self.pid}/status") as f:
+            for line in f:
+                if line.startswith(key + ":"):
+                    return int(line.split()[1])
+        return 0
+
+    def fd_count(self):
+        return len(os.listdir(f"/proc/{self.pid}/fd"))
+
+    def threads(self):
+        return len(self.tasks())
+
+
+class Rig:
+    def __init__(self, bridge, controllers, rate, output_to_pipe):
+        self.directory = tempfile.mkdtemp(prefix="daydream-load-")
+        self.controllers = controllers
+        self.interval = 1.0 / rate
+        self.packets = feed_packets()
+        self.sent = [0] * controllers
+        self.abs_x = {}
+        self.bad_lines = 0
+        self.buffered = b""
+        self.addresses = [f"C0:DD:EE:00:01:{index + 1:02X}" for index in range(controllers)]
+        self.bus = self.start_bus()
+        dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+        self.loop = GLib.MainLoop()
+        self.fake = fake_bluez.Fake(self.bus_address, "org.bluez")
+        self.fake.connect()
+        self.fake.start()
+        fake_bluez.run_command(self.fake, {"cmd": "add_adapter"}, None)
+        for address in self.addresses:
+            fake_bluez.run_command(self.fake, {
+                "cmd": "add_device", "address": address, "name": "Daydream controller",
+                "paired": True, "trusted": True, "uuids": [FE55, FEF5]}, None)
+        self.log_path = os.path.join(self.directory, "daemon.log")
+        env = dict(os.environ, DAYDREAM_DBUS_ADDRESS=self.bus_address)
+        env.pop("JOURNAL_STREAM", None)
+        self.log = open(self.log_path, "wb")
+        self.daemon = subprocess.Popen(
+            [bridge, "run", "--print", "--socket", "none",
+             "--config", os.path.join(ROOT, "Benchmarks", "daemon-load", "soak.toml")],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE if output_to_pipe else subprocess.DEVNULL,
+            stderr=self.log, env=env)
+        self.process = Process(self.daemon.pid)
+        if output_to_pipe:
+            os.set_blocking(self.daemon.stdout.fileno(), False)
+            GLib.io_add_watch(self.daemon.stdout.fileno(), GLib.IO_IN | GLib.IO_HUP, self.read_output)
+
+    def start_bus(self):
+        config = os.path.join(self.directory, "bus.conf")
+        with open(config, "w") as f:
+            f.write(BUS_CONFIG.format(path=os.path.join(self.directory, "bus")))
+        bus = subprocess.Popen(["dbus-daemon", f"--config-file={config}", "--nofork", "--nopidfile",
+                                "--print-address"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.bus_address = bus.stdout.readline().decode().strip()
+        if not self.bus_address:
+            raise RigError("dbus-daemon did not start")
+        return bus
+
+    def sockets(self):
+        """Each controller's end of its notify socket, None until the daemon has acquired it."""
+        found = []
+        for address in self.addresses:
+            try:
+                found.append(self.fake.device(address).characteristic(fake_bluez.INPUT).socket)
+            except KeyError:  # not connected yet: its GATT objects are made on connect
+                found.append(None)
+        return found
+
+    def run_for(self, seconds, until=None):
+        """Runs the GLib loop for `seconds`, or until `until()` holds; returns whether it held."""
+        deadline = time.monotonic() + seconds
+        context = self.loop.get_context()
+        while time.monotonic() < deadline:
+            if until is not None and until():
+                return True
+            context.iteration(False) or time.sleep(0.002)
+            if self.daemon.poll() is not None:
+                raise RigError(f"the daemon exited with status {self.daemon.returncode}; see its log:\n"
+                               + self.log_tail())
+        return until() if until is not None else True
+
+    def wait_connected(self, timeout=30):
+        if not self.run_for(timeout, lambda: None not in self.sockets()):
+            connected = sum(sock is not None for sock in self.sockets())
+            raise RigError(f"only {connected} of {self.controllers} controllers acquired their notify socket "
+                           f"in {timeout} s; the daemon's log:\n" + self.log_tail())
+
+    def feed(self, seconds):
+        """Sends RATE packets a second to every controller for `seconds`, catching up after a late tick."""
+        sockets = self.sockets()
+        start = time.monotonic()
+        end = start + seconds
+        context = self.loop.get_context()
+        while True:
+            now = time.monotonic()
+            due = int((min(now, end) - start) / self.interval)
+            for index, sock in enumerate(sockets):
+                while self.sent[index] < due:
+                    sock.send(self.packets[self.sent[index] % len(self.packets)])
+                    self.sent[index] += 1
+            while context.pending():
+                context.iteration(False)
+            if now >= end:
+                break
+            next_due = start + (due + 1) * self.interval
+            time.sleep(max(0.0, min(next_due, end) - time.monotonic()))
+        if self.daemon.poll() is not None:
+            raise RigError(f"the daemon exited with status {self.daemon.returncode}:\n" + self.log_tail())
+
+    def read_output(self, fd, condition):
+        try:
+            chunk = os.read(fd, 1 << 16)
+        except BlockingIOError:
+            return True
+        if not chunk:
+            return False
+        self.buffered += chunk
+        lines = self.buffered.split(b"\n")
+        self.buffered = lines.pop()
+        for line in lines:
+            # TIME ADDRESS DEVICE TYPE CODE VALUE
+            parts = line.split()
+            if len(parts) != 6:
+                self.bad_lines += 1
+                continue
+            if parts[3] == b"EV_ABS" and parts[4] == b"ABS_X":
+                self.abs_x.setdefault(parts[1].decode(), []).append(int(parts[5]))
+        return True
+
+    def log_tail(self):
+        self.log.flush()
+        with open(self.log_path, "rb") as f:
+            return f.read()[-3000:].decode(errors="replace")
+
+    def close(self):
+        if self.daemon.poll() is None:
+            self.daemon.terminate()
+            try:
+                self.daemon.wait(10)
+            except subprocess.TimeoutExpired:
+                self.daemon.kill()
+        self.bus.terminate()
+        self.bus.wait()
+        self.log.close()
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+
+def bench(rig, load_seconds, idle_seconds):
+    rig.wait_connected()
+    rig.feed(2)  # warm-up: first events, lazily made buffers
+    cpu_before, wall_before = rig.process.cpu_ns(), time.monotonic()
+    rig.feed(load_seconds)
+    cpu = rig.process.cpu_ns() - cpu_before
+    wall = time.monotonic() - wall_before
+    rig.run_for(1)  # let the last packets through before counting quiet wake-ups
+    switches_before = rig.process.switches()
+    time.sleep(idle_seconds)
+    switches = rig.process.switches() - switches_before
+    packets = sum(rig.sent)
+    return {
+        "controllers": rig.controllers,
+        "packets_per_second": round(packets / (load_seconds + 2 + 0.0), 1),
+        "load_seconds": round(wall, 2),
+        "cpu_percent": round(cpu / 1e9 / wall * 100, 3),
+        "peak_rss_mb": round(rig.process.status_kb("VmHWM") / 1024, 2),
+        "idle_seconds": idle_seconds,
+        "idle_wakeups_per_s": round(switches / idle_seconds, 2),
+        "threads": rig.process.threads(),
+    }
+
+
+def soak(rig, seconds):
+    rig.wait_connected()
+    warm = min(10, max(2, seconds // 10))
+    rig.feed(warm)
+    rig.run_for(1)
+    rss_start = rig.process.status_kb("VmRSS")
+    fds_start = rig.process.fd_count()
+    rig.feed(seconds - warm)
+    rig.run_for(5, lambda: all(len(rig.abs_x.get(a, [])) >= n for a, n in zip(rig.addresses, rig.sent)))
+    rss_end = rig.process.status_kb("VmRSS")
+    fds_end = rig.process.fd_count()
+    problems = []
+    per_controller = {}
+    for address, sent in zip(rig.addresses, rig.sent):
+        values = rig.abs_x.get(address, [])
+        # Within each sweep of touch x the axis rises; it falls only where x wraps from 255 to 1.
+        falls = sum(1 for a, b in zip(values, values[1:]) if b <= a)
+        expected_falls = (sent - 1) // 255
+        per_controller[address] = {"sent": sent, "abs_x_events": len(values)}
+        if len(values) != sent:
+            problems.append(f"{address}: {sent} packets sent, {len(values)} ABS_X events out "
+                            f"({sent - len(values)} lost inside the bridge)")
+        elif falls != expected_falls:
+            problems.append(f"{address}: events out of order ({falls} falls, {expected_falls} expected)")
+    growth_mb = (rss_end - rss_start) / 1024
+    if growth_mb > 1.0:
+        problems.append(f"RSS grew by {growth_mb:.2f} MB (limit 1 MB)")
+    if fds_end > fds_start:
+        problems.append(f"open fds grew from {fds_start} to {fds_end}")
+    if rig.bad_lines:
+        problems.append(f"{rig.bad_lines} output lines not in the TIME ADDRESS DEVICE TYPE CODE VALUE form")
+    return {
+        "seconds": seconds, "controllers": rig.controllers, "per_controller": per_controller,
+        "rss_start_mb": round(rss_start / 1024, 2), "rss_end_mb": round(rss_end / 1024, 2),
+        "rss_growth_mb": round(growth_mb, 3), "fds_start": fds_start, "fds_end": fds_end,
+        "problems": problems,
+    }
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--bridge", required=True, help="the daydream-bridge binary")
+    parser.add_argument("--controllers", type=int, default=4)
+    parser.add_argument("--rate", type=float, default=100.0, help="packets per second per controller")
+    sub = parser.add_subparsers(dest="mode", required=True)
+    bench_parser = sub.add_parser("bench")
+    bench_parser.add_argument("--load-seconds", type=float, default=30)
+    bench_parser.add_argument("--idle-seconds", type=float, default=10)
+    soak_parser = sub.add_parser("soak")
+    soak_parser.add_argument("--seconds", type=int, default=600)
+    options = parser.parse_args()
+
+    rig = None
+    try:
+        rig = Rig(options.bridge, options.controllers, options.rate, output_to_pipe=options.mode == "soak")
+        if options.mode == "bench":
+            result = bench(rig, options.load_seconds, options.idle_seconds)
+        else:
+            result = soak(rig, options.seconds)
+    except RigError as error:
+        print(f"daemon-load: {error}", file=sys.stderr)
+        print(json.dumps({"error": str(error).split("\n")[0]}))
+        return 2
+    finally:
+        if rig is not None:
+            rig.close()
+    print(json.dumps(result))
+    if result.get("problems"):
+        for problem in result["problems"]:
+            print(f"soak: {problem}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
