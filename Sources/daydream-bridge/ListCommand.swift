@@ -54,7 +54,8 @@ enum ListCommand: Subcommand {
         for device in controllers {
             rows.append([
                 device.address, device.name ?? "(no name)", device.isConnected ? "yes" : "no", device.isPaired ? "yes" : "no",
-                readings[device.address + "battery"] ?? "-", readings[device.address + "firmware"] ?? "-",
+                readings[device.address + "battery"] ?? pluginBattery(client, device) ?? "-",
+                readings[device.address + "firmware"] ?? "-",
             ])
         }
         let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
@@ -66,4 +67,10 @@ enum ListCommand: Subcommand {
         }
         return ExitCode.success
     }
+}
+
+/// The level BlueZ's battery plugin shows (`Battery1.Percentage`) when it claims the Battery Service.
+@MainActor
+private func pluginBattery(_ client: BlueZClient, _ device: DeviceInfo) -> String? {
+    client.cache.properties(device.path, BlueZNames.battery)?["Percentage"]?.integer.map { "\($0)%" }
 }

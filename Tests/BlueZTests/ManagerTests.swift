@@ -291,4 +291,14 @@ import Timebase
         #expect(pairs == ["Pair /org/bluez/hci0/dev_C0_DD_EE_00_00_02"])
         try rig.wait("the connection") { rig.manager.controller(address: Rig.second)?.isConnected == true }
     }
+
+    @Test func theBatteryComesFromBlueZsBatteryPluginWhenItClaimsTheService() throws {
+        let rig = try Rig(devices: [Rig.controller(Rig.first, ["battery_plugin": true])])
+        defer { rig.stop() }
+        let controller = try rig.connected(Rig.first)
+        try rig.wait("the level") { controller.batteryLevel == 0.85 }
+        try rig.fake.command("set_battery", ["address": Rig.first, "percent": 33])
+        try rig.wait("the change") { controller.batteryLevel == 0.33 }
+        #expect(try !rig.fake.log().contains { $0.hasPrefix("ReadValue") && $0.hasSuffix("char0002") })
+    }
 }

@@ -39,6 +39,7 @@ INPUT = "00000001-1000-1000-8000-00805f9b34fb"
 COMMAND = "00000002-1000-1000-8000-00805f9b34fb"
 BATTERY_SERVICE = "0000180f-0000-1000-8000-00805f9b34fb"
 BATTERY_LEVEL = "00002a19-0000-1000-8000-00805f9b34fb"
+BATTERY1 = "org.bluez.Battery1"
 DIS = "0000180a-0000-1000-8000-00805f9b34fb"
 DIS_VALUES = [
     ("00002a29-0000-1000-8000-00805f9b34fb", "Google Inc."),
@@ -299,6 +300,7 @@ class Device(FakeObject):
         self.agent_method = "RequestConfirmation"
         self.gatt = True
         self.battery_notify = True
+        self.battery_plugin = False  # like bluetoothd's battery plugin: Battery1 instead of 180F
         self.refuse_acquire = None
 
     def address(self):
@@ -359,8 +361,13 @@ class Device(FakeObject):
         def char(svc, number, uuid, flags, value):
             self.fake.add(GattCharacteristic(self.fake, svc, number, uuid, flags, value))
 
-        battery = service(1, BATTERY_SERVICE)
-        char(battery, 2, BATTERY_LEVEL, ["read", "notify"] if self.battery_notify else ["read"], [85])
+        if self.battery_plugin:
+            self.props[BATTERY1] = {"Percentage": dbus.Byte(85), "Source": dbus.String("GATT Battery Service")}
+            self.fake.root.InterfacesAdded(self.path, dbus.Dictionary(
+                {BATTERY1: dbus.Dictionary(self.props[BATTERY1], signature="sv")}, signature="sa{sv}"))
+        else:
+            battery = service(1, BATTERY_SERVICE)
+            char(battery, 2, BATTERY_LEVEL, ["read", "notify"] if self.battery_notify else ["read"], [85])
         dis = service(10, DIS)
         for index, (uuid, text) in enumerate(DIS_VALUES):
             char(dis, 11 + index, uuid, ["read"], list(text.encode()))
@@ -486,7 +493,8 @@ def run_command(fake, command, answer):
         adapter = fake.adapter()
         device = Device(fake, adapter, command["address"], command.get("name"), command.get("uuids", []),
                         command.get("paired", False), command.get("rssi", -50))
-        for key in ("pair_error", "connect_error", "agent_method", "battery_notify", "refuse_acquire", "gatt"):
+        for key in ("pair_error", "connect_error", "agent_method", "battery_notify", "battery_plugin",
+                    "refuse_acquire", "gatt"):
             if key in command:
                 setattr(device, key, command[key])
         if command.get("trusted"):
@@ -515,7 +523,11 @@ def run_command(fake, command, answer):
         char = device.characteristic(command.get("uuid", INPUT))
         return char.notify(bytes.fromhex(command["hex"]))
     if cmd == "set_battery":
-        char = fake.device(command["address"]).characteristic(BATTERY_LEVEL)
+        device = fake.device(command["address"])
+        if BATTERY1 in device.props:
+            device.set(BATTERY1, "Percentage", dbus.Byte(command["percent"]))
+            return None
+        char = device.characteristic(BATTERY_LEVEL)
         value = dbus.Array([dbus.Byte(command["percent"])], signature="y")
         if char.props[CHARACTERISTIC]["Notifying"]:
             char.set(CHARACTERISTIC, "Value", value)

@@ -10,6 +10,8 @@ public enum BlueZNames {
     public static let gattService = "org.bluez.GattService1"
     /// A remote GATT characteristic.
     public static let gattCharacteristic = "org.bluez.GattCharacteristic1"
+    /// The battery plugin's view of a device's Battery Service (`Percentage`).
+    public static let battery = "org.bluez.Battery1"
     /// Where agents register (`/org/bluez`).
     public static let agentManager = "org.bluez.AgentManager1"
     /// The interface a pairing agent exports.

@@ -237,8 +237,24 @@ final class ControllerLink {
 
     // MARK: Battery and device information
 
+    /// BlueZ's battery plugin claims the Battery Service and shows its level
+    /// as `org.bluez.Battery1.Percentage` on the device instead of exporting 2A19.
+    private var pluginBatteryPercentage: Int? {
+        devicePath.flatMap { client.cache.properties($0, BlueZNames.battery)?["Percentage"]?.integer }
+    }
+
+    /// The device's `Battery1` appeared or changed.
+    func batteryPluginChanged() {
+        guard state == .streaming, batteryPath == nil, let percent = pluginBatteryPercentage else { return }
+        controller.setBatteryLevel(percent: percent)
+    }
+
     private func setUpBattery() {
-        guard let battery = characteristic(DaydreamGATT.batteryLevelUUID) else { return }
+        guard let battery = characteristic(DaydreamGATT.batteryLevelUUID) else {
+            // No 2A19 exported: BlueZ's battery plugin has it (it notifies through PropertiesChanged).
+            batteryPluginChanged()
+            return
+        }
         batteryPath = battery.path
         readBattery()
         if battery.canNotify {
@@ -267,7 +283,11 @@ final class ControllerLink {
 
     /// Reads the battery level; the model posts `.DDControllerDidUpdateBatteryLevel`.
     func readBattery() {
-        guard state == .streaming, let path = batteryPath else { return }
+        guard state == .streaming else { return }
+        guard let path = batteryPath else {
+            batteryPluginChanged()
+            return
+        }
         client.readValue(characteristic: path) { [weak self] result in
             switch result {
             case .success(let value):

@@ -308,6 +308,9 @@ public final class DaydreamControllerManager {
         case .interfacesAdded(let path, let interfaces):
             if interfaces.contains(BlueZNames.adapter) { checkAdapter() }
             if interfaces.contains(BlueZNames.device), let device = client.cache.device(at: path) { deviceChanged(device, sighting: true) }
+            if interfaces.contains(BlueZNames.battery) {
+                links.values.first { $0.devicePath == path }?.batteryPluginChanged()
+            }
             if interfaces.contains(BlueZNames.gattCharacteristic) {
                 links.values.first { $0.devicePath.map { path.hasPrefix($0 + "/") } ?? false }?.gattChanged()
             }
@@ -329,6 +332,8 @@ public final class DaydreamControllerManager {
                     discoveryRequested = false
                 }
                 checkAdapter()
+            } else if interface == BlueZNames.battery {
+                links.values.first { $0.devicePath == path }?.batteryPluginChanged()
             } else if interface == BlueZNames.device, let device = client.cache.device(at: path) {
                 deviceChanged(device, sighting: names.contains("RSSI") || names.contains("ManufacturerData"))
             }
