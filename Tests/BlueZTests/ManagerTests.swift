@@ -6,7 +6,8 @@ import Testing
 import Timebase
 
 @MainActor
-@Suite(.serialized) struct ManagerTests {
+@Suite(.serialized, .enabled(if: TestEnvironment.canRunDBusTests, "needs dbus-daemon, python3-dbus, python3-gi"))
+struct ManagerTests {
     typealias Rig = ManagerRig
 
     @Test func discoveryUsesTheFE55FilterAndMatchesByNameOrService() throws {

@@ -5,7 +5,8 @@ import Testing
 import Timebase
 
 @MainActor
-@Suite struct ObjectCacheTests {
+@Suite(.enabled(if: TestEnvironment.canRunDBusTests, "needs dbus-daemon, python3-dbus, python3-gi"))
+struct ObjectCacheTests {
     @Test func theCacheFollowsAddsRemovesChangesAndRestarts() throws {
         let bus = try TestBus()
         defer { bus.stop() }

@@ -64,3 +64,20 @@ struct TestFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+
+/// Whether this machine can run the D-Bus tests: `dbus-daemon`, and Debian's
+/// python3 with python3-dbus and python3-gi (`scripts/install-deps --test`).
+enum TestEnvironment {
+    static let canRunDBusTests: Bool = {
+        let manager = FileManager.default
+        let pythonPaths = ["/usr/lib/python3/dist-packages/dbus", "/usr/lib/python3/dist-packages/gi"]
+        let ready = manager.isExecutableFile(atPath: "/usr/bin/dbus-daemon")
+            && manager.isExecutableFile(atPath: "/usr/bin/python3")
+            && pythonPaths.allSatisfy { manager.fileExists(atPath: $0) }
+        if !ready {
+            print("BlueZTests: skipping the D-Bus tests: install dbus-daemon, python3-dbus and python3-gi "
+                + "(scripts/install-deps --test)")
+        }
+        return ready
+    }()
+}
