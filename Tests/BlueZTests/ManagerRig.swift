@@ -25,11 +25,23 @@ final class ManagerRig {
 
     init(policy: DaydreamControllerManager.ConnectionPolicy = .pairedOnly, adapter: [String: Any]? = [:],
          devices: [[String: Any]] = []) throws {
-        bus = try TestBus()
-        reactor = try Reactor()
-        fake = try FakeBlueZ(busAddress: bus.address, reactor: reactor)
-        if let adapter { try fake.command("add_adapter", adapter) }
-        for device in devices { try fake.command("add_device", device) }
+        let bus = try TestBus()
+        self.bus = bus
+        do {
+            reactor = try Reactor()
+            fake = try FakeBlueZ(busAddress: bus.address, reactor: reactor)
+        } catch {
+            bus.stop()
+            throw error
+        }
+        do {
+            if let adapter { try fake.command("add_adapter", adapter) }
+            for device in devices { try fake.command("add_device", device) }
+        } catch {
+            fake.stop()
+            bus.stop()
+            throw error
+        }
         var options = DaydreamControllerManager.Options(policy: policy)
         options.reconnectDelay = .milliseconds(40)
         options.maximumReconnectDelay = .milliseconds(200)
