@@ -170,7 +170,10 @@ def wait_for_device(match, timeout: float = 20.0, exclude=()) -> InputDevice:
     while True:
         for path, name in sorted(list_devices().items()):
             if path not in exclude and test(name):
-                return InputDevice(path)
+                try:
+                    return InputDevice(path)
+                except FileNotFoundError:  # gone between listing and opening
+                    continue
         if time.monotonic() > deadline:
             raise AssertionError(f"no input device matching {match!r} within {timeout:.0f} s; "
                                  f"present: {sorted(list_devices().values())}")
