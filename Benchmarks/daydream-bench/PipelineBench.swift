@@ -8,8 +8,6 @@ struct PipelineResult {
     var perPacket: Distribution
     /// Mean nanoseconds per packet from batches of 64 timed together (no per-packet clock reads).
     var batchMean: Double
-    /// p99 of the per-packet mean of each batch of 64.
-    var batchP99: Double
     var eventsPerPacket: Double
 }
 
@@ -75,7 +73,6 @@ func measurePipeline(_ profile: BenchProfile, stream: PacketStream, passes: Int,
         profile: profile.name,
         perPacket: Distribution(sorting: &samples),
         batchMean: batches.mean,
-        batchP99: batches.p99,
         eventsPerPacket: eventsPerPacket
     )
 }
@@ -107,5 +104,5 @@ func measureDecode(stream: PacketStream, passes: Int, overhead: Int64) -> Pipeli
     // Keeps the decoding from being optimised away.
     if checksum == -1 { print(checksum) }
     return PipelineResult(
-        profile: "decode only", perPacket: Distribution(sorting: &samples), batchMean: .nan, batchP99: .nan, eventsPerPacket: 0)
+        profile: "decode only", perPacket: Distribution(sorting: &samples), batchMean: .nan, eventsPerPacket: 0)
 }
