@@ -81,7 +81,13 @@ private func sleepUntil(_ deadline: Int64) {
 /// the reactor as its scheduler (so long-press and hold timers arm the real timerfd) and a
 /// `SinkOutput` writes each device frame with one `write(2)`.
 @MainActor
-func measureFdToWrite(_ profile: BenchProfile, stream: PacketStream, count: Int, spacingNanoseconds: Int64) throws -> FdToWriteResult {
+///
+/// With `floorOnly`, the handler skips the bridge: it reads the packet and writes one fixed
+/// 48-byte frame. That is the floor this machine puts under the figure: thread wake-up,
+/// `epoll_wait`, `read`, `write`.
+func measureFdToWrite(
+    _ profile: BenchProfile, stream: PacketStream, count: Int, spacingNanoseconds: Int64, floorOnly: Bool = false
+) throws -> FdToWriteResult {
     var pair: [CInt] = [-1, -1]
     guard socketpair(AF_UNIX, CInt(SOCK_SEQPACKET.rawValue) | CInt(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
         throw BenchError("socketpair: \(String(cString: strerror(errno)))")
@@ -114,6 +120,9 @@ func measureFdToWrite(_ profile: BenchProfile, stream: PacketStream, count: Int,
 
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 512, alignment: 8)
     defer { buffer.deallocate() }
+    let frame = UnsafeMutableRawBufferPointer.allocate(byteCount: 48, alignment: 8)
+    frame.initializeMemory(as: UInt8.self, repeating: 0)
+    defer { frame.deallocate() }
     var received = 0
     var withOutput = 0
     let watch: IOWatch
@@ -122,6 +131,13 @@ func measureFdToWrite(_ profile: BenchProfile, stream: PacketStream, count: Int,
             for _ in 0..<16 where received < count {
                 let length = read(receiver, buffer.baseAddress, buffer.count)
                 guard length > 0 else { break }
+                if floorOnly {
+                    _ = write(pipeFds[1], frame.baseAddress, frame.count)
+                    writtenAt[received] = monotonicNanoseconds()
+                    withOutput += 1
+                    received += 1
+                    continue
+                }
                 let writesBefore = sink.writes
                 pipeline.process(UnsafeRawBufferPointer(rebasing: buffer[0..<length]), at: reactor.now)
                 if sink.writes != writesBefore {
@@ -164,7 +180,8 @@ func measureFdToWrite(_ profile: BenchProfile, stream: PacketStream, count: Int,
     distribution.max /= 1000
     distribution.mean /= 1000
     return FdToWriteResult(
-        profile: profile.name, latency: distribution, sink: sink.kind, loop: "Reactor (epoll)",
+        profile: floorOnly ? "none (floor)" : profile.name, latency: distribution, sink: floorOnly ? "pipe" : sink.kind,
+        loop: "Reactor (epoll)",
         packetsSent: count, packetsWithOutput: withOutput)
 }
 

@@ -8,23 +8,26 @@ import Timebase
 /// its model (buttons with long-press timers, touchpad, motion), its `packetHandler`
 /// hands the packet to the daemon's `ControllerSession` (snapshot, mapping engine,
 /// output, timer re-arm), which sends the events to `Output`.
+/// A configuration without profiles stops after the model: no session is attached.
 @MainActor
 final class Pipeline<Output: BridgeOutput> {
     let controller: DDController
-    let session: ControllerSession<Output>
+    let session: ControllerSession<Output>?
 
     init(_ profile: BenchProfile, output: Output, scheduler: any DeadlineScheduler) {
         controller = DDController(address: "C0:DD:EE:00:00:01", scheduler: scheduler)
         controller.longPressDuration = profile.configuration.holdTime
-        session = ControllerSession(
-            address: controller.address, configuration: profile.configuration, profileName: profile.profile,
-            output: output, scheduler: scheduler)
-        session.attach(to: controller)
+        if profile.configuration.profiles.isEmpty {
+            session = nil
+        } else {
+            let session = ControllerSession(
+                address: controller.address, configuration: profile.configuration, profileName: profile.profile,
+                output: output, scheduler: scheduler)
+            session.attach(to: controller)
+            self.session = session
+        }
         controller.markConnected()
     }
-
-    /// The capabilities of the devices this profile needs.
-    var capabilities: Capabilities { session.capabilities }
 
     /// Runs one notification received at `time` through the whole path.
     @inline(__always)

@@ -7,6 +7,8 @@ struct BenchReport {
     var packetsPerProfile: Int
     var pipelines: [PipelineResult] = []
     var fdToWrite: FdToWriteResult?
+    /// The same path with the bridge's code left out: what the machine costs.
+    var fdToWriteFloor: FdToWriteResult?
     var fdToWriteNote: String?
     var daemon: DaemonResult?
     var daemonNote: String?
@@ -41,6 +43,10 @@ struct BenchReport {
             lines.append("fd to write (profile \(fd.profile); sink: \(fd.sink); loop: \(fd.loop)), µs;")
             lines.append("  \(fd.packetsWithOutput) of \(fd.packetsSent) packets, 1 ms apart, wrote events:")
             lines.append(String(format: "  p50 %.1f   p99 %.1f   p99.9 %.1f   max %.1f", fd.latency.p50, fd.latency.p99, fd.latency.p999, fd.latency.max))
+            if let floor = fdToWriteFloor {
+                lines.append(String(format: "  floor (same loop, read + one 48-byte write, no bridge code): p50 %.1f   p99 %.1f   p99.9 %.1f",
+                                    floor.latency.p50, floor.latency.p99, floor.latency.p999))
+            }
         } else {
             lines.append("fd to write: not measured (\(fdToWriteNote ?? "?"))")
         }

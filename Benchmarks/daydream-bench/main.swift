@@ -76,8 +76,11 @@ let busiest = zip(profiles, report.pipelines.dropFirst())
     .filter { pair in shipped.profiles.contains { $0.name == pair.0.name } }
     .max { $0.1.eventsPerPacket < $1.1.eventsPerPacket }?.0
 do {
+    let count = quick ? 1_000 : 5_000
     report.fdToWrite = try measureFdToWrite(
-        busiest ?? BenchProfiles.everything, stream: stream, count: quick ? 1_000 : 5_000, spacingNanoseconds: 1_000_000)
+        busiest ?? BenchProfiles.everything, stream: stream, count: count, spacingNanoseconds: 1_000_000)
+    report.fdToWriteFloor = try measureFdToWrite(
+        BenchProfiles.everything, stream: stream, count: count, spacingNanoseconds: 1_000_000, floorOnly: true)
 } catch {
     report.fdToWriteNote = "\(error)"
 }
