@@ -59,6 +59,7 @@ class EmulatedDaydream:
         self.firmware_writes = 0
         self.recording_playing = False
         self.timeline = None  # (Timeline, loop start time, initial State) while playing
+        self.advertising_lock = asyncio.Lock()
 
         self.controller = RigController(f"dd-{name}", link=link, public_address=address)
         config = DeviceConfiguration(name=NAME, address=hci.Address(address))
@@ -103,8 +104,9 @@ class EmulatedDaydream:
             return
         self.powered = False
         self._stop_playback()
-        if self.device.is_advertising:
-            await self.device.stop_advertising()
+        async with self.advertising_lock:  # an advertise in flight finishes first
+            if self.device.is_advertising:
+                await self.device.stop_advertising()
         for connection in list(self.device.connections.values()):
             try:
                 await connection.disconnect(reason=POWER_OFF_REASON)
@@ -114,14 +116,18 @@ class EmulatedDaydream:
         self.report("powered", on=False)
 
     async def _advertise(self) -> None:
-        if self.powered and not self.device.is_advertising and not self.device.connections:
-            await self.device.start_advertising(
-                own_address_type=hci.OwnAddressType.PUBLIC,
-                advertising_data=advertising_data(),
-                scan_response_data=b"",
-                advertising_interval_min=100,
-                advertising_interval_max=100,
-            )
+        async with self.advertising_lock:
+            if self.powered and not self.device.is_advertising and not self.device.connections:
+                await self._start_advertising()
+
+    async def _start_advertising(self) -> None:
+        await self.device.start_advertising(
+            own_address_type=hci.OwnAddressType.PUBLIC,
+            advertising_data=advertising_data(),
+            scan_response_data=b"",
+            advertising_interval_min=100,
+            advertising_interval_max=100,
+        )
 
     async def forget_bonds(self) -> None:
         await self.device.keystore.delete_all()
@@ -130,6 +136,9 @@ class EmulatedDaydream:
     # Link events ---------------------------------------------------------
     def _on_connection(self, connection) -> None:
         peer = str(connection.peer_address)
+        if not self.powered:  # raced with a power off: a switched-off controller has no links
+            asyncio.ensure_future(connection.disconnect(reason=POWER_OFF_REASON))
+            return
         self.report("connected", peer=peer, handle=connection.handle)
         connection.on("disconnection", lambda reason: self._on_disconnection(connection, reason))
         connection.on("connection_encryption_change",
