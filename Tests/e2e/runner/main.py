@@ -79,6 +79,8 @@ def main() -> int:
                 status, reason = "FAIL", str(error)
             except Exception as error:  # a rig problem or a crash: fail loudly
                 status, reason = "FAIL", f"{type(error).__name__}: {error}\n{traceback.format_exc()}"
+            if status == "FAIL" and (unready := rig.unready_bridge()):
+                status, reason = "SKIP", unready
         took = time.monotonic() - began
         line = f"{status} {scenario.name} ({took:.1f} s)"
         if reason:

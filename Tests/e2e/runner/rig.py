@@ -184,6 +184,17 @@ class Rig:
             time.sleep(0.1)
         return agent
 
+    def unready_bridge(self) -> str | None:
+        """Why a failure is only the bridge being unfinished: a 'run' that
+        exited saying it has no Bluetooth side yet. None otherwise."""
+        from bridge_helpers import NOT_CONNECTED_YET
+        for process in self.processes:
+            if process.name.startswith("bridge") and not process.alive():
+                with open(process.log_path, encoding="utf-8", errors="replace") as file:
+                    if NOT_CONNECTED_YET in file.read():
+                        return "this build of 'daydream-bridge run' has no Bluetooth connection manager yet"
+        return None
+
     # Reporting ----------------------------------------------------------------
     def figure(self, text: str) -> None:
         print(f"    figure: {text}", flush=True)
