@@ -7,6 +7,8 @@ struct DaemonResult {
     var loadSeconds: Double
     var cpuPercent: Double
     var peakRSSMegabytes: Double
+    /// The anonymous (private heap and stack) part of the RSS at the end of the load.
+    var anonymousRSSMegabytes: Double
     var idleSeconds: Double
     var idleWakeupsPerSecond: Double
 }
@@ -31,6 +33,7 @@ func measureDaemon(bridge: String, script: String, loadSeconds: Int, idleSeconds
         throw BenchError("the daemon rig printed no figures (exit \(process.terminationStatus))")
     }
     if let error = object["error"] as? String { throw BenchError(error) }
+    if let reason = object["skipped"] as? String { throw BenchError(reason) }
     func number(_ key: String) throws -> Double {
         guard let value = object[key] as? Double ?? (object[key] as? Int).map(Double.init) else {
             throw BenchError("the daemon rig's figures have no \(key)")
@@ -40,6 +43,6 @@ func measureDaemon(bridge: String, script: String, loadSeconds: Int, idleSeconds
     return DaemonResult(
         what: "daydream-bridge run --print > /dev/null, fake bluetoothd on a private bus, AcquireNotify socketpairs",
         loadSeconds: try number("load_seconds"), cpuPercent: try number("cpu_percent"),
-        peakRSSMegabytes: try number("peak_rss_mb"), idleSeconds: try number("idle_seconds"),
+        peakRSSMegabytes: try number("peak_rss_mb"), anonymousRSSMegabytes: try number("rss_anon_mb"), idleSeconds: try number("idle_seconds"),
         idleWakeupsPerSecond: try number("idle_wakeups_per_s"))
 }

@@ -53,7 +53,8 @@ struct BenchReport {
         lines.append("")
         if let daemon {
             lines.append("Daemon (\(daemon.what)):")
-            lines.append(String(format: "  4 controllers x 100 Hz for %.0f s: %.3f %% of one core, peak RSS %.1f MB", daemon.loadSeconds, daemon.cpuPercent, daemon.peakRSSMegabytes))
+            lines.append(String(format: "  4 controllers x 100 Hz for %.0f s: %.3f %% of one core, peak RSS %.1f MB (%.1f MB of it anonymous, the rest shared libraries)",
+                                daemon.loadSeconds, daemon.cpuPercent, daemon.peakRSSMegabytes, daemon.anonymousRSSMegabytes))
             lines.append(String(format: "  silent for %.0f s with 4 connected: %.2f wake-ups/s", daemon.idleSeconds, daemon.idleWakeupsPerSecond))
         } else {
             lines.append("Daemon: not measured (\(daemonNote ?? "?"))")
