@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import BlueZ
 import Bridge
 import BridgeConfig
 import EventLoop
@@ -53,6 +54,7 @@ enum RunCommand: Subcommand {
             options: ["--config", "--profile", "--socket", "--replay"]
         )
         Logger.configure(verbose: options.flag("-v", "--verbose"))
+        Logger.adoptLibraryLog()
         guard options.positionals.isEmpty else { throw UsageError("unexpected argument '\(options.positionals[0])'") }
         if options.flag("--pair"), options.value("--replay") != nil {
             throw UsageError("--pair and --replay cannot be used together")
@@ -135,8 +137,17 @@ enum RunCommand: Subcommand {
             source.stop()
             return ExitCode.success
         }
-        Logger.error("this build has no Bluetooth connection manager yet: use 'run --replay FILE'")
-        daemon.shutdown()
-        return ExitCode.failure
+        let bluetooth: BluetoothControllerSource
+        do {
+            bluetooth = try BluetoothControllerSource(reactor: reactor, pairFirst: pair)
+        } catch {
+            Logger.error("cannot reach the D-Bus system bus (\(error.message)): is dbus running?")
+            daemon.shutdown()
+            return ExitCode.failure
+        }
+        bluetooth.start(found: { daemon.add($0) }, problem: { daemon.report(problem: $0) })
+        reactor.run()
+        bluetooth.stop()
+        return ExitCode.success
     }
 }

@@ -37,6 +37,9 @@ public final class BridgeDaemon<Output: DeviceOutput> {
     private var watcherWatch: IOWatch?
     private var control: ControlServer?
     private var stopped = false
+    /// The last problem a controller source reported (BlueZ missing, adapter off), shown in the
+    /// status until a controller connects.
+    private var problem: String?
 
     /// The configuration running now.
     public var configuration: MappingConfiguration { reloader.current.configuration }
@@ -138,11 +141,24 @@ public final class BridgeDaemon<Output: DeviceOutput> {
                 return
             }
         }
-        let session = slot.session ?? makeSession(address: address, output: slot.output)
-        slot.session = session
-        slot.controller = controller
-        session.attach(to: controller)
-        Logger.notice("\(address): controller added, profile \(session.profileName)")
+        problem = nil
+        if let session = slot.session {
+            slot.controller = controller
+            session.attach(to: controller)
+            Logger.debug("\(address): back, profile \(session.profileName)")
+        } else {
+            let session = makeSession(address: address, output: slot.output)
+            slot.session = session
+            slot.controller = controller
+            session.attach(to: controller)
+            Logger.notice("\(address): controller connected, profile \(session.profileName)")
+        }
+        updateStatus()
+    }
+
+    /// Shows a source's problem (one line saying what to do) in the status; the source logs it.
+    public func report(problem: String) {
+        self.problem = problem
         updateStatus()
     }
 
@@ -296,11 +312,12 @@ public final class BridgeDaemon<Output: DeviceOutput> {
     /// The status for systemd: every controller and its profile.
     public var statusLine: String {
         let withControllers = slots.filter { $0.session != nil }
+        let problemText = problem.map { "; \($0)" } ?? ""
         guard !withControllers.isEmpty else {
             let profile = profileOverride ?? configuration.startingProfileName(forController: nil) ?? "none"
-            return "waiting for a controller (profile \(profile))"
+            return "waiting for a controller (profile \(profile))" + problemText
         }
-        return withControllers.map(\.statusLine).joined(separator: "; ")
+        return withControllers.map(\.statusLine).joined(separator: "; ") + problemText
     }
 
     private func updateStatus() {

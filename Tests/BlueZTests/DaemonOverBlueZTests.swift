@@ -1,0 +1,94 @@
+import EventLoop
+import Foundation
+import Testing
+
+/// `daydream-bridge run` against the fake bluetoothd: BlueZ -> controller -> mapping -> events
+/// (printed with `--print`, as there is no /dev/uinput here), with the one-line problems and the
+/// release on a drop. The VM end-to-end tests do the same with real Bluetooth and uinput.
+@MainActor
+@Suite(.serialized) struct DaemonOverBlueZTests {
+    nonisolated static let defaultConfig = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("config/default.toml").path
+
+    /// The daemon running on the test bus, its output in files.
+    final class Daemon {
+        let process = Process()
+        let out: URL
+        let err: URL
+
+        init(bus: TestBus, arguments: [String] = []) throws {
+            out = bus.directory.appendingPathComponent("run-stdout")
+            err = bus.directory.appendingPathComponent("run-stderr")
+            _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+            process.executableURL = CommandTests.binary
+            process.arguments = ["run", "--print", "--socket", "none", "--config", DaemonOverBlueZTests.defaultConfig] + arguments
+            var environment = ProcessInfo.processInfo.environment
+            environment["DAYDREAM_DBUS_ADDRESS"] = bus.address
+            process.environment = environment
+            process.standardOutput = try FileHandle(forWritingTo: out)
+            process.standardError = try FileHandle(forWritingTo: err)
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+        }
+
+        var stdout: String { (try? String(contentsOf: out, encoding: .utf8)) ?? "" }
+        var stderr: String { (try? String(contentsOf: err, encoding: .utf8)) ?? "" }
+
+        func stop() -> Int32 {
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+
+        deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+    }
+
+    /// Turns the loop (which serves the fake) until `condition` holds or 5 s pass.
+    func wait(_ reactor: Reactor, _ condition: () -> Bool) -> Bool {
+        let end = Date().addingTimeInterval(5)
+        while !condition(), Date() < end { reactor.runOnce(timeout: .milliseconds(20)) }
+        return condition()
+    }
+
+    @Test(.enabled(if: CommandTests.binaryExists, "the daydream-bridge binary is not built next to the tests"))
+    func packetsBecomeEventsAndADropReleasesThem() throws {
+        let bus = try TestBus()
+        let reactor = try Reactor()
+        let fake = try FakeBlueZ(busAddress: bus.address, reactor: reactor)
+        try fake.command("add_adapter", [:])
+        try fake.command("add_device", ManagerRig.controller(ManagerRig.first))
+        let daemon = try Daemon(bus: bus)
+        #expect(wait(reactor) { daemon.stderr.contains("C0:DD:EE:00:00:01: controller connected, profile gamepad") })
+        let sent = try fake.command("send", ["address": ManagerRig.first, "hex": ManagerRig.volumeUpPacket]) as? String
+        #expect(sent == "socket" || sent == "signal")
+        #expect(wait(reactor) { daemon.stdout.contains("C0:DD:EE:00:00:01 gamepad EV_KEY BTN_TR 1") })
+        try fake.command("drop", ["address": ManagerRig.first, "present": false])
+        #expect(wait(reactor) { daemon.stdout.contains("C0:DD:EE:00:00:01 gamepad EV_KEY BTN_TR 0") })
+        #expect(daemon.stderr.contains("C0:DD:EE:00:00:01: disconnected; everything released"))
+        let lines = daemon.stdout.split(separator: "\n").map { $0.split(separator: " ").dropFirst(2).joined(separator: " ") }
+        #expect(lines.suffix(2) == ["gamepad EV_KEY BTN_TR 0", "gamepad EV_SYN SYN_REPORT 0"])
+        #expect(daemon.stop() == 0)
+    }
+
+    @Test(.enabled(if: CommandTests.binaryExists, "the daydream-bridge binary is not built next to the tests"))
+    func withoutAnAdapterItSaysWhatToDoAndWaits() throws {
+        let bus = try TestBus()
+        let reactor = try Reactor()
+        _ = try FakeBlueZ(busAddress: bus.address, reactor: reactor)
+        let daemon = try Daemon(bus: bus)
+        #expect(wait(reactor) { daemon.stderr.contains("no Bluetooth adapter: plug one in") })
+        #expect(daemon.process.isRunning)
+        #expect(daemon.stop() == 0)
+    }
+
+    @Test(.enabled(if: CommandTests.binaryExists, "the daydream-bridge binary is not built next to the tests"))
+    func withoutBluetoothdItSaysHowToStartIt() throws {
+        let bus = try TestBus()
+        let reactor = try Reactor()
+        let daemon = try Daemon(bus: bus)
+        #expect(wait(reactor) { daemon.stderr.contains("BlueZ is not running: start it with 'sudo systemctl start bluetooth'") })
+        #expect(daemon.process.isRunning)
+        #expect(daemon.stop() == 0)
+    }
+}
