@@ -54,8 +54,10 @@ import Testing
     @Test(.enabled(if: CommandTests.binaryExists, "the daydream-bridge binary is not built next to the tests"))
     func packetsBecomeEventsAndADropReleasesThem() throws {
         let bus = try TestBus()
+        defer { bus.stop() }
         let reactor = try Reactor()
         let fake = try FakeBlueZ(busAddress: bus.address, reactor: reactor)
+        defer { fake.stop() }
         try fake.command("add_adapter", [:])
         try fake.command("add_device", ManagerRig.controller(ManagerRig.first))
         let daemon = try Daemon(bus: bus)
@@ -74,8 +76,10 @@ import Testing
     @Test(.enabled(if: CommandTests.binaryExists, "the daydream-bridge binary is not built next to the tests"))
     func withoutAnAdapterItSaysWhatToDoAndWaits() throws {
         let bus = try TestBus()
+        defer { bus.stop() }
         let reactor = try Reactor()
-        _ = try FakeBlueZ(busAddress: bus.address, reactor: reactor)
+        let fake = try FakeBlueZ(busAddress: bus.address, reactor: reactor)
+        defer { fake.stop() }
         let daemon = try Daemon(bus: bus)
         #expect(wait(reactor) { daemon.stderr.contains("no Bluetooth adapter: plug one in") })
         #expect(daemon.process.isRunning)
@@ -85,6 +89,7 @@ import Testing
     @Test(.enabled(if: CommandTests.binaryExists, "the daydream-bridge binary is not built next to the tests"))
     func withoutBluetoothdItSaysHowToStartIt() throws {
         let bus = try TestBus()
+        defer { bus.stop() }
         let reactor = try Reactor()
         let daemon = try Daemon(bus: bus)
         #expect(wait(reactor) { daemon.stderr.contains("BlueZ is not running: start it with 'sudo systemctl start bluetooth'") })
