@@ -16,6 +16,7 @@ enum CommandLineTool {
         CheckConfigCommand.self,
         ReplayCommand.self,
         MonitorCommand.self,
+        RecordCommand.self,
         ScanCommand.self,
         PairCommand.self,
         ForgetCommand.self,

@@ -1,4 +1,5 @@
 import Bridge
+import Daydream
 import EventLoop
 import Recording
 
@@ -6,7 +7,7 @@ import Recording
 enum MonitorCommand: Subcommand {
     static let name = "monitor"
     static let abstract = "Show a controller live: touchpad, buttons, motion, battery, packet rate."
-    static let usage = "monitor [ADDRESS] [--replay FILE]"
+    static let usage = "monitor [ADDRESS] [--replay FILE] [-v]"
     static let discussion = """
     Draws the touchpad as a circle with the finger's dot, the buttons (lit
     while down; the rim turns to '*' while the pad is clicked), orientation
@@ -14,7 +15,8 @@ enum MonitorCommand: Subcommand {
     battery, packets per second and lost packets. Redraws in place on the
     terminal's alternate screen; works inside tmux and screen.
 
-    ADDRESS chooses a controller when several are connected.
+    Shows the first paired controller that connects, or ADDRESS. Do not run
+    it beside 'run' for the same controller: each takes its packets.
 
     Options:
       --replay FILE  Show a recording (made with 'record') at its own speed
@@ -35,9 +37,8 @@ enum MonitorCommand: Subcommand {
             return ExitCode.failure
         }
         guard let path = options.value("--replay") else {
-            printError("Error: live monitoring needs the BlueZ connection, which this build does not have yet; "
-                + "use 'monitor --replay FILE'")
-            return ExitCode.failure
+            let wanted = try options.positionals.first.map(BlueZCommandContext.address)
+            return live(terminal: terminal, address: wanted)
         }
         let recording: Recording
         do {
@@ -58,6 +59,37 @@ enum MonitorCommand: Subcommand {
             try app.start()
             source.start()
             reactor.run()
+        } catch {
+            printError("Error: \(error)")
+            return ExitCode.failure
+        }
+        return ExitCode.success
+    }
+
+    /// The first paired controller that connects (or `address`), through BlueZ. Log lines would
+    /// scribble over the screen, so the newest one is shown as the status line instead.
+    @MainActor
+    private static func live(terminal: Terminal, address: String?) -> Int32 {
+        let model = MonitorModel(controller: nil, source: "live")
+        do {
+            let reactor = try Reactor()
+            let app = try MonitorApp(model: model, terminal: terminal, reactor: reactor)
+            let manager = try DaydreamControllerManager(reactor: reactor)
+            Logger.style = .terminal
+            Logger.sink = { text in
+                model.message = text.split(separator: "\n").last.map { String($0.dropFirst("daydream-bridge: ".count)) }
+            }
+            Logger.adoptLibraryLog()
+            manager.controllerConnected = { controller in
+                guard model.controller == nil, address == nil || controller.address.uppercased() == address else { return }
+                model.message = nil
+                model.attach(controller)
+            }
+            manager.problemHandler = { model.message = $0.description }
+            try app.start()
+            manager.start()
+            reactor.run()
+            manager.stop()
         } catch {
             printError("Error: \(error)")
             return ExitCode.failure

@@ -16,13 +16,13 @@ import Testing
         let out: URL
         let err: URL
 
-        init(bus: TestBus, arguments: [String] = []) throws {
+        init(bus: TestBus, arguments: [String]? = nil) throws {
             out = bus.directory.appendingPathComponent("run-stdout")
             err = bus.directory.appendingPathComponent("run-stderr")
             _ = FileManager.default.createFile(atPath: out.path, contents: nil)
             _ = FileManager.default.createFile(atPath: err.path, contents: nil)
             process.executableURL = CommandTests.binary
-            process.arguments = ["run", "--print", "--socket", "none", "--config", DaemonOverBlueZTests.defaultConfig] + arguments
+            process.arguments = arguments ?? ["run", "--print", "--socket", "none", "--config", DaemonOverBlueZTests.defaultConfig]
             var environment = ProcessInfo.processInfo.environment
             environment["DAYDREAM_DBUS_ADDRESS"] = bus.address
             process.environment = environment
@@ -95,5 +95,44 @@ import Testing
         #expect(wait(reactor) { daemon.stderr.contains("BlueZ is not running: start it with 'sudo systemctl start bluetooth'") })
         #expect(daemon.process.isRunning)
         #expect(daemon.stop() == 0)
+    }
+
+    @Test(.enabled(if: CommandTests.binaryExists, "the daydream-bridge binary is not built next to the tests"))
+    func recordWritesWhatTheControllerSentAndReplayReadsIt() throws {
+        let bus = try TestBus()
+        defer { bus.stop() }
+        let reactor = try Reactor()
+        let fake = try FakeBlueZ(busAddress: bus.address, reactor: reactor)
+        defer { fake.stop() }
+        try fake.command("add_adapter", [:])
+        try fake.command("add_device", ManagerRig.controller(ManagerRig.first))
+        let file = bus.directory.appendingPathComponent("session.recording").path
+        let recorder = try Daemon(bus: bus, arguments: ["record", file])
+        #expect(wait(reactor) { recorder.stderr.contains("recording C0:DD:EE:00:00:01 to") })
+        for hex in [ManagerRig.restPacket, ManagerRig.volumeUpPacket, ManagerRig.restPacket] {
+            try fake.command("send", ["address": ManagerRig.first, "hex": hex])
+            reactor.runOnce(timeout: .milliseconds(30))
+        }
+        #expect(wait(reactor) { ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").split(separator: "\n").count >= 5 })
+        try fake.command("drop", ["address": ManagerRig.first, "present": false])
+        #expect(wait(reactor) { ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").contains(" disconnected\n") })
+        #expect(recorder.stop() == 0)
+        #expect(recorder.stderr.contains("recorded 3 packets over"))
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.first == "# daydream-bridge recording v1")
+        #expect(lines.contains("address C0:DD:EE:00:00:01"))
+        #expect(lines.contains("name Daydream controller"))
+        #expect(lines.contains { $0.hasPrefix("source daydream-bridge ") })
+        let timed = lines.filter { $0.first?.isNumber == true }
+        #expect(timed.map { $0.split(separator: " ").dropFirst().joined(separator: " ") }
+            .filter { $0 != "connected" && !$0.hasPrefix("battery") }
+            == [ManagerRig.restPacket, ManagerRig.volumeUpPacket, ManagerRig.restPacket, "disconnected"])
+        // The recording replays: volume-up is BTN_TR in the default gamepad profile.
+        let replay = try Daemon(bus: bus, arguments: ["replay", file, "--fast", "--config", DaemonOverBlueZTests.defaultConfig])
+        replay.process.waitUntilExit()
+        #expect(replay.process.terminationStatus == 0)
+        let events = replay.stdout.split(separator: "\n").map { $0.split(separator: " ").dropFirst().joined(separator: " ") }
+        #expect(events == ["gamepad EV_KEY BTN_TR 1", "gamepad EV_SYN SYN_REPORT 0", "gamepad EV_KEY BTN_TR 0", "gamepad EV_SYN SYN_REPORT 0"])
     }
 }

@@ -29,6 +29,7 @@ public final class MonitorApp {
         self.model = model
         self.terminal = terminal
         self.reactor = reactor
+        model.changeHandler = { [weak self] in self?.setNeedsRedraw() }
         for number in [SIGINT, SIGTERM, SIGHUP] {
             try reactor.handleSignal(number) { [weak self] _ in self?.quit() }
         }

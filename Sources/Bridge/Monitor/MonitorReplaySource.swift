@@ -34,7 +34,6 @@ public final class MonitorReplaySource {
         timer = reactor.schedule(at: origin + TimeSpan(nanoseconds: time.nanoseconds)) { [weak self] in
             guard let self else { return }
             self.player.play(upTo: time)
-            self.app.setNeedsRedraw()
             self.scheduleNext()
         }
     }

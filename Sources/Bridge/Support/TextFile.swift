@@ -8,11 +8,20 @@ public struct TextFileError: Error, Equatable, Sendable, CustomStringConvertible
     public var path: String
     /// `errno` from the call that failed.
     public var code: Int32
+    /// What was being done: `read` or `write`.
+    public var action: String = "read"
+
+    /// An error for `path`.
+    public init(path: String, code: Int32, action: String = "read") {
+        self.path = path
+        self.code = code
+        self.action = action
+    }
 
     /// `cannot read PATH: REASON`.
     public var description: String {
         let reason = strerror(code).map { String(cString: $0) } ?? "errno \(code)"
-        return "cannot read \(path): \(reason)"
+        return "cannot \(action) \(path): \(reason)"
     }
 }
 

@@ -1,0 +1,81 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import BlueZ
+import Bridge
+import Daydream
+import EventLoop
+import Recording
+import Timebase
+
+/// `daydream-bridge record FILE`: a connected controller's packets, timestamped, to a file.
+enum RecordCommand: Subcommand {
+    static let name = "record"
+    static let abstract = "Record a controller's packets and device information to a file."
+    static let usage = "record FILE [ADDRESS] [--duration SECONDS] [-v]"
+    static let discussion = """
+    Waits for a paired controller to connect (ADDRESS, or the first one), then
+    writes its device information and every packet with the time it arrived,
+    plus link drops and battery readings, until SIGINT (Ctrl-C), SIGTERM or
+    --duration. FILE '-' writes to standard output. Each line is written as it
+    happens, so an interrupted recording keeps everything before the interruption.
+
+    The format is versioned text, described in the README ('# daydream-bridge
+    recording v1', then 'key value' information lines, then 'SECONDS HEX' packet
+    lines). Play it back with 'replay' or 'monitor --replay'.
+
+    Do not run it beside 'run' for the same controller: each takes its packets.
+
+    Options:
+      --duration SECONDS  Stop after this long (from the first packet on).
+      -v, --verbose       Log debug details.
+    """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let options = try OptionScanner(arguments, flags: ["-v", "--verbose"], options: ["--duration"])
+        Logger.configure(verbose: options.flag("-v", "--verbose"))
+        Logger.adoptLibraryLog()
+        guard let path = options.positionals.first else { throw UsageError("record needs a FILE") }
+        guard options.positionals.count <= 2 else { throw UsageError("record takes a FILE and at most one ADDRESS") }
+        let wanted = try options.positionals.dropFirst().first.map(BlueZCommandContext.address)
+        let duration = try BlueZCommandContext.timeout(options.value("--duration"), default: nil)
+        let context = try BlueZCommandContext()
+        let writer: RecordingWriter
+        do {
+            writer = try RecordingWriter(path: path)
+        } catch {
+            printError("Error: \(error)")
+            return ExitCode.failure
+        }
+        let manager = DaydreamControllerManager(reactor: context.reactor, connection: try context.connect())
+        var recorded: DDController?
+        var stopTimer: ScheduledTimer?
+        manager.controllerConnected = { controller in
+            guard recorded == nil, wanted == nil || controller.address.uppercased() == wanted else { return }
+            recorded = controller
+            let name = manager.client.cache.device(address: controller.address)?.name
+            writer.follow(controller, name: name, source: "\(CommandLineTool.programName) \(CommandLineTool.version)",
+                          at: context.reactor.now)
+            Logger.notice("recording \(controller.address) to \(path); Ctrl-C stops")
+            if let duration {
+                stopTimer = context.reactor.schedule(after: duration) { context.reactor.stop() }
+            }
+        }
+        manager.start()
+        Logger.info(wanted.map { "waiting for \($0) to connect (press its home button)" }
+            ?? "waiting for a paired controller to connect (press its home button)")
+        context.run(until: { false }, timeout: nil)
+        stopTimer?.cancel()
+        manager.stop()
+        if let failure = writer.failure {
+            printError("Error: writing \(path) failed: \(failure)")
+            return ExitCode.failure
+        }
+        guard recorded != nil else {
+            printError("Error: no controller connected; nothing recorded")
+            return ExitCode.failure
+        }
+        Logger.notice("recorded \(writer.packets) packets over \(RecordingFormat.formatTime(writer.duration)) s to \(path)")
+        return ExitCode.success
+    }
+}
