@@ -34,12 +34,30 @@ struct RunCommandTests {
         return directory
     }
 
-    func start(_ directory: String) throws -> RunningBinary {
+    func start(_ directory: String, environment: [String: String] = [:]) throws -> RunningBinary {
         try RunningBinary(
             ["run", "--replay", directory + "/held.recording", "--print", "--socket", directory + "/control",
              "--config", directory + "/config.toml"],
-            directory: directory
+            directory: directory, environment: environment
         )
+    }
+
+    @Test func systemdHearsReadyStatusReloadingAndStopping() throws {
+        let directory = try Self.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let notify = try NotifySocket(directory: directory)
+        let daemon = try start(directory, environment: ["NOTIFY_SOCKET": notify.path])
+        let startup = try #require(notify.receive(until: "READY=1"))
+        #expect(startup.last?.contains("STATUS=waiting for a controller (profile pad)") == true)
+        let connected = try #require(notify.receive(until: "STATUS=C0:DD:EE:00:00:01: pad, connected"))
+        #expect(!connected.isEmpty)
+        daemon.signal(SIGHUP)
+        let reload = try #require(notify.receive(until: "READY=1"))
+        #expect(reload.first?.hasPrefix("RELOADING=1\n") == true)
+        #expect(reload.first?.contains("MONOTONIC_USEC=") == true)
+        daemon.signal(SIGTERM)
+        #expect(notify.receive(until: "STOPPING=1") != nil)
+        #expect(daemon.waitForExit() == 0)
     }
 
     func profileCommand(_ directory: String, _ arguments: [String]) throws -> BuiltBinary.Result {

@@ -7,13 +7,14 @@ final class RunningBinary {
     let stdoutPath: String
     let stderrPath: String
 
-    init(_ arguments: [String], directory: String) throws {
+    init(_ arguments: [String], directory: String, environment: [String: String] = [:]) throws {
         stdoutPath = directory + "/stdout"
         stderrPath = directory + "/stderr"
         _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
         process.executableURL = BuiltBinary.url
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
