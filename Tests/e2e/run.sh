@@ -5,7 +5,8 @@
 # scenario there: real bluetoothd, real kernel Bluetooth and uinput, an
 # emulated Daydream controller (Bumble).
 #
-# Environment: E2E_ONLY="name substrings" runs some scenarios;
+# Environment: E2E_ONLY="bridge_mouse rig" runs the scenarios whose function
+# names are given or whose titles contain one of the words;
 # E2E_ALLOW_SKIP=1 lets scenarios the bridge can't run yet skip (development
 # only: a full run fails on a skip); E2E_DEBUG=1 runs bluetoothd -d;
 # E2E_TIMEOUT (s, default 900) bounds the VM; E2E_BIN=DIR runs the

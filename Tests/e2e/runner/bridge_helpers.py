@@ -139,18 +139,30 @@ def start_bridge(rig: Rig, config: str | None = None, name: str = "bridge"):
 
 def wait_streaming(rig: Rig, name: str, since: int, timeout: float = 60.0) -> float:
     """Waits until the bridge has subscribed to the controller's input over a
-    bonded, encrypted link; returns when that happened (monotonic s)."""
+    bonded, encrypted link, and has taken the controller on (its log says
+    "ADDRESS: controller connected" or "back"; 10 s at most for that line, as
+    its wording is the bridge's business); returns when that happened (monotonic s)."""
     rig.emulator.wait_event("subscribed", name, since=since, timeout=timeout, on=True)
     deadline = time.monotonic() + 10
     while True:
         state = rig.emulator_state(name)
         if any(c["subscribed"] and c["encrypted"] and c["bonded"] for c in state["connections"]):
-            return time.monotonic()
+            break
         if time.monotonic() > deadline:
             raise AssertionError(f"subscribed but not on a bonded, encrypted link: {state}")
         time.sleep(0.1)
-
-
+    subscribed = time.monotonic()
+    address = rig.controllers[name].upper()
+    logs = [p.log_path for p in rig.processes if p.name.startswith("bridge")]
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and logs:
+        text = "".join(open(path, encoding="utf-8", errors="replace").read() for path in logs)
+        since_subscribed = text.upper()
+        if f"{address}: CONTROLLER CONNECTED" in since_subscribed or f"{address}: BACK" in since_subscribed:
+            break
+        time.sleep(0.1)
+    time.sleep(0.3)
+    return subscribed
 
 
 def _started(rig: Rig, name: str, mark: int) -> int:

@@ -49,7 +49,12 @@ def main() -> int:
     args = parser.parse_args()
 
     load_scenarios()
-    selected = [s for s in SCENARIOS if not args.only or any(o in s.name for o in args.only)]
+    selected = [s for s in SCENARIOS
+                if not args.only or any(o in s.name or o == s.function.__name__ for o in args.only)]
+    if not selected:
+        print(f"e2e: no scenario matches {args.only}; names: {[s.function.__name__ for s in SCENARIOS]}")
+        print("e2e: 0 passed, 1 failed")
+        return 1
     rig = Rig()
     started = time.monotonic()
     try:

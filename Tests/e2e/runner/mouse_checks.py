@@ -40,7 +40,9 @@ def check_mouse(mouse_frames, keyboard_frames, start) -> int:
     # Trackpad: 128/255 of the pad at 1000 counts a pad: 501.96 -> 502, no vertical motion.
     trackpad_x = [v for t, v in relative(motion, start, "REL_X") if t < 700]
     trackpad_y = [v for t, v in relative(motion, start, "REL_Y") if t < 700]
-    assert sum(trackpad_x) == 502 and all(v > 0 for v in trackpad_x), f"trackpad REL_X {trackpad_x}"
+    every = [(round(t), e) for f in motion for t, e in [((f.t_ns - start) / 1e6, " ".join(f.events))]]
+    assert sum(trackpad_x) == 502 and all(v > 0 for v in trackpad_x), \
+        f"trackpad REL_X {trackpad_x}; all motion (ms after the start, events): {every}"
     assert not trackpad_y, f"trackpad REL_Y {trackpad_y}"
     assert not [f for f in motion if 700 <= (f.t_ns - start) / 1e6 < 2650], "motion before the gyro turned"
 
