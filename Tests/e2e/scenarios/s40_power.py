@@ -1,6 +1,8 @@
 """The controller powers off with a button held, then on again."""
 from __future__ import annotations
 
+import os
+
 from bridge_helpers import ensure_paired, gamepad, play_and_read, start_bridge, stick, wait_streaming
 from input_devices import expect_frames
 from rig import scenario
@@ -32,7 +34,10 @@ def bridge_power_cycle(rig):
     wait_streaming(rig, NAME, since=mark)
 
     x, y = stick(255, 128)
+    rig.emulator.request("notifications", path=os.path.join(rig.logs, "vhci-power.txt"), clear=True)
     _, frames = play_and_read(rig, NAME, HOLD_THEN_OFF, [pad], settle=1.5)
+    # Kept for diagnosis: every packet the bridge was sent before the link dropped.
+    rig.emulator.request("notifications", path=os.path.join(rig.logs, "vhci-power.txt"), clear=True)
     expect_frames(frames[pad], [[f"ABS_X {x}", f"ABS_Y {y}"], ["BTN_SOUTH 1"],
                                 ["BTN_SOUTH 0", "ABS_X 0", "ABS_Y 0"]], "power off with click held")
     dropped = rig.emulator.wait_event("disconnected", NAME, since=mark, reason=0x15)
