@@ -50,7 +50,8 @@ enum RecordCommand: Subcommand {
         let manager = DaydreamControllerManager(reactor: context.reactor, connection: try context.connect())
         var recorded: DDController?
         var stopTimer: ScheduledTimer?
-        manager.controllerConnected = { controller in
+        // unowned: the manager keeps this closure, so a strong capture would be a cycle that leaks.
+        manager.controllerConnected = { [unowned manager] controller in
             guard recorded == nil, wanted == nil || controller.address.uppercased() == wanted else { return }
             recorded = controller
             let name = manager.client.cache.device(address: controller.address)?.name
