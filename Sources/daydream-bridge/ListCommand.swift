@@ -1,4 +1,5 @@
 import BlueZ
+import Bridge
 import Daydream
 import DaydreamProtocol
 import EventLoop
@@ -6,16 +7,21 @@ import EventLoop
 /// `daydream-bridge list`: the Daydream controllers BlueZ knows.
 enum ListCommand: Subcommand {
     static let name = "list"
-    static let abstract = "List the Daydream controllers BlueZ knows: connected, paired, battery, firmware."
-    static let usage = "list"
+    static let abstract = "List the Daydream controllers BlueZ knows: connected, paired, battery, firmware, profile."
+    static let usage = "list [--socket PATH]"
     static let discussion = """
     One line per controller: address, name, whether it is connected and
-    paired, and for a connected controller its battery level and firmware
-    version (read from the controller). Nothing is changed.
+    paired, for a connected controller its battery level and firmware
+    version (read from the controller), and the profile the running bridge
+    gives it ('-' when no bridge is running or it has not seen the
+    controller). Nothing is changed.
+
+    Options:
+      --socket PATH  The running bridge's control socket (default: as for 'profile').
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try OptionScanner(arguments, flags: [], options: [])
+        let options = try OptionScanner(arguments, flags: [], options: ["--socket"])
         guard options.positionals.isEmpty else { throw UsageError("list takes no arguments") }
         let context = try BlueZCommandContext()
         let client = BlueZClient(connection: try context.connect())
@@ -49,13 +55,15 @@ enum ListCommand: Subcommand {
             }
         }
         context.run(until: { outstanding == 0 }, timeout: .seconds(10))
-        let header = ["ADDRESS", "NAME", "CONNECTED", "PAIRED", "BATTERY", "FIRMWARE"]
+        let profiles = runningProfiles(socket: options.value("--socket"))
+        let header = ["ADDRESS", "NAME", "CONNECTED", "PAIRED", "BATTERY", "FIRMWARE", "PROFILE"]
         var rows = [header]
         for device in controllers {
             rows.append([
                 device.address, device.name ?? "(no name)", device.isConnected ? "yes" : "no", device.isPaired ? "yes" : "no",
                 readings[device.address + "battery"] ?? pluginBattery(client, device) ?? "-",
                 readings[device.address + "firmware"] ?? "-",
+                profiles[device.address.uppercased()] ?? "-",
             ])
         }
         let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
@@ -67,6 +75,21 @@ enum ListCommand: Subcommand {
         }
         return ExitCode.success
     }
+}
+
+/// Each controller's profile in the running bridge, by upper-case address, from its control
+/// socket's `status` (lines `ADDRESS: PROFILE, LINK`); empty when no bridge answers.
+@MainActor
+private func runningProfiles(socket: String?) -> [String: String] {
+    let paths = socket.map { [$0] } ?? ControlSocketPath.candidatesForClient(environment: ControlSocketPath.processEnvironment())
+    guard let reply = try? ControlClient.send(.status, paths: paths), reply.succeeded else { return [:] }
+    var profiles: [String: String] = [:]
+    for line in reply.details {
+        guard let colon = line.range(of: ": ") else { continue }
+        let profile = line[colon.upperBound...].prefix { $0 != "," }
+        profiles[line[..<colon.lowerBound].uppercased()] = String(profile)
+    }
+    return profiles
 }
 
 /// The level BlueZ's battery plugin shows (`Battery1.Percentage`) when it claims the Battery Service.

@@ -65,14 +65,14 @@ struct CommandTests {
         #expect(device?[ManagerRig.first]?["Paired"] as? Bool == true)
         #expect(device?[ManagerRig.first]?["Trusted"] as? Bool == true)
 
-        let list = try run(["list"], bus: rig.bus)
+        let list = try run(["list", "--socket", rig.bus.directory.appendingPathComponent("no-bridge").path], bus: rig.bus)
         #expect(list.status == 0)
         let lines = list.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("ADDRESS") == true)
         #expect(lines.count == 2)
         let row = lines.last?.split(separator: " ", omittingEmptySubsequences: true).map(String.init) ?? []
         #expect(row.first == ManagerRig.first)
-        #expect(row.suffix(4) == ["yes", "yes", "85%", "1.3.5"])
+        #expect(row.suffix(5) == ["yes", "yes", "85%", "1.3.5", "-"])
 
         let forget = try run(["forget", ManagerRig.first.lowercased()], bus: rig.bus)
         #expect(forget.status == 0, "\(forget.stderr)")

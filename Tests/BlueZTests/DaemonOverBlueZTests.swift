@@ -16,9 +16,9 @@ import Testing
         let out: URL
         let err: URL
 
-        init(bus: TestBus, arguments: [String]? = nil) throws {
-            out = bus.directory.appendingPathComponent("run-stdout")
-            err = bus.directory.appendingPathComponent("run-stderr")
+        init(bus: TestBus, arguments: [String]? = nil, outputName: String = "run") throws {
+            out = bus.directory.appendingPathComponent("\(outputName)-stdout")
+            err = bus.directory.appendingPathComponent("\(outputName)-stderr")
             _ = FileManager.default.createFile(atPath: out.path, contents: nil)
             _ = FileManager.default.createFile(atPath: err.path, contents: nil)
             process.executableURL = CommandTests.binary
@@ -42,6 +42,18 @@ import Testing
         }
 
         deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+
+        /// A short command (e.g. `list`) run beside the daemon; poll `finished` while turning the loop.
+        final class Listing {
+            let daemon: Daemon?
+
+            init(bus: TestBus, arguments: [String]) {
+                daemon = try? Daemon(bus: bus, arguments: arguments, outputName: "list")
+            }
+
+            var finished: Bool { daemon.map { !$0.process.isRunning } ?? true }
+            var stdout: String { daemon?.stdout ?? "" }
+        }
     }
 
     /// Turns the loop (which serves the fake) until `condition` holds or 5 s pass.
@@ -70,6 +82,29 @@ import Testing
         #expect(daemon.stderr.contains("C0:DD:EE:00:00:01: disconnected; everything released"))
         let lines = daemon.stdout.split(separator: "\n").map { $0.split(separator: " ").dropFirst(2).joined(separator: " ") }
         #expect(lines.suffix(2) == ["gamepad EV_KEY BTN_TR 0", "gamepad EV_SYN SYN_REPORT 0"])
+        #expect(daemon.stop() == 0)
+    }
+
+    @Test(.enabled(if: CommandTests.binaryExists, "the daydream-bridge binary is not built next to the tests"))
+    func listShowsTheProfileTheRunningBridgeGives() throws {
+        let bus = try TestBus()
+        defer { bus.stop() }
+        let reactor = try Reactor()
+        let fake = try FakeBlueZ(busAddress: bus.address, reactor: reactor)
+        defer { fake.stop() }
+        try fake.command("add_adapter", [:])
+        try fake.command("add_device", ManagerRig.controller(ManagerRig.first))
+        let socket = bus.directory.appendingPathComponent("control").path
+        let daemon = try Daemon(bus: bus, arguments: [
+            "run", "--print", "--socket", socket, "--config", DaemonOverBlueZTests.defaultConfig, "--profile", "mouse",
+        ])
+        #expect(wait(reactor) { daemon.stderr.contains("C0:DD:EE:00:00:01: controller connected, profile mouse") })
+        // `list` is a separate process; the loop keeps serving the fake while it runs.
+        let list = Daemon.Listing(bus: bus, arguments: ["list", "--socket", socket])
+        #expect(wait(reactor) { list.finished })
+        let row = list.stdout.split(separator: "\n").last?.split(separator: " ", omittingEmptySubsequences: true) ?? []
+        #expect(row.first == "C0:DD:EE:00:00:01")
+        #expect(row.last == "mouse")
         #expect(daemon.stop() == 0)
     }
 
