@@ -30,9 +30,10 @@ def bridge_record(rig):
     mark = rig.emulator.mark()
     rig.play(NAME, "gamepad")
     rig.emulator.wait_event("play_finished", NAME, since=mark, timeout=60)
+    # What was sent up to now; the recorder gets half a second to read the last of it.
+    rig.emulator.request("notifications", path=log_path, clear=True)
     time.sleep(0.5)
     recorder.stop(sig=signal.SIGINT)
-    rig.emulator.request("notifications", path=log_path, clear=True)
     assert recorder.process.returncode == 0, f"record exited {recorder.process.returncode}"
 
     lines = open(path, encoding="utf-8").read().splitlines()
@@ -41,7 +42,8 @@ def bridge_record(rig):
     recorded = [bytes.fromhex(line.split()[1]) for line in lines[1:]
                 if line[:1].isdigit() and len(line.split()) == 2 and len(line.split()[1]) == 40]
     sent = [bytes.fromhex(line.split()[3]) for line in open(log_path)]
-    missing = [data for data in sent if data not in set(recorded)]
+    recorded_set = set(recorded)
+    missing = [data for data in sent if data not in recorded_set]
     assert sent and not missing, f"{len(missing)} of {len(sent)} packets sent are not in the recording"
     touches = {(p.touch_x, p.touch_y) for p in map(Packet.decode, recorded)}
     assert (255, 128) in touches and (40, 215) in touches, f"touch points missing: {sorted(touches)}"
