@@ -1,6 +1,8 @@
 """bluetoothd is killed and comes back: the bridge follows it."""
 from __future__ import annotations
 
+import time
+
 from bridge_helpers import ensure_paired, gamepad, play_and_read, start_bridge, wait_streaming
 from input_devices import expect_frames, wait_frames
 from rig import scenario
@@ -39,6 +41,16 @@ def bridge_bluetoothd_restart(rig):
     mark = rig.emulator.mark()
     rig.start_bluetoothd()
     wait_streaming(rig, NAME, since=mark, timeout=90)
+    # The link from before bluetoothd died may still be torn down once after
+    # the first reconnect: wait until the stream has held for 3 s.
+    for _ in range(5):
+        settled = rig.emulator.mark()
+        time.sleep(3)
+        try:
+            rig.emulator.wait_event("disconnected", NAME, since=settled, timeout=0.1)
+        except AssertionError:
+            break
+        wait_streaming(rig, NAME, since=settled, timeout=90)
     assert bridge.alive(), "the bridge died while bluetoothd restarted"
     _, frames = play_and_read(rig, NAME, TAP, [pad])
     expect_frames(frames[pad], [["BTN_SOUTH 1"], ["BTN_SOUTH 0"]], "after bluetoothd came back")
