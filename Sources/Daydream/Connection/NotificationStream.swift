@@ -52,8 +52,13 @@ final class NotificationStream {
     }
 
     private func readable(_ events: IOEvents, now: MonotonicTime) {
-        // Read what is queued (a few packets at most), then report a hang-up.
-        for _ in 0..<16 {
+        // While the link is up, at most 16 packets a turn, so one controller cannot starve the
+        // others (the watch is level-triggered: the rest is read next turn). After a hang-up,
+        // everything still queued, so a press made just before the controller went away is not lost.
+        let hungUp = !events.isDisjoint(with: [.hangup, .error])
+        var budget = hungUp ? Int.max : 16
+        while budget > 0 {
+            budget -= 1
             let count = read(descriptor, buffer.baseAddress, buffer.count)
             if count > 0 {
                 onPacket(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), now)
@@ -69,7 +74,7 @@ final class NotificationStream {
             finish("reading notifications failed: \(SystemCallError("read", code: error))")
             return
         }
-        if !events.isDisjoint(with: [.hangup, .error]) {
+        if hungUp {
             finish("the notification socket hung up (controller disconnected)")
         }
     }

@@ -1,0 +1,41 @@
+@testable import Daydream
+import EventLoop
+import Testing
+import Timebase
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The AcquireNotify reader on a real SOCK_SEQPACKET socketpair.
+@MainActor
+@Suite struct NotificationStreamTests {
+    final class Received {
+        var firstBytes: [UInt8] = []
+        var closedReason: String?
+    }
+
+    @Test func everythingQueuedBeforeAHangUpIsDelivered() throws {
+        let reactor = try Reactor()
+        var ends: [Int32] = [-1, -1]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0, &ends) == 0)
+        let received = Received()
+        let stream = try NotificationStream(
+            descriptor: ends[0], mtu: 23, reactor: reactor,
+            onPacket: { bytes, _ in received.firstBytes.append(bytes[0]) },
+            onClosed: { received.closedReason = $0 }
+        )
+        // More than one turn's budget is queued when the controller goes away.
+        for index in 0..<40 {
+            let packet = [UInt8](repeating: UInt8(index), count: 20)
+            #expect(packet.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) } == 20)
+        }
+        close(ends[1])
+        let end = MonotonicTime.now() + .seconds(5)
+        while received.closedReason == nil, MonotonicTime.now() < end {
+            reactor.runOnce(timeout: .milliseconds(50))
+        }
+        #expect(received.firstBytes == Array(0..<40))
+        #expect(received.closedReason != nil)
+        stream.close()
+    }
+}
