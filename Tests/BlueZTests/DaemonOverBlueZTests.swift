@@ -56,6 +56,18 @@ import Testing
         }
     }
 
+    /// A private bus with the fake bluetoothd, one adapter and one paired controller, for `body`.
+    func withOneController(_ body: (TestBus, Reactor, FakeBlueZ) throws -> Void) throws {
+        let bus = try TestBus()
+        defer { bus.stop() }
+        let reactor = try Reactor()
+        let fake = try FakeBlueZ(busAddress: bus.address, reactor: reactor)
+        defer { fake.stop() }
+        try fake.command("add_adapter", [:])
+        try fake.command("add_device", ManagerRig.controller(ManagerRig.first))
+        try body(bus, reactor, fake)
+    }
+
     /// Turns the loop (which serves the fake) until `condition` holds or 5 s pass.
     func wait(_ reactor: Reactor, _ condition: () -> Bool) -> Bool {
         let end = Date().addingTimeInterval(5)
@@ -65,48 +77,36 @@ import Testing
 
     @Test(.enabled(if: CommandTests.binaryExists, "the daydream-bridge binary is not built next to the tests"))
     func packetsBecomeEventsAndADropReleasesThem() throws {
-        let bus = try TestBus()
-        defer { bus.stop() }
-        let reactor = try Reactor()
-        let fake = try FakeBlueZ(busAddress: bus.address, reactor: reactor)
-        defer { fake.stop() }
-        try fake.command("add_adapter", [:])
-        try fake.command("add_device", ManagerRig.controller(ManagerRig.first))
-        let daemon = try Daemon(bus: bus)
-        #expect(wait(reactor) { daemon.stderr.contains("C0:DD:EE:00:00:01: controller connected, profile gamepad") })
-        let sent = try fake.command("send", ["address": ManagerRig.first, "hex": ManagerRig.volumeUpPacket]) as? String
-        #expect(sent == "socket" || sent == "signal")
-        #expect(wait(reactor) { daemon.stdout.contains("C0:DD:EE:00:00:01 gamepad EV_KEY BTN_TR 1") })
-        try fake.command("drop", ["address": ManagerRig.first, "present": false])
-        #expect(wait(reactor) { daemon.stdout.contains("C0:DD:EE:00:00:01 gamepad EV_KEY BTN_TR 0") })
-        #expect(daemon.stderr.contains("C0:DD:EE:00:00:01: disconnected; everything released"))
-        let lines = daemon.stdout.split(separator: "\n").map { $0.split(separator: " ").dropFirst(2).joined(separator: " ") }
-        #expect(lines.suffix(2) == ["gamepad EV_KEY BTN_TR 0", "gamepad EV_SYN SYN_REPORT 0"])
-        #expect(daemon.stop() == 0)
-    }
+        try withOneController { bus, reactor, fake in
+            let daemon = try Daemon(bus: bus)
+            #expect(wait(reactor) { daemon.stderr.contains("C0:DD:EE:00:00:01: controller connected, profile gamepad") })
+            let sent = try fake.command("send", ["address": ManagerRig.first, "hex": ManagerRig.volumeUpPacket]) as? String
+            #expect(sent == "socket" || sent == "signal")
+            #expect(wait(reactor) { daemon.stdout.contains("C0:DD:EE:00:00:01 gamepad EV_KEY BTN_TR 1") })
+            try fake.command("drop", ["address": ManagerRig.first, "present": false])
+            #expect(wait(reactor) { daemon.stdout.contains("C0:DD:EE:00:00:01 gamepad EV_KEY BTN_TR 0") })
+            #expect(daemon.stderr.contains("C0:DD:EE:00:00:01: disconnected; everything released"))
+            let lines = daemon.stdout.split(separator: "\n").map { $0.split(separator: " ").dropFirst(2).joined(separator: " ") }
+            #expect(lines.suffix(2) == ["gamepad EV_KEY BTN_TR 0", "gamepad EV_SYN SYN_REPORT 0"])
+            #expect(daemon.stop() == 0)
+        }    }
 
     @Test(.enabled(if: CommandTests.binaryExists, "the daydream-bridge binary is not built next to the tests"))
     func listShowsTheProfileTheRunningBridgeGives() throws {
-        let bus = try TestBus()
-        defer { bus.stop() }
-        let reactor = try Reactor()
-        let fake = try FakeBlueZ(busAddress: bus.address, reactor: reactor)
-        defer { fake.stop() }
-        try fake.command("add_adapter", [:])
-        try fake.command("add_device", ManagerRig.controller(ManagerRig.first))
-        let socket = bus.directory.appendingPathComponent("control").path
-        let daemon = try Daemon(bus: bus, arguments: [
-            "run", "--print", "--socket", socket, "--config", DaemonOverBlueZTests.defaultConfig, "--profile", "mouse",
-        ])
-        #expect(wait(reactor) { daemon.stderr.contains("C0:DD:EE:00:00:01: controller connected, profile mouse") })
-        // `list` is a separate process; the loop keeps serving the fake while it runs.
-        let list = Daemon.Listing(bus: bus, arguments: ["list", "--socket", socket])
-        #expect(wait(reactor) { list.finished })
-        let row = list.stdout.split(separator: "\n").last?.split(separator: " ", omittingEmptySubsequences: true) ?? []
-        #expect(row.first == "C0:DD:EE:00:00:01")
-        #expect(row.last == "mouse")
-        #expect(daemon.stop() == 0)
-    }
+        try withOneController { bus, reactor, fake in
+            let socket = bus.directory.appendingPathComponent("control").path
+            let daemon = try Daemon(bus: bus, arguments: [
+                "run", "--print", "--socket", socket, "--config", DaemonOverBlueZTests.defaultConfig, "--profile", "mouse",
+            ])
+            #expect(wait(reactor) { daemon.stderr.contains("C0:DD:EE:00:00:01: controller connected, profile mouse") })
+            // `list` is a separate process; the loop keeps serving the fake while it runs.
+            let list = Daemon.Listing(bus: bus, arguments: ["list", "--socket", socket])
+            #expect(wait(reactor) { list.finished })
+            let row = list.stdout.split(separator: "\n").last?.split(separator: " ", omittingEmptySubsequences: true) ?? []
+            #expect(row.first == "C0:DD:EE:00:00:01")
+            #expect(row.last == "mouse")
+            #expect(daemon.stop() == 0)
+        }    }
 
     @Test(.enabled(if: CommandTests.binaryExists, "the daydream-bridge binary is not built next to the tests"))
     func withoutAnAdapterItSaysWhatToDoAndWaits() throws {
@@ -134,40 +134,34 @@ import Testing
 
     @Test(.enabled(if: CommandTests.binaryExists, "the daydream-bridge binary is not built next to the tests"))
     func recordWritesWhatTheControllerSentAndReplayReadsIt() throws {
-        let bus = try TestBus()
-        defer { bus.stop() }
-        let reactor = try Reactor()
-        let fake = try FakeBlueZ(busAddress: bus.address, reactor: reactor)
-        defer { fake.stop() }
-        try fake.command("add_adapter", [:])
-        try fake.command("add_device", ManagerRig.controller(ManagerRig.first))
-        let file = bus.directory.appendingPathComponent("session.recording").path
-        let recorder = try Daemon(bus: bus, arguments: ["record", file])
-        #expect(wait(reactor) { recorder.stderr.contains("recording C0:DD:EE:00:00:01 to") })
-        for hex in [ManagerRig.restPacket, ManagerRig.volumeUpPacket, ManagerRig.restPacket] {
-            try fake.command("send", ["address": ManagerRig.first, "hex": hex])
-            reactor.runOnce(timeout: .milliseconds(30))
-        }
-        #expect(wait(reactor) { ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").split(separator: "\n").count >= 5 })
-        try fake.command("drop", ["address": ManagerRig.first, "present": false])
-        #expect(wait(reactor) { ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").contains(" disconnected\n") })
-        #expect(recorder.stop() == 0)
-        #expect(recorder.stderr.contains("recorded 3 packets over"))
-        let text = try String(contentsOfFile: file, encoding: .utf8)
-        let lines = text.split(separator: "\n").map(String.init)
-        #expect(lines.first == "# daydream-bridge recording v1")
-        #expect(lines.contains("address C0:DD:EE:00:00:01"))
-        #expect(lines.contains("name Daydream controller"))
-        #expect(lines.contains { $0.hasPrefix("source daydream-bridge ") })
-        let timed = lines.filter { $0.first?.isNumber == true }
-        #expect(timed.map { $0.split(separator: " ").dropFirst().joined(separator: " ") }
-            .filter { $0 != "connected" && !$0.hasPrefix("battery") }
-            == [ManagerRig.restPacket, ManagerRig.volumeUpPacket, ManagerRig.restPacket, "disconnected"])
-        // The recording replays: volume-up is BTN_TR in the default gamepad profile.
-        let replay = try Daemon(bus: bus, arguments: ["replay", file, "--fast", "--config", DaemonOverBlueZTests.defaultConfig])
-        replay.process.waitUntilExit()
-        #expect(replay.process.terminationStatus == 0)
-        let events = replay.stdout.split(separator: "\n").map { $0.split(separator: " ").dropFirst().joined(separator: " ") }
-        #expect(events == ["gamepad EV_KEY BTN_TR 1", "gamepad EV_SYN SYN_REPORT 0", "gamepad EV_KEY BTN_TR 0", "gamepad EV_SYN SYN_REPORT 0"])
-    }
+        try withOneController { bus, reactor, fake in
+            let file = bus.directory.appendingPathComponent("session.recording").path
+            let recorder = try Daemon(bus: bus, arguments: ["record", file])
+            #expect(wait(reactor) { recorder.stderr.contains("recording C0:DD:EE:00:00:01 to") })
+            for hex in [ManagerRig.restPacket, ManagerRig.volumeUpPacket, ManagerRig.restPacket] {
+                try fake.command("send", ["address": ManagerRig.first, "hex": hex])
+                reactor.runOnce(timeout: .milliseconds(30))
+            }
+            #expect(wait(reactor) { ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").split(separator: "\n").count >= 5 })
+            try fake.command("drop", ["address": ManagerRig.first, "present": false])
+            #expect(wait(reactor) { ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").contains(" disconnected\n") })
+            #expect(recorder.stop() == 0)
+            #expect(recorder.stderr.contains("recorded 3 packets over"))
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            let lines = text.split(separator: "\n").map(String.init)
+            #expect(lines.first == "# daydream-bridge recording v1")
+            #expect(lines.contains("address C0:DD:EE:00:00:01"))
+            #expect(lines.contains("name Daydream controller"))
+            #expect(lines.contains { $0.hasPrefix("source daydream-bridge ") })
+            let timed = lines.filter { $0.first?.isNumber == true }
+            #expect(timed.map { $0.split(separator: " ").dropFirst().joined(separator: " ") }
+                .filter { $0 != "connected" && !$0.hasPrefix("battery") }
+                == [ManagerRig.restPacket, ManagerRig.volumeUpPacket, ManagerRig.restPacket, "disconnected"])
+            // The recording replays: volume-up is BTN_TR in the default gamepad profile.
+            let replay = try Daemon(bus: bus, arguments: ["replay", file, "--fast", "--config", DaemonOverBlueZTests.defaultConfig])
+            replay.process.waitUntilExit()
+            #expect(replay.process.terminationStatus == 0)
+            let events = replay.stdout.split(separator: "\n").map { $0.split(separator: " ").dropFirst().joined(separator: " ") }
+            #expect(events == ["gamepad EV_KEY BTN_TR 1", "gamepad EV_SYN SYN_REPORT 0", "gamepad EV_KEY BTN_TR 0", "gamepad EV_SYN SYN_REPORT 0"])
+        }    }
 }
