@@ -40,8 +40,13 @@ let package = Package(
         .target(name: "EventLoop", dependencies: ["CLinux", "Timebase"]),
         // libdbus wrapper and the org.bluez client.
         .target(name: "BlueZ", dependencies: ["CDBus", "EventLoop", "Timebase", "DaydreamProtocol"]),
-        // The public library: DDController and friends.
-        .target(name: "Daydream", dependencies: ["DaydreamProtocol", "Timebase", "BlueZ", "EventLoop"]),
+        // The controller model and connection manager (DDController, DaydreamControllerManager),
+        // with a Swift-native observer hook for connect/disconnect/battery: no Foundation, so the
+        // daemon never loads it (nor ICU).
+        .target(name: "DaydreamCore", dependencies: ["DaydreamProtocol", "Timebase", "BlueZ", "EventLoop"]),
+        // The public library: DaydreamCore re-exported, plus what needs Foundation (the iOS-style
+        // notifications, the static discovery API on the main dispatch queue).
+        .target(name: "Daydream", dependencies: ["DaydreamCore", "BlueZ", "EventLoop"]),
         // The mapping engine: pure.
         .target(name: "Mapping", dependencies: ["DaydreamProtocol", "Timebase"]),
         // TOML text -> profiles, with diagnostics.
@@ -56,14 +61,15 @@ let package = Package(
         .target(
             name: "Bridge",
             dependencies: [
-                "Daydream", "DaydreamProtocol", "Mapping", "BridgeConfig", "VirtualDevice", "EventLoop", "BlueZ",
+                "DaydreamCore", "DaydreamProtocol", "Mapping", "BridgeConfig", "VirtualDevice", "EventLoop", "BlueZ",
                 "Recording", "Timebase", "CEvdev", "SystemIntegration",
             ],
             resources: []
         ),
         .executableTarget(
             name: "daydream-bridge",
-            dependencies: ["Bridge", "Daydream", "DaydreamProtocol", "BridgeConfig", "Mapping", "VirtualDevice", "Recording", "Timebase", "EventLoop", "BlueZ"]
+            // DaydreamCore, never Daydream: the daemon links no Foundation.
+            dependencies: ["Bridge", "DaydreamCore", "DaydreamProtocol", "BridgeConfig", "Mapping", "VirtualDevice", "Recording", "Timebase", "EventLoop", "BlueZ"]
         ),
         // The library's README example, built as a program.
         .executableTarget(
@@ -75,7 +81,7 @@ let package = Package(
         .executableTarget(
             name: "daydream-bench",
             dependencies: [
-                "Bridge", "Daydream", "DaydreamProtocol", "Mapping", "Timebase", "BridgeConfig", "VirtualDevice",
+                "Bridge", "DaydreamCore", "DaydreamProtocol", "Mapping", "Timebase", "BridgeConfig", "VirtualDevice",
                 "EventLoop", "CEvdev",
             ],
             path: "Benchmarks/daydream-bench"
@@ -108,7 +114,7 @@ let package = Package(
         // dbus-daemon and a fake org.bluez (Tests/fake-bluez).
         .testTarget(
             name: "BlueZTests",
-            dependencies: ["BlueZ", "EventLoop", "Daydream", "DaydreamProtocol", "Timebase"],
+            dependencies: ["BlueZ", "EventLoop", "Daydream", "DaydreamCore", "DaydreamProtocol", "Timebase"],
             exclude: []
         ),
     ],

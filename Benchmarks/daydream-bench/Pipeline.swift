@@ -1,5 +1,5 @@
 import Bridge
-import Daydream
+import DaydreamCore
 import DaydreamProtocol
 import Mapping
 import Timebase

@@ -1,5 +1,5 @@
 import BlueZ
-import Daydream
+import DaydreamCore
 import EventLoop
 import Timebase
 #if canImport(Glibc)
@@ -97,6 +97,6 @@ struct CommandFailure: Error, CustomStringConvertible {
 func describe(_ device: DeviceInfo) -> String {
     let rssi = device.rssi.map { "\($0) dBm" } ?? "-"
     let name = device.name ?? "(no name)"
-    return "\(device.address)  \(name.padding(toLength: 20, withPad: " ", startingAt: 0))  "
-        + "\(rssi.padding(toLength: 8, withPad: " ", startingAt: 0))  \(device.isPaired ? "paired" : "not paired")"
+    return "\(device.address)  \(name.paddedOrCut(to: 20))  "
+        + "\(rssi.paddedOrCut(to: 8))  \(device.isPaired ? "paired" : "not paired")"
 }

@@ -1,5 +1,5 @@
 import BlueZ
-import Daydream
+import DaydreamCore
 import EventLoop
 
 /// `daydream-bridge forget ADDRESS`: removes a device and its pairing from BlueZ.

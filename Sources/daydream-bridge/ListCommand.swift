@@ -1,6 +1,6 @@
 import BlueZ
 import Bridge
-import Daydream
+import DaydreamCore
 import DaydreamProtocol
 import EventLoop
 
@@ -69,7 +69,7 @@ enum ListCommand: Subcommand {
         let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         for row in rows {
             let cells = row.enumerated().map { index, cell in
-                index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+                index == row.count - 1 ? cell : cell.paddedOrCut(to: widths[index])
             }
             printOut(cells.joined(separator: "  "))
         }
@@ -85,7 +85,7 @@ private func runningProfiles(socket: String?) -> [String: String] {
     guard let reply = try? ControlClient.send(.status, paths: paths), reply.succeeded else { return [:] }
     var profiles: [String: String] = [:]
     for line in reply.details {
-        guard let colon = line.range(of: ": ") else { continue }
+        guard let colon = line.firstRange(of: ": ") else { continue }
         let profile = line[colon.upperBound...].prefix { $0 != "," }
         profiles[line[..<colon.lowerBound].uppercased()] = String(profile)
     }

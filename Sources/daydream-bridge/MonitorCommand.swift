@@ -1,5 +1,5 @@
 import Bridge
-import Daydream
+import DaydreamCore
 import EventLoop
 import Recording
 

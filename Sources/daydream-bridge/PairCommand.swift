@@ -1,5 +1,5 @@
 import BlueZ
-import Daydream
+import DaydreamCore
 import EventLoop
 import Timebase
 

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import BlueZ
 import Bridge
-import Daydream
+import DaydreamCore
 import EventLoop
 import Recording
 import Timebase

@@ -1,5 +1,5 @@
 import BlueZ
-import Daydream
+import DaydreamCore
 import EventLoop
 
 /// `daydream-bridge scan`: the Daydream controllers in range, live.

@@ -1,5 +1,5 @@
 import BlueZ
-@testable import Daydream
+@testable import DaydreamCore
 import EventLoop
 import Foundation
 import Timebase

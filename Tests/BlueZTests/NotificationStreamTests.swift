@@ -1,4 +1,4 @@
-@testable import Daydream
+@testable import DaydreamCore
 import EventLoop
 import Testing
 import Timebase

@@ -1,5 +1,5 @@
 import BlueZ
-import Daydream
+import DaydreamCore
 import EventLoop
 
 /// The paired controllers, through BlueZ: the daemon's usual source of controllers.

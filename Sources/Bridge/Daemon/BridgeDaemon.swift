@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import BridgeConfig
-import Daydream
+import DaydreamCore
 import EventLoop
 import Mapping
 import SystemIntegration

@@ -1,4 +1,4 @@
-import Daydream
+import DaydreamCore
 import Mapping
 
 /// One controller's place in the daemon: its devices (kept until exit, across Bluetooth drops)

@@ -1,4 +1,4 @@
-import Daydream
+import DaydreamCore
 import EventLoop
 import Recording
 import Timebase

@@ -1,4 +1,4 @@
-import Daydream
+import DaydreamCore
 import Timebase
 
 /// Follows one controller for the monitor: what it shows, and whether the screen needs redrawing.

@@ -1,9 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Daydream
+import DaydreamCore
 import DaydreamProtocol
-import Foundation
 import Recording
 import Timebase
 
@@ -16,7 +15,7 @@ public final class RecordingWriter {
     private let descriptor: Int32
     private let closesDescriptor: Bool
     private var origin: MonotonicTime?
-    private var batteryObserver: (any NSObjectProtocol)?
+    private var batteryObservation: DDControllerEventObservation?
     /// Packets written so far.
     public private(set) var packets = 0
     /// The offset of the last line written.
@@ -37,7 +36,7 @@ public final class RecordingWriter {
     }
 
     isolated deinit {
-        if let batteryObserver { NotificationCenter.default.removeObserver(batteryObserver) }
+        batteryObservation?.cancel()
         if closesDescriptor { close(descriptor) }
     }
 
@@ -58,13 +57,9 @@ public final class RecordingWriter {
         controller.connectionChangedHandler = { [weak self] _, connected in
             self?.write(connected ? .connected : .disconnected, at: MonotonicTime.now())
         }
-        batteryObserver = NotificationCenter.default.addObserver(
-            forName: .DDControllerDidUpdateBatteryLevel, object: controller, queue: nil
-        ) { [weak self, weak controller] _ in
-            MainActor.assumeIsolated {
-                guard let level = controller?.batteryLevel else { return }
-                self?.write(.battery(Int((level * 100).rounded())), at: MonotonicTime.now())
-            }
+        batteryObservation = DDController.observeEvents { [weak self, weak controller] changed, event in
+            guard event == .didUpdateBatteryLevel, changed === controller, let level = changed.batteryLevel else { return }
+            self?.write(.battery(Int((level * 100).rounded())), at: MonotonicTime.now())
         }
     }
 

@@ -1,4 +1,4 @@
-import Daydream
+import DaydreamCore
 import Mapping
 import Recording
 import Timebase

@@ -1,4 +1,4 @@
-import Daydream
+import DaydreamCore
 import DaydreamProtocol
 import Mapping
 import Timebase

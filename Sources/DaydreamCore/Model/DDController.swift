@@ -1,5 +1,4 @@
 import DaydreamProtocol
-import Foundation
 import Timebase
 
 /// One Daydream View controller: its buttons, touchpad, motion, battery and
@@ -9,7 +8,8 @@ import Timebase
 /// thread; handlers are called there. A transport (BlueZ in the daemon, a
 /// recording in `replay`, a test) feeds it with `receive(_:at:)` or
 /// `handle(_:at:)`, and reports the link with `markConnected()` and
-/// `markDisconnected()`.
+/// `markDisconnected()`. Connects, disconnects and battery readings are also reported to
+/// `observeEvents(_:)`'s observers (the `Daydream` module posts them as notifications).
 @MainActor
 public final class DDController {
     /// The Bluetooth address, `AA:BB:CC:DD:EE:FF`; the key that identifies a controller.
@@ -110,17 +110,18 @@ public final class DDController {
         motion.update(from: packet)
     }
 
-    /// Records that the link is up and posts `.DDControllerDidConnect`.
+    /// Records that the link is up, then reports `.didConnect` (`.DDControllerDidConnect`).
     public func markConnected() {
         guard !isConnected else { return }
         isConnected = true
         lastSequence = nil
         connectionChangedHandler?(self, true)
-        NotificationCenter.default.post(name: .DDControllerDidConnect, object: self)
+        ControllerEventObservers.shared.report(.didConnect, of: self)
     }
 
     /// Records that the link is down: every button that was down is released
-    /// (its handlers called), the finger lifts, and `.DDControllerDidDisconnect` is posted.
+    /// (its handlers called), the finger lifts, and `.didDisconnect` (`.DDControllerDidDisconnect`)
+    /// is reported.
     public func markDisconnected() {
         guard isConnected else { return }
         isConnected = false
@@ -128,20 +129,20 @@ public final class DDController {
         for button in buttons { button.release() }
         touchpad.update(nil)
         connectionChangedHandler?(self, false)
-        NotificationCenter.default.post(name: .DDControllerDidDisconnect, object: self)
+        ControllerEventObservers.shared.report(.didDisconnect, of: self)
     }
 
-    /// Asks the transport to read the battery level; `.DDControllerDidUpdateBatteryLevel`
-    /// is posted when it arrives.
+    /// Asks the transport to read the battery level; `.didUpdateBatteryLevel`
+    /// (`.DDControllerDidUpdateBatteryLevel`) is reported when it arrives.
     public func updateBatteryLevel() {
         batteryLevelReader?(self)
     }
 
     /// Stores a battery level read from the Battery Service (percent, 0...100)
-    /// and posts `.DDControllerDidUpdateBatteryLevel`.
+    /// and reports `.didUpdateBatteryLevel` (`.DDControllerDidUpdateBatteryLevel`).
     public func setBatteryLevel(percent: Int) {
         batteryLevel = Float(min(max(percent, 0), 100)) / 100
-        NotificationCenter.default.post(name: .DDControllerDidUpdateBatteryLevel, object: self)
+        ControllerEventObservers.shared.report(.didUpdateBatteryLevel, of: self)
     }
 
     /// Stores the Device Information strings that were read; nil leaves a value as it is.

@@ -12,7 +12,8 @@ import Timebase
 /// when a controller reconnects. Packets go straight from the notification
 /// socket to `DDController.receive` (set `packetHandler` on the controller for
 /// the fast path); connects and disconnects call the model's `markConnected`
-/// / `markDisconnected` (which post the notifications) and this manager's handlers.
+/// / `markDisconnected` (which report `DDControllerEvent`s, posted as notifications by the
+/// `Daydream` module) and this manager's handlers.
 @MainActor
 public final class DaydreamControllerManager {
     /// Which controllers the manager connects to.

@@ -281,7 +281,7 @@ final class ControllerLink {
         }
     }
 
-    /// Reads the battery level; the model posts `.DDControllerDidUpdateBatteryLevel`.
+    /// Reads the battery level; the model reports `.didUpdateBatteryLevel` when it arrives.
     func readBattery() {
         guard state == .streaming else { return }
         guard let path = batteryPath else {
