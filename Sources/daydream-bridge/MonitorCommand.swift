@@ -75,9 +75,13 @@ enum MonitorCommand: Subcommand {
             let reactor = try Reactor()
             let app = try MonitorApp(model: model, terminal: terminal, reactor: reactor)
             let manager = try DaydreamControllerManager(reactor: reactor)
+            // The log sink is global: it must not keep the model (and through it the controller and
+            // the loop) alive after this view ends, so it holds the model weakly and is put back on return.
+            let previousSink = Logger.sink
+            defer { Logger.sink = previousSink }
             Logger.style = .terminal
-            Logger.sink = { text in
-                model.message = text.split(separator: "\n").last.map { String($0.dropFirst("daydream-bridge: ".count)) }
+            Logger.sink = { [weak model] text in
+                model?.message = text.split(separator: "\n").last.map { String($0.dropFirst("daydream-bridge: ".count)) }
             }
             Logger.adoptLibraryLog()
             manager.controllerConnected = { controller in
