@@ -9,14 +9,21 @@ DAYDREAM_DBUS_ADDRESS pointing at the private bus, so it goes through its real
 BlueZ client, pairing-free connect, GATT lookup, AcquireNotify, event loop,
 controller model, mapping and output. This process feeds every socket at RATE
 packets per second. Not exercised: the radio, the kernel's Bluetooth stack and
-bluetoothd itself (the e2e rig covers those), and uinput (the daemon prints its
-events instead: this machine has no /dev/uinput).
+bluetoothd itself (the e2e rig covers those), and uinput itself (this machine
+has no /dev/uinput). In its place, --sink says what the daemon writes to:
+
+  pipe   (bench default) `run --write-events -`: every device frame checked as
+         the uinput devices check it and written as raw input_events with one
+         write(2) to a pipe this rig drains: the daemon's uinput work.
+  print  (soak) `run --print`: one text line per event, which the soak parses
+         to check sequence and count; the text formatting costs CPU that the
+         uinput path does not.
 
 Each packet moves the touch x by one count, and Benchmarks/daemon-load/soak.toml
 maps the pad to a stick with no deadzone, so every packet gives exactly one
 ABS_X event: the soak counts them per controller at the daemon's output.
 
-    daemon_load.py --bridge PATH bench [--load-seconds 30] [--idle-seconds 10]
+    daemon_load.py --bridge PATH bench [--load-seconds 30] [--idle-seconds 10] [--sink pipe|print]
     daemon_load.py --bridge PATH soak --seconds 600
 
 Prints one JSON object on stdout; exit status 1 when a soak check fails,
@@ -134,7 +141,7 @@ class Process:
 
 
 class Rig:
-    def __init__(self, bridge, controllers, rate, output_to_pipe):
+    def __init__(self, bridge, controllers, rate, sink):
         self.directory = tempfile.mkdtemp(prefix="daydream-load-")
         self.controllers = controllers
         self.interval = 1.0 / rate
@@ -143,6 +150,8 @@ class Rig:
         self.abs_x = {}
         self.bad_lines = 0
         self.buffered = b""
+        self.sink = sink
+        self.output_bytes = 0
         self.addresses = [f"C0:DD:EE:00:01:{index + 1:02X}" for index in range(controllers)]
         self.bus = self.start_bus()
         dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
@@ -159,15 +168,14 @@ class Rig:
         env = dict(os.environ, DAYDREAM_DBUS_ADDRESS=self.bus_address)
         env.pop("JOURNAL_STREAM", None)
         self.log = open(self.log_path, "wb")
+        output = ["--print"] if sink == "print" else ["--write-events", "-"]
         self.daemon = subprocess.Popen(
-            [bridge, "run", "--print", "--socket", "none",
+            [bridge, "run", *output, "--socket", "none",
              "--config", os.path.join(ROOT, "Benchmarks", "daemon-load", "soak.toml")],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE if output_to_pipe else subprocess.DEVNULL,
-            stderr=self.log, env=env)
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=self.log, env=env)
         self.process = Process(self.daemon.pid)
-        if output_to_pipe:
-            os.set_blocking(self.daemon.stdout.fileno(), False)
-            GLib.io_add_watch(self.daemon.stdout.fileno(), GLib.IO_IN | GLib.IO_HUP, self.read_output)
+        os.set_blocking(self.daemon.stdout.fileno(), False)
+        GLib.io_add_watch(self.daemon.stdout.fileno(), GLib.IO_IN | GLib.IO_HUP, self.read_output)
 
     def start_bus(self):
         config = os.path.join(self.directory, "bus.conf")
@@ -241,6 +249,9 @@ class Rig:
             return True
         if not chunk:
             return False
+        self.output_bytes += len(chunk)
+        if self.sink != "print":
+            return True
         self.buffered += chunk
         lines = self.buffered.split(b"\n")
         self.buffered = lines.pop()
@@ -275,13 +286,16 @@ class Rig:
 def bench(rig, load_seconds, idle_seconds):
     rig.wait_connected()
     rig.feed(2)  # warm-up: first events, lazily made buffers
-    sent_before = sum(rig.sent)
-    cpu_before, wall_before = rig.process.cpu_ns(), time.monotonic()
+    rig.run_for(0.2)
+    sent_before, output_before = sum(rig.sent), rig.output_bytes
+    cpu_before, wall_before, switches_loaded = rig.process.cpu_ns(), time.monotonic(), rig.process.switches()
     rig.feed(load_seconds)
     cpu = rig.process.cpu_ns() - cpu_before
     wall = time.monotonic() - wall_before
+    switches_loaded = rig.process.switches() - switches_loaded
     packets = sum(rig.sent) - sent_before
     rig.run_for(1)  # let the last packets through before counting quiet wake-ups
+    output = rig.output_bytes - output_before
     switches_before = rig.process.switches()
     time.sleep(idle_seconds)
     switches = rig.process.switches() - switches_before
@@ -290,12 +304,18 @@ def bench(rig, load_seconds, idle_seconds):
         "packets_per_second": round(packets / wall, 1),
         "load_seconds": round(wall, 2),
         "cpu_percent": round(cpu / 1e9 / wall * 100, 3),
+        "cpu_us_per_packet": round(cpu / 1e3 / packets, 2) if packets else None,
+        # Each context switch under load is one sleep in epoll_wait and one wake-up.
+        "wakeups_per_packet": round(switches_loaded / packets, 3) if packets else None,
         "peak_rss_mb": round(rig.process.status_kb("VmHWM") / 1024, 2),
         # RSS is mostly shared library text (Swift runtime, Foundation); the daemon's own memory:
         "rss_anon_mb": round(rig.process.status_kb("RssAnon") / 1024, 2),
         "idle_seconds": idle_seconds,
         "idle_wakeups_per_s": round(switches / idle_seconds, 2),
         "threads": rig.process.threads(),
+        "sink": rig.sink,
+        # pipe: 24-byte input_events (ABS_X + SYN_REPORT per packet); print: text lines.
+        "output_bytes_per_packet": round(output / packets, 2) if packets else None,
     }
 
 
@@ -347,13 +367,16 @@ def main():
     bench_parser = sub.add_parser("bench")
     bench_parser.add_argument("--load-seconds", type=float, default=30)
     bench_parser.add_argument("--idle-seconds", type=float, default=10)
+    bench_parser.add_argument("--sink", choices=["pipe", "print"], default="pipe",
+                              help="what the daemon writes its events to (see above)")
     soak_parser = sub.add_parser("soak")
     soak_parser.add_argument("--seconds", type=int, default=600)
     options = parser.parse_args()
 
     rig = None
     try:
-        rig = Rig(options.bridge, options.controllers, options.rate, output_to_pipe=options.mode == "soak")
+        sink = options.sink if options.mode == "bench" else "print"
+        rig = Rig(options.bridge, options.controllers, options.rate, sink)
         if options.mode == "bench":
             result = bench(rig, options.load_seconds, options.idle_seconds)
         else:

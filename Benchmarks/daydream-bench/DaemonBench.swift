@@ -11,18 +11,25 @@ struct DaemonResult {
     var anonymousRSSMegabytes: Double
     var idleSeconds: Double
     var idleWakeupsPerSecond: Double
+    /// What the daemon wrote its events to: "pipe" (raw input_event frames) or "print" (text lines).
+    var sink: String
 }
 
 /// Runs `Benchmarks/daemon-load/daemon_load.py bench` (the real daemon, 4 emulated controllers
 /// behind the fake bluetoothd on a private bus) and reads its JSON figures.
-func measureDaemon(bridge: String, script: String, loadSeconds: Int, idleSeconds: Int) throws -> DaemonResult {
+///
+/// `sink` is what the daemon writes to in place of uinput, which this machine may not have:
+/// "pipe" (`run --write-events -`: each device frame checked as uinput devices check it and
+/// written as raw `input_event`s, one `write(2)` per frame, into a pipe) is the daemon's uinput
+/// work; "print" (`run --print`) adds text formatting that a uinput sink does not pay.
+func measureDaemon(bridge: String, script: String, loadSeconds: Int, idleSeconds: Int, sink: String = "pipe") throws -> DaemonResult {
     guard FileManager.default.isExecutableFile(atPath: bridge) else {
         throw BenchError("no daemon binary at \(bridge)")
     }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
     process.arguments = [script, "--bridge", bridge, "bench",
-                         "--load-seconds", String(loadSeconds), "--idle-seconds", String(idleSeconds)]
+                         "--load-seconds", String(loadSeconds), "--idle-seconds", String(idleSeconds), "--sink", sink]
     let output = Pipe()
     process.standardOutput = output
     process.standardInput = FileHandle.nullDevice
@@ -40,9 +47,12 @@ func measureDaemon(bridge: String, script: String, loadSeconds: Int, idleSeconds
         }
         return value
     }
+    let sinkDescription = sink == "pipe"
+        ? "run --write-events - into a pipe: raw input_event frames, one write(2) each, as to uinput"
+        : "run --print into a pipe: one text line per event"
     return DaemonResult(
-        what: "daydream-bridge run --print > /dev/null, fake bluetoothd on a private bus, AcquireNotify socketpairs",
+        what: "daydream-bridge \(sinkDescription); fake bluetoothd on a private bus, AcquireNotify socketpairs",
         loadSeconds: try number("load_seconds"), cpuPercent: try number("cpu_percent"),
         peakRSSMegabytes: try number("peak_rss_mb"), anonymousRSSMegabytes: try number("rss_anon_mb"), idleSeconds: try number("idle_seconds"),
-        idleWakeupsPerSecond: try number("idle_wakeups_per_s"))
+        idleWakeupsPerSecond: try number("idle_wakeups_per_s"), sink: object["sink"] as? String ?? sink)
 }

@@ -82,6 +82,7 @@ struct BenchReport {
             ("rss_mb", number(daemon?.peakRSSMegabytes)),
             ("idle_wakeups_per_s", number(daemon?.idleWakeupsPerSecond)),
             ("sink", fdToWrite.map { "\"\($0.sink)\"" } ?? "null"),
+            ("daemon_sink", daemon.map { "\"\($0.sink)\"" } ?? "null"),
         ]
         return "{\n" + fields.map { "  \"\($0.0)\": \($0.1)" }.joined(separator: ",\n") + "\n}\n"
     }

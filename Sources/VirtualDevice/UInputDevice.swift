@@ -7,17 +7,15 @@ import Mapping
 /// One virtual input device in the kernel, made through libevdev-uinput from
 /// a `DeviceDescription`, destroyed in `deinit`.
 ///
-/// Events go to the uinput fd (`libevdev_uinput_get_fd`) through an
-/// `InputEventWriter`: one `write(2)` per frame. The device keeps a
-/// `DeviceState`, so it refuses undeclared codes and can release everything.
+/// Events go to the uinput fd (`libevdev_uinput_get_fd`) through a
+/// `DeviceFrameWriter`: one `write(2)` per frame. It keeps a `DeviceState`,
+/// so the device refuses undeclared codes and can release everything.
 public final class UInputDevice {
     /// What the device was made from.
     public let deviceDescription: DeviceDescription
-    /// The declared codes and the state as last written.
-    public private(set) var state: DeviceState
     private let evdev: EvdevDevice
     private let uinput: OpaquePointer
-    private let writer: InputEventWriter
+    private let frames: DeviceFrameWriter
 
     /// Creates the device (`libevdev_uinput_create_from_device` with
     /// `LIBEVDEV_UINPUT_OPEN_MANAGED`, which opens `/dev/uinput` itself).
@@ -30,14 +28,9 @@ public final class UInputDevice {
             throw VirtualDeviceError.fromOpen(errno: -result, device: description.identity.name)
         }
         deviceDescription = description
-        state = DeviceState(capabilities: description.capabilities)
         self.evdev = evdev
         self.uinput = uinput
-        // Every code changing at once plus SYN_REPORT fits in one write.
-        let capabilities = description.capabilities
-        let codeCount = capabilities.keys.count + capabilities.relativeAxes.count + capabilities.absoluteAxes.count
-        writer = InputEventWriter(fileDescriptor: libevdev_uinput_get_fd(uinput),
-                                  capacity: codeCount + 1, deviceName: description.identity.name)
+        frames = DeviceFrameWriter(description, fileDescriptor: libevdev_uinput_get_fd(uinput))
     }
 
     deinit {
@@ -46,6 +39,9 @@ public final class UInputDevice {
 
     /// The device's name.
     public var name: String { deviceDescription.identity.name }
+
+    /// The declared codes and the state as last written.
+    public var state: DeviceState { frames.state }
 
     /// The event node, e.g. `/dev/input/event7`, found through sysfs; nil if
     /// the kernel has not published it yet.
@@ -65,33 +61,17 @@ public final class UInputDevice {
     /// and writes it. A code the device does not carry is refused (the kernel
     /// would drop it silently) and nothing is buffered.
     public func send(type: UInt16, code: UInt16, value: Int32) throws(VirtualDeviceError) {
-        if type == EV_SYN {
-            if code == SYN_REPORT { try writer.endFrame() }
-            return
-        }
-        guard state.isDeclared(type: type, code: code) else {
-            throw .undeclaredCode(device: name, code: EventCodeNames.name(type: type, code: code))
-        }
-        state.record(type: type, code: code, value: value)
-        try writer.append(type: type, code: code, value: value)
+        try frames.send(type: type, code: code, value: value)
     }
 
     /// Ends the current frame with `SYN_REPORT` and writes it.
     public func endFrame() throws(VirtualDeviceError) {
-        try writer.endFrame()
+        try frames.endFrame()
     }
 
     /// Drops a partly buffered frame, then releases every key that is down and
     /// returns every axis to rest, in one frame. Writes nothing when all is at rest.
     public func releaseAll() throws(VirtualDeviceError) {
-        writer.discard()
-        guard !state.isAtRest else { return }
-        var releases = state
-        try state.forEachRelease { (type, code, value) throws(VirtualDeviceError) in
-            releases.record(type: type, code: code, value: value)
-            try writer.append(type: type, code: code, value: value)
-        }
-        state = releases
-        try writer.endFrame()
+        try frames.releaseAll()
     }
 }

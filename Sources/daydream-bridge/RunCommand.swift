@@ -14,7 +14,7 @@ import VirtualDevice
 enum RunCommand: Subcommand {
     static let name = "run"
     static let abstract = "Run the bridge: paired controllers become virtual gamepads, mice and keyboards (default)."
-    static let usage = "run [--pair] [--config FILE] [--profile NAME] [-v] [--socket PATH] [--replay FILE] [--print]"
+    static let usage = "run [--pair] [--config FILE] [--profile NAME] [-v] [--socket PATH] [--replay FILE] [--print | --write-events FILE]"
     static let discussion = """
     Connects to the paired controllers and gives each its own virtual devices
     and mapping profile. The first set of devices is made at start, so games
@@ -35,6 +35,12 @@ enum RunCommand: Subcommand {
       --replay FILE    Take the controller from a recording instead of Bluetooth.
       --print          Print the events on standard output instead of creating
                        devices (TIME ADDRESS DEVICE TYPE CODE VALUE).
+      --write-events FILE
+                       Write each device frame to FILE ('-': standard output)
+                       as raw struct input_event, one write(2) per frame,
+                       checked as the devices would check it, instead of
+                       creating devices: the uinput path without /dev/uinput
+                       (for measuring the bridge).
 
     Signals: SIGTERM and SIGINT release everything, destroy the devices and
     exit 0; SIGHUP reloads the config (as does saving the config file); SIGUSR1
@@ -51,13 +57,16 @@ enum RunCommand: Subcommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try OptionScanner(
             arguments, flags: ["--pair", "-v", "--verbose", "--print"],
-            options: ["--config", "--profile", "--socket", "--replay"]
+            options: ["--config", "--profile", "--socket", "--replay", "--write-events"]
         )
         Logger.configure(verbose: options.flag("-v", "--verbose"))
         Logger.adoptLibraryLog()
         guard options.positionals.isEmpty else { throw UsageError("unexpected argument '\(options.positionals[0])'") }
         if options.flag("--pair"), options.value("--replay") != nil {
             throw UsageError("--pair and --replay cannot be used together")
+        }
+        if options.flag("--print"), options.value("--write-events") != nil {
+            throw UsageError("choose one of --print and --write-events")
         }
         // The loop first: its signalfd needs the signals blocked before any other thread starts.
         let reactor: Reactor
@@ -102,6 +111,22 @@ enum RunCommand: Subcommand {
                     try EventLineOutput(
                         capabilities: configuration.capabilities, gamepadIdentity: configuration.gamepadIdentity,
                         origin: origin, label: label
+                    )
+                }
+                return try serve(daemon, reactor: reactor, controlSocket: controlSocket, recording: recording, pair: options.flag("--pair"))
+            } else if let path = options.value("--write-events") {
+                let descriptor = path == "-" ? STDOUT_FILENO : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+                guard descriptor >= 0 else {
+                    Logger.error("cannot write \(path): \(String(cString: strerror(errno)))")
+                    return ExitCode.failure
+                }
+                defer { if descriptor != STDOUT_FILENO { close(descriptor) } }
+                let daemon = try BridgeDaemon<SinkOutput<PipeDeviceSet>>(loaded: loaded, profile: profile, reactor: reactor) { configuration, label throws(VirtualDeviceError) in
+                    SinkOutput(
+                        sink: try PipeDeviceSet(
+                            capabilities: configuration.capabilities, gamepadIdentity: configuration.gamepadIdentity,
+                            fileDescriptor: descriptor),
+                        label: label
                     )
                 }
                 return try serve(daemon, reactor: reactor, controlSocket: controlSocket, recording: recording, pair: options.flag("--pair"))

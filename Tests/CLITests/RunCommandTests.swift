@@ -133,6 +133,39 @@ struct RunCommandTests {
         #expect(daemon.process.isRunning)
     }
 
+    /// `--write-events -`: raw `struct input_event`s (24 bytes on x86-64: time, type, code, value) on
+    /// standard output, one frame per `write(2)`, as the uinput device would get them.
+    @Test func writeEventsPutsRawInputEventFramesOnStandardOutput() throws {
+        let directory = try Self.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let daemon = try RunningBinary(
+            ["run", "--replay", directory + "/held.recording", "--write-events", "-", "--socket", "none",
+             "--config", directory + "/config.toml"],
+            directory: directory
+        )
+        func events() -> [[Int]] {
+            let data = (try? Data(contentsOf: URL(fileURLWithPath: daemon.stdoutPath))) ?? Data()
+            return stride(from: 0, to: data.count - data.count % 24, by: 24).map { offset in
+                let type = Int(data[offset + 16]) | Int(data[offset + 17]) << 8
+                let code = Int(data[offset + 18]) | Int(data[offset + 19]) << 8
+                let value = data[offset + 20..<offset + 24].reversed().reduce(0) { $0 << 8 | Int($1) }
+                return [type, code, value]
+            }
+        }
+        #expect(daemon.waitFor { events().count >= 2 })
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit(timeout: 3) == 0)
+        // EV_KEY (1) BTN_SOUTH (0x130) down, SYN_REPORT; then the release on exit.
+        #expect(events() == [[1, 0x130, 1], [0, 0, 0], [1, 0x130, 0], [0, 0, 0]])
+        #expect(daemon.stderr.contains("as raw input_event frames on a file descriptor"))
+    }
+
+    @Test func printAndWriteEventsTogetherIsAUsageError() throws {
+        let result = try BuiltBinary.run(["run", "--print", "--write-events", "-"])
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("Error: choose one of --print and --write-events\n"))
+    }
+
     @Test func profileWithoutADaemonSaysHowToStartOne() throws {
         let result = try BuiltBinary.run(["profile", "pad", "--socket", "/nonexistent/control"])
         #expect(result.status == 1)

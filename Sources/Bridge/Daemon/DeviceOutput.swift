@@ -21,7 +21,7 @@ extension SinkOutput: DeviceOutput {
     }
 
     public var summary: [String] {
-        (sink as? VirtualDeviceSet)?.summary ?? []
+        (sink as? VirtualDeviceSet)?.summary ?? (sink as? PipeDeviceSet)?.summary ?? []
     }
 }
 
