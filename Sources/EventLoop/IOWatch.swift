@@ -7,7 +7,7 @@ public final class IOWatch {
     /// The watched descriptor.
     public let fileDescriptor: Int32
     /// Called on the loop with what happened.
-    public var handler: @MainActor (IOEvents) -> Void
+    public let handler: @MainActor (IOEvents) -> Void
     /// What the watch waits for; setting it updates the epoll registration.
     public var interest: IOInterest {
         didSet { if interest != oldValue { reactor?.update(self) } }

@@ -19,7 +19,10 @@ public final class Reactor: DeadlineScheduler {
     private var signalMask = sigset_t()
     private var signalHandlers: [Int32: @MainActor (Int32) -> Void] = [:]
 
-    private var watches: [UInt64: IOWatch] = [:]
+    // Looked up for every ready descriptor; unchecked, that skips a run-time exclusivity check.
+    // Accesses cannot overlap: each is a lookup, an insert or a removal that calls nothing (a
+    // handler runs after its lookup has returned).
+    @exclusivity(unchecked) private var watches: [UInt64: IOWatch] = [:]
     private var nextToken = Token.firstWatch
     private var timers = TimerQueue()
     private var armedDeadline: MonotonicTime?
@@ -27,7 +30,10 @@ public final class Reactor: DeadlineScheduler {
     private var running: [@MainActor () -> Void] = []
     private var wakePending = false
     private var stopRequested = false
-    private var events = [epoll_event](repeating: epoll_event(), count: 64)
+    /// Where `epoll_wait` puts the ready events: allocated once and reused every turn, so a
+    /// turn needs no array access (with its exclusivity check) and no closure around the call.
+    private let readyEvents: UnsafeMutablePointer<epoll_event>
+    private static let readyEventCapacity = 64
 
     private enum Token {
         static let timer: UInt64 = 1
@@ -56,6 +62,8 @@ public final class Reactor: DeadlineScheduler {
         fileDescriptor = epoll
         timerDescriptor = timer
         wakeDescriptor = wake
+        readyEvents = .allocate(capacity: Self.readyEventCapacity)
+        readyEvents.initialize(repeating: epoll_event(), count: Self.readyEventCapacity)
         sigemptyset(&signalMask)
         try control(EPOLL_CTL_ADD, timer, EPOLLIN.rawValue, Token.timer)
         try control(EPOLL_CTL_ADD, wake, EPOLLIN.rawValue, Token.wake)
@@ -67,6 +75,7 @@ public final class Reactor: DeadlineScheduler {
         close(timerDescriptor)
         close(wakeDescriptor)
         if signalDescriptor >= 0 { close(signalDescriptor) }
+        readyEvents.deallocate()
     }
 
     // MARK: File descriptors
@@ -248,14 +257,12 @@ public final class Reactor: DeadlineScheduler {
             milliseconds = Int32(clamping: rounded)
         }
         if !soon.isEmpty { milliseconds = 0 }
-        let count = Int(events.withUnsafeMutableBufferPointer { buffer in
-            epoll_wait(fileDescriptor, buffer.baseAddress, Int32(buffer.count), milliseconds)
-        })
+        let count = Int(epoll_wait(fileDescriptor, readyEvents, Int32(Self.readyEventCapacity), milliseconds))
         if count < 0 && errno != EINTR {
             Log.error("event loop: \(SystemCallError("epoll_wait"))")
         }
         for index in 0..<max(count, 0) {
-            let event = events[index]
+            let event = readyEvents[index]
             switch event.data.u64 {
             case Token.timer: drain(timerDescriptor)
             case Token.wake:

@@ -13,8 +13,10 @@ public final class InputEventWriter {
     public let fileDescriptor: Int32
     /// How many events fit before a frame is sent in parts.
     public let capacity: Int
-    /// Events buffered and not yet written.
-    public private(set) var count = 0
+    /// Events buffered and not yet written. Touched for every event; unchecked, it skips the
+    /// run-time exclusivity checks, and no two accesses can overlap (nothing is called while
+    /// one lasts: `flush` empties the count before it writes).
+    @exclusivity(unchecked) public private(set) var count = 0
     /// Whose events these are, for error messages.
     let deviceName: String
     private let storage: UnsafeMutablePointer<input_event>

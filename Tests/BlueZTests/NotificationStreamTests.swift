@@ -38,4 +38,29 @@ import Glibc
         #expect(received.closedReason != nil)
         stream.close()
     }
+
+    @Test func whileLinkedEachTurnTakesOneNotification() throws {
+        let reactor = try Reactor()
+        var ends: [Int32] = [-1, -1]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0, &ends) == 0)
+        defer { close(ends[1]) }
+        let received = Received()
+        let stream = try NotificationStream(
+            descriptor: ends[0], mtu: 23, reactor: reactor,
+            onPacket: { bytes, _ in received.firstBytes.append(bytes[0]) },
+            onClosed: { received.closedReason = $0 }
+        )
+        defer { stream.close() }
+        for index in 0..<3 {
+            let packet = [UInt8](repeating: UInt8(index), count: 20)
+            #expect(packet.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) } == 20)
+        }
+        // One read(2) a turn; the level-triggered watch brings the loop back for the rest.
+        for expected in 1...3 {
+            reactor.runOnce(timeout: .milliseconds(500))
+            #expect(received.firstBytes == Array(0..<UInt8(expected)))
+        }
+        #expect(reactor.runOnce(timeout: .zero) == 0)
+        #expect(received.closedReason == nil)
+    }
 }

@@ -188,7 +188,9 @@ final class ControllerLink {
                 do {
                     stream = try NotificationStream(
                         descriptor: acquired.descriptor.take(), mtu: acquired.mtu, reactor: reactor,
-                        onPacket: { [weak self] bytes, time in self?.controller.receive(bytes, at: time) },
+                        // The controller, not the link: no weak load per packet, and no cycle
+                        // (the controller holds neither the link nor the stream).
+                        onPacket: { [controller] bytes, time in controller.receive(bytes, at: time) },
                         onClosed: { [weak self] reason in self?.lost(reason) })
                     streaming(.acquireNotify)
                 } catch {

@@ -6,7 +6,8 @@ import Glibc
 
 /// Reads the notifications of an `AcquireNotify` socket on the loop: one
 /// `read` is one notification. The read buffer is allocated once, so the
-/// path from a readable socket to `onPacket` allocates nothing.
+/// path from a readable socket to `onPacket` allocates nothing, and a packet
+/// costs one `read(2)`.
 @MainActor
 final class NotificationStream {
     private let descriptor: Int32
@@ -28,8 +29,10 @@ final class NotificationStream {
         let flags = fcntl(descriptor, F_GETFL)
         _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
         do {
-            watch = try reactor.watch(descriptor, interest: .readable) { [weak self] events in
-                self?.readable(events, now: reactor.now)
+            // Unowned, not weak (a weak reference would make every retain of the stream take the
+            // slow path): `deinit` cancels the watch, and the reactor never calls a cancelled watch.
+            watch = try reactor.watch(descriptor, interest: .readable) { [unowned self] events in
+                readable(events, now: MonotonicTime.now())
             }
         } catch {
             buffer.deallocate()
@@ -52,16 +55,18 @@ final class NotificationStream {
     }
 
     private func readable(_ events: IOEvents, now: MonotonicTime) {
-        // While the link is up, at most 16 packets a turn, so one controller cannot starve the
-        // others (the watch is level-triggered: the rest is read next turn). After a hang-up,
+        // While the link is up, one notification a turn. The watch is level-triggered, so one
+        // still queued brings the loop straight back; a controller's packets come one at a time,
+        // so reading on until EAGAIN would cost a second read(2) per packet that finds nothing.
+        // One a turn also keeps one controller from starving the others. After a hang-up,
         // everything still queued, so a press made just before the controller went away is not lost.
         let hungUp = !events.isDisjoint(with: [.hangup, .error])
-        var budget = hungUp ? Int.max : 16
-        while budget > 0 {
-            budget -= 1
+        var readsAnother = true
+        while readsAnother {
             let count = read(descriptor, buffer.baseAddress, buffer.count)
             if count > 0 {
                 onPacket(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), now)
+                readsAnother = hungUp
                 continue
             }
             if count == 0 {
