@@ -262,6 +262,23 @@ struct ManagerTests {
         #expect(try rig.fake.log().filter { $0.hasPrefix("Set.Adapter1.Powered") }.count == 1)
     }
 
+    @Test func anAdapterThatAppearsJustAfterBluetoothdIsNotReportedMissing() throws {
+        // Real bluetoothd takes its bus name, then reads its adapters from the kernel.
+        let rig = try Rig(adapter: nil)
+        defer { rig.stop() }
+        rig.manager.start()
+        rig.manager.startDiscovery()
+        try rig.sync()
+        try rig.fake.command("add_adapter", ["powered": true])
+        try rig.wait("discovery") { (try? rig.fake.state()["discovering"] as? Bool) == true }
+        // Past the grace period: still nothing to report.
+        var graceOver = false
+        let timer = rig.reactor.schedule(at: rig.reactor.now + rig.manager.options.adapterGracePeriod + .milliseconds(200)) { graceOver = true }
+        defer { timer.cancel() }
+        try rig.wait("the grace period's end") { graceOver }
+        #expect(rig.problems.isEmpty, "reported: \(rig.problems)")
+    }
+
     @Test func losingTheBusReleasesControllersAndSaysToRestart() throws {
         let rig = try Rig(devices: [Rig.controller(Rig.first)])
         defer { rig.stop() }

@@ -7,10 +7,11 @@
 #
 # Environment: E2E_ONLY="bridge_mouse rig" runs the scenarios whose function
 # names are given or whose titles contain one of the words;
+# E2E_REPEAT=N runs them N times over (hunting flakes);
 # E2E_ALLOW_SKIP=1 lets scenarios the bridge can't run yet skip (development
 # only: a full run fails on a skip); E2E_DEBUG=1 runs bluetoothd -d;
 # E2E_TIMEOUT (s, default 900) bounds the VM; E2E_BIN=DIR runs the
-# daydream-bridge and daydream-example found there instead of this build's.
+# daydream-bridge and daydream-example found there and builds nothing.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,9 +30,14 @@ loud() {
 
 venv=$("$here/setup.sh" | tail -n 1) || loud "the rig's set-up failed (Tests/e2e/setup.sh)"
 
-echo "e2e: building the bridge and the example on the host"
-(cd "$repo" && $SWIFT build ${SWIFT_FLAGS:-}) || loud "swift build failed"
-bin=$(cd "$repo" && $SWIFT build ${SWIFT_FLAGS:-} --show-bin-path)
+if [ -n "${E2E_BIN:-}" ]; then
+    bin=$(cd "$E2E_BIN" && pwd)
+    echo "e2e: using the binaries in $bin (E2E_BIN; nothing built)"
+else
+    echo "e2e: building the bridge and the example on the host"
+    (cd "$repo" && $SWIFT build ${SWIFT_FLAGS:-}) || loud "swift build failed"
+    bin=$(cd "$repo" && $SWIFT build ${SWIFT_FLAGS:-} --show-bin-path)
+fi
 [ -x "$bin/daydream-bridge" ] || loud "no daydream-bridge in $bin"
 
 echo "e2e: checking the emulator's packet encoder against 'daydream-bridge decode'"
@@ -39,7 +45,6 @@ echo "e2e: checking the emulator's packet encoder against 'daydream-bridge decod
 echo "e2e: emulator self-test on the host (Bumble central on the emulated link)"
 "$venv/bin/python3" "$here/emulator/selftest.py" || loud "the emulator's self-test failed"
 
-guest_bin=${E2E_BIN:-$bin}
 kernel=$(ls -1 /boot/vmlinuz-* 2>/dev/null | sort -V | tail -n 1)
 [ -n "$kernel" ] || loud "no kernel in /boot (linux-image-amd64)"
 rm -rf "$out"
@@ -48,6 +53,7 @@ mkdir -p "$out/logs"
 args=""
 [ -n "${E2E_ALLOW_SKIP:-}" ] && args="$args --allow-skip"
 for only in ${E2E_ONLY:-}; do args="$args --only $only"; done
+[ -n "${E2E_REPEAT:-}" ] && args="$args --repeat $E2E_REPEAT"
 
 echo "e2e: booting $(basename "$kernel") under QEMU (software emulation; --disable-kvm)"
 boot_started=$(date +%s)
@@ -56,7 +62,7 @@ status=0
 PATH="$venv/bin:$PATH" timeout --kill-after=20 "${E2E_TIMEOUT:-900}" \
     vng --disable-kvm --run "$kernel" --user root --memory 2G --cpus 2 \
         --rwdir="$out" -- \
-        "E2E_DEBUG=${E2E_DEBUG:-} VIRTUAL_ENV=$venv sh $here/guest/boot.sh $repo $out $venv $guest_bin $args" \
+        "E2E_DEBUG=${E2E_DEBUG:-} VIRTUAL_ENV=$venv sh $here/guest/boot.sh $repo $out $venv $bin $args" \
     </dev/null 2>&1 | cat || status=$?
 
 ended=$(date +%s)

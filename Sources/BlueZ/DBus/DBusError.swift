@@ -33,6 +33,14 @@ public struct DBusError: Error, Equatable, Sendable, CustomStringConvertible {
         ["org.bluez.Error.AuthenticationFailed", "org.bluez.Error.AuthenticationRejected"].contains(name)
     }
 
+    /// Whether the object or service the call went to is gone (bluetoothd
+    /// stopped, or the adapter or device was removed). The object cache says
+    /// so too, so for a caller this is expected, not news for the user.
+    public var meansTargetIsGone: Bool {
+        ["org.freedesktop.DBus.Error.UnknownObject", "org.freedesktop.DBus.Error.ServiceUnknown",
+         "org.freedesktop.DBus.Error.NameHasNoOwner", "org.bluez.Error.DoesNotExist"].contains(name)
+    }
+
     /// What the user can do about it, when known.
     public var hint: String? { DBusError.hints[name] }
 

@@ -50,6 +50,10 @@ public final class DaydreamControllerManager {
         public var batteryPollInterval = TimeSpan.seconds(600)
         /// Register the pairing agent as BlueZ's default agent too.
         public var requestsDefaultAgent = false
+        /// How long after bluetoothd appears its adapters may take to show up
+        /// before "no adapter" is reported (it takes its bus name first, then
+        /// reads the adapters from the kernel).
+        public var adapterGracePeriod = TimeSpan.seconds(2)
 
         /// Defaults, with `policy`.
         public init(policy: ConnectionPolicy = .pairedOnly) { self.policy = policy }
@@ -124,6 +128,9 @@ public final class DaydreamControllerManager {
     private var poweringOn = false
     /// Adapters the manager powered on once; an adapter the user turns off later stays off.
     private var poweredOnce: Set<String> = []
+    /// Until when a missing adapter is not reported yet (bluetoothd just appeared).
+    private var adapterGraceEnds: MonotonicTime?
+    private var adapterGraceTimer: ScheduledTimer?
 
     /// A manager on `connection`, running on `reactor`.
     public init(reactor: Reactor, connection: BusConnection, options: Options = Options()) {
@@ -182,6 +189,8 @@ public final class DaydreamControllerManager {
         guard isRunning else { return }
         stopDiscovery()
         isRunning = false
+        adapterGraceTimer?.cancel()
+        adapterGraceTimer = nil
         for link in links.values { link.shutDown(disconnect: disconnect) }
         token?.cancel()
         token = nil
@@ -343,6 +352,7 @@ public final class DaydreamControllerManager {
 
     private func serviceAppeared() {
         lastProblem = nil
+        adapterGraceEnds = reactor.now + options.adapterGracePeriod
         if options.policy == .pairNewControllers && !agent.isRegistered {
             agent.register(asDefault: options.requestsDefaultAgent) { result in
                 if case .failure(let error) = result { Log.error("cannot register the pairing agent: \(error)") }
@@ -373,7 +383,16 @@ public final class DaydreamControllerManager {
     private func checkAdapter() {
         guard isRunning, client.isReady else { return }
         guard let adapter else {
-            report(.noAdapter)
+            if let ends = adapterGraceEnds, reactor.now < ends {
+                if adapterGraceTimer == nil {
+                    adapterGraceTimer = reactor.schedule(at: ends) { [weak self] in
+                        self?.adapterGraceTimer = nil
+                        self?.checkAdapter()
+                    }
+                }
+            } else {
+                report(.noAdapter)
+            }
             return
         }
         if !adapter.isPowered {
@@ -416,7 +435,10 @@ public final class DaydreamControllerManager {
             discoveryRequested = true
             client.setDaydreamDiscoveryFilter(adapter: adapter.path) { [weak self] result in
                 guard let self else { return }
-                if case .failure(let error) = result { Log.warning("SetDiscoveryFilter failed: \(error)") }
+                if case .failure(let error) = result {
+                    // The adapter going away mid-call is reported by the object cache.
+                    if error.meansTargetIsGone { Log.debug("SetDiscoveryFilter: \(error)") } else { Log.warning("SetDiscoveryFilter failed: \(error)") }
+                }
                 client.startDiscovery(adapter: adapter.path) { [weak self] result in
                     guard let self else { return }
                     discoveryRequested = false
@@ -425,6 +447,8 @@ public final class DaydreamControllerManager {
                         discoveryActive = true
                         Log.debug("discovery started on \(adapter.name)")
                         updateDiscovery()
+                    case .failure(let error) where error.meansTargetIsGone || error.shortName == "InProgress":
+                        Log.debug("StartDiscovery on \(adapter.name): \(error)")
                     case .failure(let error):
                         Log.warning("StartDiscovery on \(adapter.name) failed: \(error)")
                     }

@@ -2,7 +2,8 @@
 are up (guest/boot.sh). Prints one line per scenario, the tail of every
 log when one fails, figures, and a closing 'N passed, N failed, N skipped'.
 
-Usage: main.py [--only SUBSTRING ...] [--allow-skip]
+Usage: main.py [--only SUBSTRING ...] [--repeat N] [--allow-skip]
+--repeat runs the selected scenarios N times over (for hunting flakes).
 Without --allow-skip a skipped scenario counts as a failure: skips are for
 development while the bridge lacks a feature.
 """
@@ -46,6 +47,7 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--only", action="append", default=[])
     parser.add_argument("--allow-skip", action="store_true")
+    parser.add_argument("--repeat", type=int, default=1)
     args = parser.parse_args()
 
     load_scenarios()
@@ -68,7 +70,7 @@ def main() -> int:
     rig.figure(f"rig start (emulator, bluetoothd, hci0 powered): {time.monotonic() - started:.1f} s")
 
     results = []
-    for scenario in selected:
+    for scenario in selected * max(1, args.repeat):
         began = time.monotonic()
         status, reason = "PASS", ""
         missing = [c for c in scenario.needs if c not in rig.bridge_commands()]
