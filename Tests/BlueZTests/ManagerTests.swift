@@ -226,6 +226,31 @@ struct ManagerTests {
         try rig.wait("packets again") { controller.volumeUpButton.isPressed }
     }
 
+    @Test func newerBlueZsKeyMissingIsAStaleBond() throws {
+        let rig = try Rig(devices: [Rig.controller(Rig.first, ["connect_error": "org.bluez.Error.Failed",
+                                                               "connect_error_message": "le-connection-key-missing"])])
+        defer { rig.stop() }
+        rig.manager.start()
+        try rig.wait("the stale bond report") { rig.problems.contains(.staleBond(address: Rig.first)) }
+        // The same name with another reason is an ordinary failure.
+        #expect(!DBusError(name: "org.bluez.Error.Failed", message: "le-connection-abort-by-local").isAuthenticationFailure)
+    }
+
+    @Test func bluetoothdStoppingJustAsAConnectFailsPointsAtTheBond() throws {
+        // BlueZ 5.66 answers Connect for a controller that lost its keys, then crashes.
+        let rig = try Rig(devices: [Rig.controller(Rig.first, ["connect_error": "org.bluez.Error.Failed",
+                                                               "connect_error_message": "le-connection-abort-by-local"])])
+        defer { rig.stop() }
+        rig.manager.start()
+        try rig.wait("a connect attempt") { (try? rig.fake.log().contains { $0.hasPrefix("Connect") }) == true }
+        try rig.sync()
+        try rig.fake.command("stop")
+        try rig.wait("the report") { rig.problems.contains(.bluetoothdMissing) }
+        #expect(rig.problems.contains(.bluetoothdStoppedWhileConnecting(address: Rig.first)))
+        let text = DaydreamControllerManager.Problem.bluetoothdStoppedWhileConnecting(address: Rig.first).description
+        #expect(text.contains("daydream-bridge forget \(Rig.first)") && text.contains("daydream-bridge pair"))
+    }
+
     @Test func bluetoothdRestartsAndTheControllerComesBack() throws {
         let rig = try Rig(devices: [Rig.controller(Rig.first)])
         defer { rig.stop() }
@@ -239,6 +264,7 @@ struct ManagerTests {
         try rig.fake.command("start")
         try rig.wait("the reconnect") { controller.isConnected }
         #expect(rig.manager.controller(address: Rig.first) === controller)
+        #expect(!rig.problems.contains(.bluetoothdStoppedWhileConnecting(address: Rig.first)))
         try rig.send(Rig.first, Rig.restPacket)
         try rig.wait("packets again") { controller.statistics.received == 2 }
     }

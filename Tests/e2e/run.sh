@@ -34,8 +34,8 @@ if [ -n "${E2E_BIN:-}" ]; then
     bin=$(cd "$E2E_BIN" && pwd)
     echo "e2e: using the binaries in $bin (E2E_BIN; nothing built)"
 else
-    echo "e2e: building the bridge and the example on the host"
-    (cd "$repo" && $SWIFT build ${SWIFT_FLAGS:-}) || loud "swift build failed"
+    echo "e2e: building the bridge, the example and the tests on the host"
+    (cd "$repo" && $SWIFT build ${SWIFT_FLAGS:-} --build-tests) || loud "swift build failed"
     bin=$(cd "$repo" && $SWIFT build ${SWIFT_FLAGS:-} --show-bin-path)
 fi
 [ -x "$bin/daydream-bridge" ] || loud "no daydream-bridge in $bin"

@@ -297,6 +297,7 @@ class Device(FakeObject):
         self.present = True          # advertising / in range
         self.pair_error = None       # e.g. org.bluez.Error.AuthenticationFailed
         self.connect_error = None
+        self.connect_error_message = "failed"  # BlueZ's reason, e.g. le-connection-key-missing
         self.agent_method = "RequestConfirmation"
         self.gatt = True
         self.battery_notify = True
@@ -332,7 +333,7 @@ class Device(FakeObject):
     def Connect(self, ok, err):
         self.record("Connect")
         if self.connect_error:
-            err(dbus.exceptions.DBusException("failed", name=self.connect_error))
+            err(dbus.exceptions.DBusException(self.connect_error_message, name=self.connect_error))
             return
         if not self.present:
             err(dbus.exceptions.DBusException("le-connection-abort-by-local", name="org.bluez.Error.Failed"))
@@ -493,7 +494,7 @@ def run_command(fake, command, answer):
         adapter = fake.adapter()
         device = Device(fake, adapter, command["address"], command.get("name"), command.get("uuids", []),
                         command.get("paired", False), command.get("rssi", -50))
-        for key in ("pair_error", "connect_error", "agent_method", "battery_notify", "battery_plugin",
+        for key in ("pair_error", "connect_error", "connect_error_message", "agent_method", "battery_notify", "battery_plugin",
                     "refuse_acquire", "gatt"):
             if key in command:
                 setattr(device, key, command[key])

@@ -29,8 +29,12 @@ public struct DBusError: Error, Equatable, Sendable, CustomStringConvertible {
     public var shortName: String { name.split(separator: ".").last.map(String.init) ?? name }
 
     /// Whether the error means the bond with the device is no longer valid.
+    /// Besides the Authentication* names, newer BlueZ answers `Connect` with
+    /// `org.bluez.Error.Failed` and the reason `le-connection-key-missing`
+    /// (`br-connection-key-missing`) when the device has lost its keys.
     public var isAuthenticationFailure: Bool {
         ["org.bluez.Error.AuthenticationFailed", "org.bluez.Error.AuthenticationRejected"].contains(name)
+            || (name == "org.bluez.Error.Failed" && message.hasSuffix("-connection-key-missing"))
     }
 
     /// Whether the object or service the call went to is gone (bluetoothd

@@ -40,7 +40,10 @@ final class ControllerLink {
     private var batteryPath: String?
     /// Bumped on every loss, so completions of an older attempt are ignored.
     private var generation = 0
-    private var authenticationFailures = 0
+    /// When the last connection attempt failed (not for authentication).
+    private var lastConnectFailure: MonotonicTime?
+    /// bluetoothd vanishing this soon after a failed connect is taken as its doing.
+    private static let stoppedWhileConnectingWindow = TimeSpan.seconds(3)
 
     init(controller: DDController, manager: DaydreamControllerManager) {
         self.controller = controller
@@ -95,6 +98,11 @@ final class ControllerLink {
 
     /// bluetoothd went away: everything it gave us is gone.
     func serviceVanished() {
+        let failedJustNow = lastConnectFailure.map { reactor.now - $0 < Self.stoppedWhileConnectingWindow } ?? false
+        if failedJustNow {
+            manager.report(.bluetoothdStoppedWhileConnecting(address: controller.address))
+        }
+        lastConnectFailure = nil
         lost("bluetoothd stopped", retry: false)
         devicePath = nil
     }
@@ -131,15 +139,15 @@ final class ControllerLink {
             guard let self, attempt == generation, state == .connecting else { return }
             switch result {
             case .success:
-                authenticationFailures = 0
+                lastConnectFailure = nil
                 state = .resolving
                 if let device, device.servicesResolved { subscribe() }
             case .failure(let error):
                 state = .idle
                 if error.isAuthenticationFailure {
-                    authenticationFailures += 1
                     manager.report(.staleBond(address: controller.address), error: error)
                 } else {
+                    lastConnectFailure = reactor.now
                     Log.info("\(controller.address): connect failed: \(error)")
                 }
                 scheduleRetry()

@@ -69,6 +69,9 @@ public final class DaydreamControllerManager {
         case adapterOff(name: String, reason: String)
         /// The controller refused the stored keys.
         case staleBond(address: String)
+        /// bluetoothd stopped just as a connection to the controller failed:
+        /// BlueZ 5.66 crashes this way when the controller has lost its keys.
+        case bluetoothdStoppedWhileConnecting(address: String)
         /// Pairing failed for another reason.
         case pairingFailed(address: String, reason: String)
         /// The D-Bus system bus connection is gone (dbus-daemon stopped); nothing works until a restart.
@@ -85,6 +88,10 @@ public final class DaydreamControllerManager {
                     + "run 'rfkill unblock bluetooth' and 'bluetoothctl power on' (waiting for it)"
             case .staleBond(let address):
                 "\(address) refused the stored pairing (stale bond): run 'daydream-bridge forget \(address)', "
+                    + "then 'daydream-bridge pair' with the controller's home button held"
+            case .bluetoothdStoppedWhileConnecting(let address):
+                "bluetoothd stopped while connecting to \(address); if this repeats, the controller may have lost "
+                    + "its pairing (a reset, or paired elsewhere): run 'daydream-bridge forget \(address)', "
                     + "then 'daydream-bridge pair' with the controller's home button held"
             case .pairingFailed(let address, let reason):
                 "pairing \(address) failed: \(reason)"

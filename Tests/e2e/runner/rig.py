@@ -59,6 +59,8 @@ class Rig:
         self.start_bluetoothd()
 
     def start_bluetoothd(self) -> None:
+        if self.bluetoothd is not None and not self.bluetoothd.alive():
+            self.bluetoothd.stop()  # it stopped by itself: its exit status goes in its log
         argv = [BLUETOOTHD, "-n"]
         if os.environ.get("E2E_DEBUG"):
             argv.append("-d")

@@ -54,18 +54,28 @@ def bridge_stale_bond(rig):
     rig.emulator.request("power", name=NAME, on=True)
     started = time.monotonic()
     hint = f"daydream-bridge forget {ADDRESS}"
-    log = wait_log(bridge, offset, hint, timeout=90)
+    wait_log(bridge, offset, hint, timeout=90)
     rig.figure(f"stale bond -> the bridge says what to do: {time.monotonic() - started:.1f} s")
     # Let the bridge retry a few times: it must not repeat the warning every attempt.
     time.sleep(5)
-    log = log_since(bridge, offset)
-    warnings = [line for line in log.splitlines() if hint in line]
+    warnings = [line for line in log_since(bridge, offset).splitlines() if hint in line]
     assert len(warnings) == 1, f"the stale-bond hint was logged {len(warnings)} times:\n" + "\n".join(warnings)
     assert warnings[0].startswith("<4>"), f"the stale-bond hint is not a warning: {warnings[0]}"
     assert bridge.alive(), "the bridge died on the stale bond"
+    if "bluetoothd stopped while connecting" in warnings[0]:
+        # Debian 12's BlueZ 5.66 crashes on the failed encryption instead of answering
+        # le-connection-key-missing; the user (or systemd) starts it again.
+        rig.figure("BlueZ stopped on the stale bond (5.66 crashes there); the bridge pointed at forget and pair")
 
-    result = run_bridge_command(rig, "forget", ADDRESS)
-    assert result.returncode == 0, f"forget exited {result.returncode}:\n{result.stdout}{result.stderr}"
+    for attempt in range(3):
+        if rig.bluetoothd is None or not rig.bluetoothd.alive():
+            rig.start_bluetoothd()
+        result = run_bridge_command(rig, "forget", ADDRESS)
+        if result.returncode == 0:
+            break
+        assert not rig.bluetoothd.alive(), f"forget exited {result.returncode}:\n{result.stdout}{result.stderr}"
+    else:
+        raise AssertionError("bluetoothd kept stopping before 'forget' could run")
     mark = rig.emulator.mark()
     result = run_bridge_command(rig, "pair", ADDRESS)
     assert result.returncode == 0, f"pair exited {result.returncode}:\n{result.stdout}{result.stderr}"

@@ -1,0 +1,145 @@
+"""The project's udev rules installed in the guest (udev/60-... and 65-...):
+real systemd-udevd applies them to the real /dev/uinput and to the bridge's
+devices, and the bridge then runs as an ordinary user, as on a headless box
+with the system unit's group set-up."""
+from __future__ import annotations
+
+import contextlib
+import grp
+import os
+import shutil
+import stat
+import subprocess
+import time
+
+from bridge_helpers import (GAMEPAD, KEYBOARD, MOUSE, check_classes, ensure_paired, play_and_read,
+                            wait_streaming)
+from input_devices import expect_frames, wait_for_device
+from processes import Process
+from rig import scenario
+
+NAME, ADDRESS = "pad", "C0:DD:EE:00:00:01"
+RULES_DIR = "/etc/udev/rules.d"
+UINPUT_RULES = "60-daydream-bridge-uinput.rules"
+DEVICE_RULES = "65-daydream-bridge-devices.rules"
+NOBODY = 65534
+
+TAP = """
+at 0ms    tap click 150ms
+at 400ms  end
+"""
+
+
+def udevadm(*args: str) -> str:
+    result = subprocess.run(["udevadm", *args], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, f"udevadm {' '.join(args)} exited {result.returncode}: {result.stderr}"
+    return result.stdout + result.stderr
+
+
+def group_variant(text: str) -> str:
+    """The 60- file as its comment tells a headless box to copy it: the
+    group line uncommented."""
+    lines = text.splitlines()
+    wanted = [i for i, line in enumerate(lines) if line.startswith('#KERNEL=="uinput"') and 'GROUP="input"' in line]
+    assert len(wanted) == 1, f"the group line of {UINPUT_RULES} is not where its comment says"
+    lines[wanted[0]] = lines[wanted[0]][1:]
+    return "\n".join(lines) + "\n"
+
+
+@contextlib.contextmanager
+def installed_rules(files: dict[str, str]):
+    """The guest's /etc is the host's, read-only: a tmpfs over rules.d holding
+    what was there plus `files`, for the scenario's length."""
+    kept = {name: open(os.path.join(RULES_DIR, name), encoding="utf-8").read()
+            for name in os.listdir(RULES_DIR) if os.path.isfile(os.path.join(RULES_DIR, name))}
+    subprocess.run(["mount", "-t", "tmpfs", "tmpfs", RULES_DIR], check=True)
+    try:
+        for name, text in {**kept, **files}.items():
+            with open(os.path.join(RULES_DIR, name), "w", encoding="utf-8") as file:
+                file.write(text)
+        udevadm("control", "--reload")
+        yield
+    finally:
+        subprocess.run(["umount", RULES_DIR], check=False)
+        subprocess.run(["udevadm", "control", "--reload"], check=False)
+        subprocess.run(["udevadm", "trigger", "--action=change", "--sysname-match=uinput"], check=False)
+
+
+def user_bridge(rig, home: str) -> Process:
+    """`daydream-bridge run -v` as uid/gid 65534 with the input group only:
+    its own copy of the binary (the repository may sit under a private
+    home), its own runtime and config directories."""
+    if os.path.exists(home):
+        shutil.rmtree(home)
+    for sub in ("bin", "runtime", "config"):
+        os.makedirs(os.path.join(home, sub))
+    binary = os.path.join(home, "bin", "daydream-bridge")
+    shutil.copy(rig.bridge_path, binary)
+    for root, directories, files in os.walk(home):
+        for name in directories + files + [""]:
+            os.chown(os.path.join(root, name), NOBODY, NOBODY)
+    os.chmod(home, 0o755)
+    os.chmod(os.path.join(home, "runtime"), 0o700)
+    env = dict(os.environ, HOME=home, XDG_RUNTIME_DIR=os.path.join(home, "runtime"),
+               XDG_CONFIG_HOME=os.path.join(home, "config"))
+    argv = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", f"--groups={grp.getgrnam('input').gr_gid}",
+            "--inh-caps=-all", "--bounding-set=-all", binary, "run", "-v"]
+    process = Process("bridge-user", argv, rig.logs, env=env)
+    rig.processes.append(process)
+    return process
+
+
+def wait_running(process: Process, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        log = open(process.log_path, encoding="utf-8", errors="replace").read()
+        assert process.alive(), f"daydream-bridge as an ordinary user exited:\n{log[-2000:]}"
+        if "running with" in log:
+            return
+        assert time.monotonic() < deadline, f"daydream-bridge as an ordinary user never ran:\n{log[-2000:]}"
+        time.sleep(0.2)
+
+
+@scenario("udev: the shipped rules in real udev; the bridge as an ordinary user (input group)",
+          needs=("run",), udev=True)
+def udev_installed_rules(rig):
+    """60-: /dev/uinput tagged uaccess (seat user) and, in the headless copy, group
+    input mode 0660. 65-: applied to the bridge's gamepad and mouse. Then the bridge
+    runs as uid 65534 with only the input group: devices, classes and events."""
+    with open(os.path.join(rig.repo, "udev", UINPUT_RULES), encoding="utf-8") as file:
+        uinput_rules = file.read()
+    with open(os.path.join(rig.repo, "udev", DEVICE_RULES), encoding="utf-8") as file:
+        device_rules = file.read()
+    ensure_paired(rig, NAME, ADDRESS)
+    with installed_rules({UINPUT_RULES: group_variant(uinput_rules), DEVICE_RULES: device_rules}):
+        udevadm("trigger", "--action=change", "--sysname-match=uinput")
+        udevadm("settle", "--timeout=30")
+        info = udevadm("info", "--query=property", "--name=/dev/uinput")
+        tags = next((line.split("=", 1)[1] for line in info.splitlines() if line.startswith("TAGS=")), "")
+        assert ":uaccess:" in tags, f"/dev/uinput is not tagged uaccess: {info}"
+        node = os.stat("/dev/uinput")
+        assert node.st_gid == grp.getgrnam("input").gr_gid and stat.S_IMODE(node.st_mode) == 0o660, \
+            f"/dev/uinput is gid {node.st_gid} mode {oct(stat.S_IMODE(node.st_mode))}, not input 0660"
+
+        mark = rig.emulator.mark()
+        bridge = user_bridge(rig, "/tmp/e2e-user")
+        wait_running(bridge)
+        wait_streaming(rig, NAME, since=mark)
+        pad = wait_for_device(lambda n: n == GAMEPAD, timeout=30)
+        mouse = wait_for_device(lambda n: n == MOUSE, timeout=10)
+        keyboard = wait_for_device(lambda n: n == KEYBOARD, timeout=10)
+        try:
+            check_classes(*(device.udev_properties() for device in (pad, mouse, keyboard)))
+            for device, label in ((pad, "daydream_bridge_gamepad"), (mouse, "daydream_bridge_mouse")):
+                sysname = os.path.basename(device.path)
+                trace = udevadm("test", "--action=add", f"/sys/class/input/{sysname}")
+                applied = [line for line in trace.splitlines() if DEVICE_RULES in line]
+                assert any(label in line for line in applied), \
+                    f"udevadm test {sysname}: {DEVICE_RULES} did not reach {label}:\n" + "\n".join(applied[-20:] or trace.splitlines()[-20:])
+            _, frames = play_and_read(rig, NAME, TAP, [pad])
+            expect_frames(frames[pad], [["BTN_SOUTH 1"], ["BTN_SOUTH 0"]], "bridge as uid 65534")
+        finally:
+            for device in (pad, mouse, keyboard):
+                device.close()
+        bridge.stop()
+        assert bridge.process.returncode == 0, f"the user bridge exited {bridge.process.returncode} on SIGTERM"
