@@ -24,7 +24,7 @@ final class ManagerRig {
     var events: [String] = []
 
     init(policy: DaydreamControllerManager.ConnectionPolicy = .pairedOnly, adapter: [String: Any]? = [:],
-         devices: [[String: Any]] = []) throws {
+         devices: [[String: Any]] = [], maximumReconnectDelay: TimeSpan = .milliseconds(200)) throws {
         let bus = try TestBus()
         self.bus = bus
         do {
@@ -44,7 +44,7 @@ final class ManagerRig {
         }
         var options = DaydreamControllerManager.Options(policy: policy)
         options.reconnectDelay = .milliseconds(40)
-        options.maximumReconnectDelay = .milliseconds(200)
+        options.maximumReconnectDelay = maximumReconnectDelay
         manager = DaydreamControllerManager(
             reactor: reactor, connection: try BusConnection(address: bus.address, reactor: reactor), options: options)
         manager.problemHandler = { [unowned self] in problems.append($0) }

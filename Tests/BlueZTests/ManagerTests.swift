@@ -226,6 +226,17 @@ struct ManagerTests {
         try rig.wait("packets again") { controller.volumeUpButton.isPressed }
     }
 
+    @Test func gattObjectsAppearingWhileSubscribingStartNoSecondSubscription() throws {
+        let rig = try Rig(devices: [Rig.controller(Rig.first, ["late_gatt": true])])
+        defer { rig.stop() }
+        let controller = try rig.connected(Rig.first)
+        try rig.sync()
+        let calls = try rig.fake.log()
+        #expect(calls.filter { $0.hasPrefix("AcquireNotify") }.count == 1, "\(calls)")
+        #expect(!calls.contains { $0.hasPrefix("StartNotify") && $0.contains("char0015") }, "\(calls)")
+        #expect(rig.manager.notifyMethod(of: controller) == .acquireNotify)
+    }
+
     @Test func newerBlueZsKeyMissingIsAStaleBond() throws {
         let rig = try Rig(devices: [Rig.controller(Rig.first, ["connect_error": "org.bluez.Error.Failed",
                                                                "connect_error_message": "le-connection-key-missing"])])
@@ -239,7 +250,8 @@ struct ManagerTests {
     @Test func bluetoothdStoppingJustAsAConnectFailsPointsAtTheBond() throws {
         // BlueZ 5.66 answers Connect for a controller that lost its keys, then crashes.
         let rig = try Rig(devices: [Rig.controller(Rig.first, ["connect_error": "org.bluez.Error.Failed",
-                                                               "connect_error_message": "le-connection-abort-by-local"])])
+                                                               "connect_error_message": "le-connection-abort-by-local"])],
+                          maximumReconnectDelay: .seconds(5))
         defer { rig.stop() }
         rig.manager.start()
         try rig.wait("a connect attempt") { (try? rig.fake.log().contains { $0.hasPrefix("Connect") }) == true }
@@ -249,6 +261,18 @@ struct ManagerTests {
         #expect(rig.problems.contains(.bluetoothdStoppedWhileConnecting(address: Rig.first)))
         let text = DaydreamControllerManager.Problem.bluetoothdStoppedWhileConnecting(address: Rig.first).description
         #expect(text.contains("daydream-bridge forget \(Rig.first)") && text.contains("daydream-bridge pair"))
+
+        // bluetoothd is back: the manager holds off connecting this controller, so that
+        // it does not bring bluetoothd down again before the user can forget it.
+        let connects = { try rig.fake.log().filter { $0.hasPrefix("Connect") }.count }
+        let before = try connects()
+        try rig.fake.command("start")
+        try rig.wait("the controller in the cache") { rig.manager.client.cache.device(address: Rig.first) != nil }
+        var waited = false
+        let timer = rig.reactor.schedule(at: rig.reactor.now + .seconds(1)) { waited = true }
+        defer { timer.cancel() }
+        try rig.wait("a second") { waited }
+        #expect(try connects() == before, "connected again within the hold-off")
     }
 
     @Test func bluetoothdRestartsAndTheControllerComesBack() throws {

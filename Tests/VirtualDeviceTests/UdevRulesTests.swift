@@ -74,19 +74,20 @@ struct UdevRulesTests {
     func gamepadIsAJoystickAndNothingElse(identity: DeviceIdentity) throws {
         let rules = try Self.load(Self.deviceRules)
         let result = rules.evaluate(Self.device(identity, guessed: ["ID_INPUT": "1", "ID_INPUT_MOUSE": "1", "ID_INPUT_KEY": "1"]))
-        #expect(result.environment == ["ID_INPUT": "1", "ID_INPUT_JOYSTICK": "1"])
+        #expect(result.environment == ["ID_INPUT": "1", "ID_INPUT_JOYSTICK": "1", "DAYDREAM_BRIDGE_DEVICE": "gamepad"])
     }
 
     @Test func mouseIsAMouseNotAJoystick() throws {
         let rules = try Self.load(Self.deviceRules)
         let result = rules.evaluate(Self.device(.mouse, guessed: ["ID_INPUT": "1", "ID_INPUT_JOYSTICK": "1"]))
-        #expect(result.environment == ["ID_INPUT": "1", "ID_INPUT_MOUSE": "1"])
+        #expect(result.environment == ["ID_INPUT": "1", "ID_INPUT_MOUSE": "1", "DAYDREAM_BRIDGE_DEVICE": "mouse"])
     }
 
     @Test func keyboardIsKeys() throws {
         let rules = try Self.load(Self.deviceRules)
         let result = rules.evaluate(Self.device(.keyboard, guessed: ["ID_INPUT": "1", "ID_INPUT_KEYBOARD": "1"]))
-        #expect(result.environment == ["ID_INPUT": "1", "ID_INPUT_KEY": "1", "ID_INPUT_KEYBOARD": "1"])
+        #expect(result.environment == ["ID_INPUT": "1", "ID_INPUT_KEY": "1", "ID_INPUT_KEYBOARD": "1",
+                                       "DAYDREAM_BRIDGE_DEVICE": "keyboard"])
     }
 
     @Test func realXbox360PadIsLeftAlone() throws {

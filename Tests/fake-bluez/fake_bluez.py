@@ -303,6 +303,7 @@ class Device(FakeObject):
         self.battery_notify = True
         self.battery_plugin = False  # like bluetoothd's battery plugin: Battery1 instead of 180F
         self.refuse_acquire = None
+        self.late_gatt = False       # another GATT object right after ServicesResolved
 
     def address(self):
         return str(self.props[DEVICE]["Address"])
@@ -351,6 +352,13 @@ class Device(FakeObject):
         if self.gatt and not any(p.startswith(self.path + "/") for p in self.fake.objects):
             self.add_gatt()
         self.set(DEVICE, "ServicesResolved", dbus.Boolean(True))
+        if self.late_gatt:
+            # Like bluetoothd exporting a last object after ServicesResolved.
+            service = self.fake.objects[self.path + "/service000a"]
+            late = GattCharacteristic(self.fake, service, 0x40, "00002a50-0000-1000-8000-00805f9b34fb",
+                                      ["read"], [2, 0xE0, 0x00, 0x00, 0x00, 0x01, 0x00])
+            if late.path not in self.fake.objects:
+                self.fake.add(late)
         return False
 
     def add_gatt(self):
@@ -495,7 +503,7 @@ def run_command(fake, command, answer):
         device = Device(fake, adapter, command["address"], command.get("name"), command.get("uuids", []),
                         command.get("paired", False), command.get("rssi", -50))
         for key in ("pair_error", "connect_error", "connect_error_message", "agent_method", "battery_notify", "battery_plugin",
-                    "refuse_acquire", "gatt"):
+                    "refuse_acquire", "gatt", "late_gatt"):
             if key in command:
                 setattr(device, key, command[key])
         if command.get("trusted"):

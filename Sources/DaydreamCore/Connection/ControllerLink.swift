@@ -40,10 +40,16 @@ final class ControllerLink {
     private var batteryPath: String?
     /// Bumped on every loss, so completions of an older attempt are ignored.
     private var generation = 0
+    /// AcquireNotify (or its StartNotify fallback) is under way: GATT objects
+    /// appearing meanwhile must not start a second subscription.
+    private var subscriptionRequested = false
     /// When the last connection attempt failed (not for authentication).
     private var lastConnectFailure: MonotonicTime?
     /// bluetoothd vanishing this soon after a failed connect is taken as its doing.
     private static let stoppedWhileConnectingWindow = TimeSpan.seconds(3)
+    /// After that, no connection attempt before this time, so that a restarted
+    /// bluetoothd is not brought down again before the user can `forget`.
+    private var holdOffUntil: MonotonicTime?
 
     init(controller: DDController, manager: DaydreamControllerManager) {
         self.controller = controller
@@ -77,14 +83,20 @@ final class ControllerLink {
             } else if device.isConnected {
                 state = .resolving
             } else if retryTimer == nil {
-                attemptConnect()
+                if let holdOffUntil, reactor.now < holdOffUntil {
+                    Log.debug("\(controller.address): not connecting before \(holdOffUntil - reactor.now) from now")
+                    scheduleAttempt(at: holdOffUntil)
+                } else {
+                    attemptConnect()
+                }
             }
         }
     }
 
     /// New GATT objects appeared under the device.
     func gattChanged() {
-        if state == .subscribing, stream == nil, notifyMethod == nil, let device, device.servicesResolved {
+        if state == .subscribing, !subscriptionRequested, stream == nil, notifyMethod == nil,
+           let device, device.servicesResolved {
             // Services were announced after ServicesResolved: try again with the complete table.
             subscribe()
         }
@@ -94,6 +106,7 @@ final class ControllerLink {
     func deviceVanished() {
         lost("the controller's BlueZ object was removed", retry: false)
         devicePath = nil
+        holdOffUntil = nil  // forgotten: a new pairing starts afresh
     }
 
     /// bluetoothd went away: everything it gave us is gone.
@@ -101,6 +114,7 @@ final class ControllerLink {
         let failedJustNow = lastConnectFailure.map { reactor.now - $0 < Self.stoppedWhileConnectingWindow } ?? false
         if failedJustNow {
             manager.report(.bluetoothdStoppedWhileConnecting(address: controller.address))
+            holdOffUntil = reactor.now + manager.options.maximumReconnectDelay
         }
         lastConnectFailure = nil
         lost("bluetoothd stopped", retry: false)
@@ -140,6 +154,7 @@ final class ControllerLink {
             switch result {
             case .success:
                 lastConnectFailure = nil
+                holdOffUntil = nil
                 state = .resolving
                 if let device, device.servicesResolved { subscribe() }
             case .failure(let error):
@@ -160,7 +175,12 @@ final class ControllerLink {
         guard manager.isRunning else { return }
         let delay = backoff.next()
         Log.debug("\(controller.address): next connection attempt in \(delay)")
-        retryTimer = reactor.schedule(after: delay) { [weak self] in
+        scheduleAttempt(at: reactor.now + delay)
+    }
+
+    private func scheduleAttempt(at time: MonotonicTime) {
+        retryTimer?.cancel()
+        retryTimer = reactor.schedule(at: time) { [weak self] in
             guard let self else { return }
             retryTimer = nil
             if let device, manager.mayConnect(device) { update(device) }
@@ -189,6 +209,7 @@ final class ControllerLink {
             return
         }
         let attempt = generation
+        subscriptionRequested = true
         client.acquireNotify(characteristic: input.path) { [weak self] result in
             guard let self, attempt == generation, state == .subscribing else { return }
             switch result {
@@ -338,6 +359,7 @@ final class ControllerLink {
     /// button released, handlers called), and try again later when `retry`.
     func lost(_ reason: String, retry: Bool = true) {
         generation += 1
+        subscriptionRequested = false
         let wasStreaming = state == .streaming
         let wasActive = state != .idle
         state = .idle

@@ -3,6 +3,7 @@ without it, saying so) run here, where the kernel has it."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 
 from rig import scenario
@@ -18,7 +19,7 @@ def unit_uinput_tests(rig):
     assert os.path.exists(binary), f"no {binary}: build the tests first (swift build --build-tests)"
     result = subprocess.run([binary, "--testing-library", "swift-testing", "--filter", SUITE],
                             capture_output=True, text=True, timeout=300, cwd=rig.repo)
-    output = result.stdout + result.stderr
+    output = re.sub(r"\x1b\[[0-9;]*m", "", result.stdout + result.stderr)  # Swift Testing's colours
     with open(os.path.join(rig.logs, "uinput-unit-tests.log"), "w", encoding="utf-8") as log:
         log.write(output)
     assert "skipping the real uinput tests" not in output, f"the tests skipped here:\n{output[-2000:]}"
