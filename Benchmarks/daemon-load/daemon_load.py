@@ -25,6 +25,12 @@ ABS_X event: the soak counts them per controller at the daemon's output.
 
     daemon_load.py --bridge PATH bench [--load-seconds 30] [--idle-seconds 10] [--sink pipe|print]
     daemon_load.py --bridge PATH soak --seconds 600
+    daemon_load.py --bridge BENCH floor [--load-seconds 30]
+
+floor: the same feed into `daydream-bench --loop-floor`, the daemon's event loop
+doing only the kernel-facing work (one read per packet, one 48-byte write per
+packet into a pipe) with no bridge code: what this machine charges for the load
+itself. No bus and no bluetoothd: the rig hands the stand-in its socketpairs.
 
 Prints one JSON object on stdout; exit status 1 when a soak check fails,
 2 when the rig cannot run, 3 when the daemon build cannot serve Bluetooth
@@ -35,6 +41,7 @@ import argparse
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -283,6 +290,71 @@ class Rig:
         shutil.rmtree(self.directory, ignore_errors=True)
 
 
+class FloorRig(Rig):
+    """The feed without the daemon: socketpairs handed to the loop-floor stand-in."""
+
+    def __init__(self, stand_in, controllers, rate):  # pylint: disable=super-init-not-called
+        self.directory = tempfile.mkdtemp(prefix="daydream-floor-")
+        self.controllers = controllers
+        self.interval = 1.0 / rate
+        self.packets = feed_packets()
+        self.sent = [0] * controllers
+        self.sink = "pipe"
+        self.output_bytes = 0
+        self.buffered = b""
+        self.bus = None
+        self.loop = GLib.MainLoop()
+        pairs = [socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET) for _ in range(controllers)]
+        self.feeding = [ours for ours, _ in pairs]
+        theirs = [their for _, their in pairs]
+        self.log_path = os.path.join(self.directory, "floor.log")
+        self.log = open(self.log_path, "wb")
+        self.daemon = subprocess.Popen(
+            [stand_in, "--loop-floor", *[str(their.fileno()) for their in theirs]],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=self.log,
+            pass_fds=[their.fileno() for their in theirs])
+        for their in theirs:
+            their.close()
+        self.process = Process(self.daemon.pid)
+        os.set_blocking(self.daemon.stdout.fileno(), False)
+        GLib.io_add_watch(self.daemon.stdout.fileno(), GLib.IO_IN | GLib.IO_HUP, self.read_output)
+
+    def sockets(self):
+        return self.feeding
+
+    def close(self):
+        for ours in self.feeding:
+            ours.close()
+        try:
+            self.daemon.wait(10)
+        except subprocess.TimeoutExpired:
+            self.daemon.kill()
+        self.log.close()
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+
+def floor(rig, load_seconds):
+    rig.feed(2)
+    rig.run_for(0.2)
+    sent_before, output_before = sum(rig.sent), rig.output_bytes
+    cpu_before, wall_before, switches_loaded = rig.process.cpu_ns(), time.monotonic(), rig.process.switches()
+    rig.feed(load_seconds)
+    cpu = rig.process.cpu_ns() - cpu_before
+    wall = time.monotonic() - wall_before
+    switches_loaded = rig.process.switches() - switches_loaded
+    packets = sum(rig.sent) - sent_before
+    rig.run_for(0.5)
+    return {
+        "controllers": rig.controllers,
+        "packets_per_second": round(packets / wall, 1),
+        "load_seconds": round(wall, 2),
+        "cpu_percent": round(cpu / 1e9 / wall * 100, 3),
+        "cpu_us_per_packet": round(cpu / 1e3 / packets, 2) if packets else None,
+        "wakeups_per_packet": round(switches_loaded / packets, 3) if packets else None,
+        "output_bytes_per_packet": round((rig.output_bytes - output_before) / packets, 2) if packets else None,
+    }
+
+
 def bench(rig, load_seconds, idle_seconds):
     rig.wait_connected()
     rig.feed(2)  # warm-up: first events, lazily made buffers
@@ -360,7 +432,7 @@ def soak(rig, seconds):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--bridge", required=True, help="the daydream-bridge binary")
+    parser.add_argument("--bridge", required=True, help="the daydream-bridge binary (floor: the daydream-bench binary)")
     parser.add_argument("--controllers", type=int, default=4)
     parser.add_argument("--rate", type=float, default=100.0, help="packets per second per controller")
     sub = parser.add_subparsers(dest="mode", required=True)
@@ -371,15 +443,20 @@ def main():
                               help="what the daemon writes its events to (see above)")
     soak_parser = sub.add_parser("soak")
     soak_parser.add_argument("--seconds", type=int, default=600)
+    floor_parser = sub.add_parser("floor")
+    floor_parser.add_argument("--load-seconds", type=float, default=30)
     options = parser.parse_args()
 
     rig = None
     try:
-        sink = options.sink if options.mode == "bench" else "print"
-        rig = Rig(options.bridge, options.controllers, options.rate, sink)
-        if options.mode == "bench":
+        if options.mode == "floor":
+            rig = FloorRig(options.bridge, options.controllers, options.rate)
+            result = floor(rig, options.load_seconds)
+        elif options.mode == "bench":
+            rig = Rig(options.bridge, options.controllers, options.rate, options.sink)
             result = bench(rig, options.load_seconds, options.idle_seconds)
         else:
+            rig = Rig(options.bridge, options.controllers, options.rate, "print")
             result = soak(rig, options.seconds)
     except Skip as reason:
         print(f"daemon-load: skipped: {reason}", file=sys.stderr)

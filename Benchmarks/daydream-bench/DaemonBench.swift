@@ -6,6 +6,10 @@ struct DaemonResult {
     var what: String
     var loadSeconds: Double
     var cpuPercent: Double
+    /// CPU time per packet under load, all of it (user and kernel).
+    var cpuMicrosecondsPerPacket: Double
+    /// Context switches per packet under load: each is one sleep in `epoll_wait` and one wake-up.
+    var wakeupsPerPacket: Double
     var peakRSSMegabytes: Double
     /// The anonymous (private heap and stack) part of the RSS at the end of the load.
     var anonymousRSSMegabytes: Double
@@ -13,6 +17,14 @@ struct DaemonResult {
     var idleWakeupsPerSecond: Double
     /// What the daemon wrote its events to: "pipe" (raw input_event frames) or "print" (text lines).
     var sink: String
+}
+
+/// The same load through `daydream-bench --loop-floor`: the event loop reading each packet and
+/// writing one frame, with no bridge code. What the machine charges for the load itself.
+struct LoopFloorResult {
+    var cpuPercent: Double
+    var cpuMicrosecondsPerPacket: Double
+    var wakeupsPerPacket: Double
 }
 
 /// Runs `Benchmarks/daemon-load/daemon_load.py bench` (the real daemon, 4 emulated controllers
@@ -26,33 +38,60 @@ func measureDaemon(bridge: String, script: String, loadSeconds: Int, idleSeconds
     guard FileManager.default.isExecutableFile(atPath: bridge) else {
         throw BenchError("no daemon binary at \(bridge)")
     }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-    process.arguments = [script, "--bridge", bridge, "bench",
-                         "--load-seconds", String(loadSeconds), "--idle-seconds", String(idleSeconds), "--sink", sink]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-        throw BenchError("the daemon rig printed no figures (exit \(process.terminationStatus))")
+    let figures = try DaemonLoadFigures(script: script, arguments: [
+        "--bridge", bridge, "bench", "--load-seconds", String(loadSeconds), "--idle-seconds", String(idleSeconds), "--sink", sink,
+    ])
+    let sinkDescription = sink == "pipe"
+        ? "run --write-events - into a pipe: raw input_event frames, one write(2) each, as to uinput"
+        : "run --print into a pipe: one text line per event"
+    return DaemonResult(
+        what: "daydream-bridge \(sinkDescription); fake bluetoothd on a private bus, AcquireNotify socketpairs",
+        loadSeconds: try figures.number("load_seconds"), cpuPercent: try figures.number("cpu_percent"),
+        cpuMicrosecondsPerPacket: try figures.number("cpu_us_per_packet"), wakeupsPerPacket: try figures.number("wakeups_per_packet"),
+        peakRSSMegabytes: try figures.number("peak_rss_mb"), anonymousRSSMegabytes: try figures.number("rss_anon_mb"),
+        idleSeconds: try figures.number("idle_seconds"), idleWakeupsPerSecond: try figures.number("idle_wakeups_per_s"),
+        sink: figures.text("sink") ?? sink)
+}
+
+/// Runs `daemon_load.py floor`: the same feed into this program's `--loop-floor` mode.
+func measureLoopFloor(bench: String, script: String, loadSeconds: Int) throws -> LoopFloorResult {
+    let figures = try DaemonLoadFigures(script: script, arguments: [
+        "--bridge", bench, "floor", "--load-seconds", String(loadSeconds),
+    ])
+    return LoopFloorResult(
+        cpuPercent: try figures.number("cpu_percent"), cpuMicrosecondsPerPacket: try figures.number("cpu_us_per_packet"),
+        wakeupsPerPacket: try figures.number("wakeups_per_packet"))
+}
+
+/// The JSON object `daemon_load.py` prints, or the error or skip it reports.
+struct DaemonLoadFigures {
+    private let object: [String: Any]
+
+    /// Runs the rig with `arguments` and reads what it printed.
+    init(script: String, arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [script] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw BenchError("the daemon rig printed no figures (exit \(process.terminationStatus))")
+        }
+        if let error = object["error"] as? String { throw BenchError(error) }
+        if let reason = object["skipped"] as? String { throw BenchError(reason) }
+        self.object = object
     }
-    if let error = object["error"] as? String { throw BenchError(error) }
-    if let reason = object["skipped"] as? String { throw BenchError(reason) }
+
     func number(_ key: String) throws -> Double {
         guard let value = object[key] as? Double ?? (object[key] as? Int).map(Double.init) else {
             throw BenchError("the daemon rig's figures have no \(key)")
         }
         return value
     }
-    let sinkDescription = sink == "pipe"
-        ? "run --write-events - into a pipe: raw input_event frames, one write(2) each, as to uinput"
-        : "run --print into a pipe: one text line per event"
-    return DaemonResult(
-        what: "daydream-bridge \(sinkDescription); fake bluetoothd on a private bus, AcquireNotify socketpairs",
-        loadSeconds: try number("load_seconds"), cpuPercent: try number("cpu_percent"),
-        peakRSSMegabytes: try number("peak_rss_mb"), anonymousRSSMegabytes: try number("rss_anon_mb"), idleSeconds: try number("idle_seconds"),
-        idleWakeupsPerSecond: try number("idle_wakeups_per_s"), sink: object["sink"] as? String ?? sink)
+
+    func text(_ key: String) -> String? { object[key] as? String }
 }

@@ -12,6 +12,9 @@ struct BenchReport {
     var fdToWriteNote: String?
     var daemon: DaemonResult?
     var daemonNote: String?
+    /// The daemon's load through the bare event loop (the machine's floor).
+    var loopFloor: LoopFloorResult?
+    var loopFloorNote: String?
     /// Anything that kept a measurement from being complete.
     var notes: [String] = []
 
@@ -53,11 +56,18 @@ struct BenchReport {
         lines.append("")
         if let daemon {
             lines.append("Daemon (\(daemon.what)):")
-            lines.append(String(format: "  4 controllers x 100 Hz for %.0f s: %.3f %% of one core, peak RSS %.1f MB (%.1f MB of it anonymous, the rest shared libraries)",
-                                daemon.loadSeconds, daemon.cpuPercent, daemon.peakRSSMegabytes, daemon.anonymousRSSMegabytes))
+            lines.append(String(format: "  4 controllers x 100 Hz for %.0f s: %.3f %% of one core (%.1f µs a packet, %.2f wake-ups a packet), peak RSS %.1f MB (%.1f MB of it anonymous, the rest shared libraries)",
+                                daemon.loadSeconds, daemon.cpuPercent, daemon.cpuMicrosecondsPerPacket, daemon.wakeupsPerPacket,
+                                daemon.peakRSSMegabytes, daemon.anonymousRSSMegabytes))
             lines.append(String(format: "  silent for %.0f s with 4 connected: %.2f wake-ups/s", daemon.idleSeconds, daemon.idleWakeupsPerSecond))
         } else {
             lines.append("Daemon: not measured (\(daemonNote ?? "?"))")
+        }
+        if let floor = loopFloor {
+            lines.append(String(format: "  floor (the same feed into the bare event loop: one read and one 48-byte write a packet, no bridge code): %.3f %% of one core (%.1f µs a packet, %.2f wake-ups a packet)",
+                                floor.cpuPercent, floor.cpuMicrosecondsPerPacket, floor.wakeupsPerPacket))
+        } else {
+            lines.append("  floor: not measured (\(loopFloorNote ?? "?"))")
         }
         for note in notes { lines.append("Note: \(note)") }
         lines.append("")
@@ -79,6 +89,7 @@ struct BenchReport {
             ("fd_to_write_p50_us", number(fdToWrite?.latency.p50)),
             ("fd_to_write_p99_us", number(fdToWrite?.latency.p99)),
             ("cpu_percent_400pps", number(daemon?.cpuPercent)),
+            ("cpu_percent_400pps_floor", number(loopFloor?.cpuPercent)),
             ("rss_mb", number(daemon?.peakRSSMegabytes)),
             ("idle_wakeups_per_s", number(daemon?.idleWakeupsPerSecond)),
             ("sink", fdToWrite.map { "\"\($0.sink)\"" } ?? "null"),

@@ -9,6 +9,10 @@ let usage = """
       --config-dir DIR  the shipped configs whose profiles are measured (default config)
       --only NAME       only the pipeline of the profile NAME, one pass, no table
                         (for valgrind --tool=callgrind)
+      --loop-floor FD...
+                        the daemon bench's floor: read each socket FD with the
+                        daemon's event loop, one 48-byte write per packet
+                        (run by Benchmarks/daemon-load/daemon_load.py floor)
     """
 
 var quick = false
@@ -37,6 +41,19 @@ while let argument = arguments.popFirst() {
             exit(64)
         }
         onlyProfile = name
+    case "--loop-floor":
+        let descriptors = arguments.compactMap { Int32($0) }
+        guard !descriptors.isEmpty, descriptors.count == arguments.count else {
+            FileHandle.standardError.write(Data("Error: --loop-floor needs file descriptor numbers\n\(usage)\n".utf8))
+            exit(64)
+        }
+        do {
+            try runLoopFloor(descriptors: descriptors)
+            exit(0)
+        } catch {
+            FileHandle.standardError.write(Data("daydream-bench: \(error)\n".utf8))
+            exit(1)
+        }
     case "-h", "--help":
         print(usage)
         exit(0)
@@ -93,6 +110,12 @@ do {
         loadSeconds: quick ? 5 : 30, idleSeconds: quick ? 3 : 10)
 } catch {
     report.daemonNote = "\(error)"
+}
+do {
+    report.loopFloor = try measureLoopFloor(
+        bench: CommandLine.arguments[0], script: "Benchmarks/daemon-load/daemon_load.py", loadSeconds: quick ? 5 : 30)
+} catch {
+    report.loopFloorNote = "\(error)"
 }
 
 print(report.table())
