@@ -49,8 +49,9 @@ let package = Package(
         .target(name: "Daydream", dependencies: ["DaydreamCore", "BlueZ", "EventLoop"]),
         // The mapping engine: pure.
         .target(name: "Mapping", dependencies: ["DaydreamProtocol", "Timebase"]),
-        // TOML text -> profiles, with diagnostics.
-        .target(name: "BridgeConfig", dependencies: ["CTOML", "CEvdev", "DaydreamProtocol", "Mapping", "Timebase"]),
+        // TOML text -> profiles, with diagnostics; event code names come from VirtualDevice's
+        // EventCodeNames (libevdev's tables).
+        .target(name: "BridgeConfig", dependencies: ["CTOML", "CEvdev", "DaydreamProtocol", "Mapping", "Timebase", "VirtualDevice"]),
         // uinput devices through libevdev.
         .target(name: "VirtualDevice", dependencies: ["CEvdev", "Mapping"]),
         // The recording text format (`record`, `replay`): pure, so a fuzzer can target it.
@@ -97,7 +98,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BridgeConfigTests",
-            dependencies: ["BridgeConfig", "CEvdev", "DaydreamProtocol", "Mapping", "Timebase"],
+            dependencies: ["BridgeConfig", "CEvdev", "DaydreamProtocol", "Mapping", "Timebase", "VirtualDevice"],
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "VirtualDeviceTests", dependencies: ["VirtualDevice", "Mapping", "CEvdev"]),

@@ -1,5 +1,6 @@
 import DaydreamProtocol
 import Mapping
+import VirtualDevice
 
 extension ConfigReader {
     /// The keys of `[profile.NAME]`.
@@ -130,7 +131,7 @@ extension ConfigReader {
         }
         guard let tilt = profile.tilt, let entry = table["tilt"] else { return }
         if let user = users.first(where: { $0.axis == tilt.axis }) {
-            let name = EventCodeNames.name(type: EventCodeNames.absolute, code: tilt.axis) ?? "axis \(tilt.axis)"
+            let name = EventCodeNames.name(type: EventCodeNames.absolute, code: tilt.axis)
             error(at: entry.value.position, "\(path.appending("tilt")): \(name) is already the \(user.what) of this profile; "
                 + "give tilt its own axis")
         }

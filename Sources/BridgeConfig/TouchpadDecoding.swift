@@ -1,4 +1,5 @@
 import Mapping
+import VirtualDevice
 
 extension ConfigReader {
     /// The options each touchpad mode takes besides `mode`.

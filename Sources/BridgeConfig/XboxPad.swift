@@ -1,4 +1,5 @@
 import CEvdev
+import VirtualDevice
 
 /// The codes an Xbox 360 pad has under Linux's xpad driver: what games that
 /// only know that pad expect when `[gamepad] identity = "xbox360"`.
@@ -17,11 +18,11 @@ enum XboxPad {
 
     /// `buttons` by libevdev's names.
     static var buttonNames: [String] {
-        buttons.compactMap { EventCodeNames.name(type: EventCodeNames.key, code: $0) }
+        buttons.compactMap { EventCodeNames.knownName(type: EventCodeNames.key, code: $0) }
     }
 
     /// `axes` by libevdev's names.
     static var axisNames: [String] {
-        axes.compactMap { EventCodeNames.name(type: EventCodeNames.absolute, code: $0) }
+        axes.compactMap { EventCodeNames.knownName(type: EventCodeNames.absolute, code: $0) }
     }
 }

@@ -1,6 +1,7 @@
 import CEvdev
 import Testing
 import Timebase
+import VirtualDevice
 @testable import BridgeConfig
 
 @Suite("Names, suggestions and durations")

@@ -133,9 +133,15 @@ struct DeviceLayoutTests {
 
     @Test func namesComeFromLibevdev() {
         #expect(EventCodeNames.name(type: Code.evKey, code: Code.btnSouth) == "BTN_SOUTH")
-        #expect(EventCodeNames.code(named: "REL_WHEEL_HI_RES")?.code == Code.relWheelHiRes)
-        #expect(EventCodeNames.code(named: "REL_WHEEL_HI_RES")?.type == Code.evRel)
-        #expect(EventCodeNames.code(named: "BTN_SOTH") == nil)
+        // Between the last trigger-happy button and KEY_MAX: a code with no name.
+        #expect(EventCodeNames.knownName(type: Code.evKey, code: 0x2fe) == nil)
+        #expect(EventCodeNames.name(type: Code.evKey, code: 0x2fe) == "EV_KEY:0x2fe")
+        #expect(EventCodeNames.name(type: 0x1e) == "EV_30")
+        let allTypes = [EventCodeNames.key, EventCodeNames.relative, EventCodeNames.absolute]
+        let wheel = EventCodeNames.resolve("REL_WHEEL_HI_RES", types: allTypes)
+        #expect(wheel?.code == Code.relWheelHiRes)
+        #expect(wheel?.type == Code.evRel)
+        #expect(EventCodeNames.resolve("BTN_SOTH", types: allTypes) == nil)
         #expect(EventCodeNames.line(Fixture.event(.mouse, Code.evRel, Code.relX, -3)) == "mouse EV_REL REL_X -3")
     }
 }
