@@ -49,29 +49,32 @@ struct ConfigReader {
     /// The value as a number (integer or float) within `range`, or a diagnostic.
     mutating func number(_ value: TOMLValue, at path: KeyPath, in range: ClosedRange<Double>) -> Double? {
         let expected = "a number from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound))"
-        guard let number = value.number, number.isFinite else {
-            mismatch(value, at: path, expected: expected)
-            return nil
+        return bounded(value, at: path, in: range, expected: expected, show: Self.format) { value in
+            value.number.flatMap { $0.isFinite ? $0 : nil }
         }
-        guard range.contains(number) else {
-            error(at: value.position, "\(path): expected \(expected), found \(Self.format(number))")
-            return nil
-        }
-        return number
     }
 
     /// The value as an integer within `range`, or a diagnostic.
     mutating func integer(_ value: TOMLValue, at path: KeyPath, in range: ClosedRange<Int64>) -> Int64? {
         let expected = "a whole number from \(range.lowerBound) to \(range.upperBound)"
-        guard let integer = value.integer else {
+        return bounded(value, at: path, in: range, expected: expected, show: { "\($0)" }) { $0.integer }
+    }
+
+    /// `read(value)` within `range`; a mismatch when it reads as nothing, "expected X, found Y"
+    /// (Y by `show`) when it is outside `range`.
+    private mutating func bounded<Bound: Comparable>(
+        _ value: TOMLValue, at path: KeyPath, in range: ClosedRange<Bound>, expected: String,
+        show: (Bound) -> String, read: (TOMLValue) -> Bound?
+    ) -> Bound? {
+        guard let bound = read(value) else {
             mismatch(value, at: path, expected: expected)
             return nil
         }
-        guard range.contains(integer) else {
-            error(at: value.position, "\(path): expected \(expected), found \(integer)")
+        guard range.contains(bound) else {
+            error(at: value.position, "\(path): expected \(expected), found \(show(bound))")
             return nil
         }
-        return integer
+        return bound
     }
 
     /// The value as one of `choices`, or a diagnostic suggesting the nearest.

@@ -12,7 +12,8 @@ final class DeviceFrameWriter {
     /// (nothing this class calls while it holds the state can reach back into it).
     @exclusivity(unchecked) private(set) var state: DeviceState
     private let writer: InputEventWriter
-    private let deviceName: String
+    /// The device's name, as uinput would be given it.
+    let deviceName: String
 
     /// A writer for the device `description` describes, writing to `fileDescriptor` (not owned).
     init(_ description: DeviceDescription, fileDescriptor: Int32) {

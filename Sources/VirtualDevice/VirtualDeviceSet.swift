@@ -6,29 +6,24 @@ import Mapping
 /// Create it once at start and keep it across Bluetooth drops: games lose a
 /// pad that disappears.
 public final class VirtualDeviceSet: OutputSink {
-    /// The devices, indexed by `OutputDeviceKind.rawValue`.
-    private let devices: [UInputDevice?]
+    private let devices: DevicesByKind<UInputDevice>
 
     /// Creates one device per kind `capabilities` has (see `DeviceLayout`).
     /// If one fails, those already made are destroyed and the error is thrown.
     public init(capabilities: Capabilities, gamepadIdentity: GamepadIdentity = .default) throws(VirtualDeviceError) {
-        var made: [UInputDevice?] = Array(repeating: nil, count: OutputDeviceKind.allCases.count)
-        for kind in capabilities.deviceKinds {
-            guard let codes = capabilities[kind] else { continue }
-            let description = try DeviceLayout.description(for: kind, capabilities: codes, gamepadIdentity: gamepadIdentity)
-            made[Int(kind.rawValue)] = try UInputDevice(description)
+        devices = try DevicesByKind(capabilities: capabilities, gamepadIdentity: gamepadIdentity) {
+            (description) throws(VirtualDeviceError) in try UInputDevice(description)
         }
-        devices = made
     }
 
     /// The device of `kind`, if it was created.
     public subscript(kind: OutputDeviceKind) -> UInputDevice? {
-        devices[Int(kind.rawValue)]
+        devices[kind]
     }
 
     /// The kinds created, in `OutputDeviceKind` order.
     public var kinds: [OutputDeviceKind] {
-        OutputDeviceKind.allCases.filter { self[$0] != nil }
+        devices.kinds
     }
 
     /// One line per device for the log: kind, name and event node.
@@ -39,27 +34,10 @@ public final class VirtualDeviceSet: OutputSink {
     }
 
     public func send(_ events: [OutputEvent]) throws(VirtualDeviceError) {
-        var firstError: VirtualDeviceError?
-        for event in events {
-            do throws(VirtualDeviceError) {
-                guard let device = self[event.device] else { throw .noSuchDevice(event.device.description) }
-                try device.send(type: event.type, code: event.code, value: event.value)
-            } catch {
-                if firstError == nil { firstError = error }
-            }
-        }
-        if let firstError { throw firstError }
+        try devices.send(events)
     }
 
     public func releaseAll() throws(VirtualDeviceError) {
-        var firstError: VirtualDeviceError?
-        for device in devices {
-            do throws(VirtualDeviceError) {
-                try device?.releaseAll()
-            } catch {
-                if firstError == nil { firstError = error }
-            }
-        }
-        if let firstError { throw firstError }
+        try devices.releaseAll()
     }
 }

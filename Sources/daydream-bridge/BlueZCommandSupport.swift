@@ -68,6 +68,14 @@ final class BlueZCommandContext {
         }
     }
 
+    /// A client on the bus with BlueZ's objects loaded, for the commands that only look
+    /// (`list`, `forget`): fails at once when bluetoothd is not running.
+    func readyClient() throws -> BlueZClient {
+        let client = BlueZClient(connection: try connect())
+        try waitForBlueZ(client, timeout: .seconds(10), waits: false)
+        return client
+    }
+
     /// Seconds from `--timeout`, checked.
     static func timeout(_ text: String?, default defaultValue: Double?) throws -> TimeSpan? {
         guard let text else { return defaultValue.map { .seconds($0) } }
@@ -87,7 +95,7 @@ final class BlueZCommandContext {
     }
 }
 
-/// A command that could not do its job: printed as `Error: message`, exit 1.
+/// A command that could not do its job: `CommandLineTool` prints it as `Error: message`, exit 1.
 struct CommandFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }

@@ -18,13 +18,7 @@ enum ForgetCommand: Subcommand {
         guard options.positionals.count == 1 else { throw UsageError("forget needs one ADDRESS") }
         let address = try BlueZCommandContext.address(options.positionals[0])
         let context = try BlueZCommandContext()
-        let client = BlueZClient(connection: try context.connect())
-        do {
-            try context.waitForBlueZ(client, timeout: .seconds(10), waits: false)
-        } catch let failure as CommandFailure {
-            printError("Error: \(failure)")
-            return ExitCode.failure
-        }
+        let client = try context.readyClient()
         guard let device = client.cache.device(address: address) else {
             printError("Error: BlueZ does not know \(address); 'daydream-bridge list' shows the known controllers")
             return ExitCode.failure

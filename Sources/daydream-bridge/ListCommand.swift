@@ -24,13 +24,7 @@ enum ListCommand: Subcommand {
         let options = try OptionScanner(arguments, flags: [], options: ["--socket"])
         guard options.positionals.isEmpty else { throw UsageError("list takes no arguments") }
         let context = try BlueZCommandContext()
-        let client = BlueZClient(connection: try context.connect())
-        do {
-            try context.waitForBlueZ(client, timeout: .seconds(10), waits: false)
-        } catch let failure as CommandFailure {
-            printError("Error: \(failure)")
-            return ExitCode.failure
-        }
+        let client = try context.readyClient()
         let controllers = client.cache.devices.filter(\.isDaydreamController)
         guard !controllers.isEmpty else {
             printOut("No Daydream controller known to BlueZ; pair one with 'daydream-bridge pair'.")

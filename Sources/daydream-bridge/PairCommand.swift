@@ -33,12 +33,7 @@ enum PairCommand: Subcommand {
         var settings = DaydreamControllerManager.Options(policy: .pairedOnly)
         settings.requestsDefaultAgent = options.flag("--default-agent")
         let manager = DaydreamControllerManager(reactor: context.reactor, connection: try context.connect(), options: settings)
-        do {
-            try context.waitForBlueZ(manager.client, timeout: timeout)
-        } catch let failure as CommandFailure {
-            printError("Error: \(failure)")
-            return ExitCode.failure
-        }
+        try context.waitForBlueZ(manager.client, timeout: timeout)
         manager.start()
         printOut(wanted.map { "Looking for \($0) (hold its home button)..." }
             ?? "Looking for an unpaired Daydream controller (hold its home button until the light blinks)...")

@@ -196,16 +196,5 @@ public final class BlueZClient {
     }
 }
 
-/// A registration that ends when `cancel()` is called.
-@MainActor
-public final class ObserverToken {
-    private var onCancel: (@MainActor () -> Void)?
-
-    init(onCancel: @escaping @MainActor () -> Void) { self.onCancel = onCancel }
-
-    /// Ends the registration; safe to call twice.
-    public func cancel() {
-        onCancel?()
-        onCancel = nil
-    }
-}
+/// An observation of a client's events (`observe(_:)`); `cancel()` ends it.
+public typealias ObserverToken = CancellationToken

@@ -347,19 +347,6 @@ public final class BusConnection {
     }
 }
 
-/// A signal subscription; `cancel()` ends it and removes the bus match.
-@MainActor
-public final class SignalSubscription {
-    private var onCancel: (@MainActor () -> Void)?
-
-    init(onCancel: @escaping @MainActor () -> Void) { self.onCancel = onCancel }
-
-    /// Ends the subscription and sends `RemoveMatch`; safe to call twice.
-    public func cancel() {
-        onCancel?()
-        onCancel = nil
-    }
-}
 
 /// The enabled libdbus watches on one descriptor and their loop registration.
 @MainActor
