@@ -21,6 +21,7 @@ enum MonitorCommand: Subcommand {
     Options:
       --replay FILE  Show a recording (made with 'record') at its own speed
                      instead of a live controller.
+      -v, --verbose  Log debug details.
 
     Keys: q quits. SIGINT, SIGTERM and SIGHUP quit too; the terminal is
     always restored.

@@ -6,15 +6,19 @@ enum ProfileCommand: Subcommand {
     static let abstract = "Switch the running bridge's profile, or show the active ones."
     static let usage = "profile [NAME | --next] [--controller ADDRESS] [--socket PATH]"
     static let discussion = """
-    With NAME, switches every controller (or the one given with --controller)
-    to that profile; controllers that connect later start in it too. Every key
-    and button held is released first. With --next, switches to the next
-    profile in the config's order (as SIGUSR1 to the daemon does). With neither,
-    prints each controller's address, profile and link state.
+    With NAME, switches every controller to that profile; controllers that
+    connect later start in it too. Every key and button held is released
+    first. With neither NAME nor --next, prints each controller's address,
+    profile and link state.
 
-    Talks to the daemon over its control socket: $XDG_RUNTIME_DIR/daydream-bridge/control
-    for a daemon started by the user, then /run/daydream-bridge/control for the
-    system service (or --socket PATH).
+    Options:
+      --next                Switch to the next profile in the config's order
+                            (as SIGUSR1 to the daemon does).
+      --controller ADDRESS  Switch only this controller.
+      --socket PATH         The daemon's control socket (default:
+                            $XDG_RUNTIME_DIR/daydream-bridge/control for a daemon
+                            started by the user, then /run/daydream-bridge/control
+                            for the system service).
 
     Exit status: 0 when done, 1 when no daemon answers or it refused
     (for example an unknown profile; the message lists the profiles).

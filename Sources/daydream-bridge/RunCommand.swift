@@ -29,18 +29,19 @@ enum RunCommand: Subcommand {
                        /etc/daydream-bridge/config.toml, then the built-in default).
       --profile NAME   Start every controller in this profile.
       -v, --verbose    Log debug details.
-      --socket PATH    The control socket for 'daydream-bridge profile' (default:
-                       $XDG_RUNTIME_DIR/daydream-bridge/control, or
-                       $RUNTIME_DIRECTORY/control under systemd); 'none' for no socket.
+      --socket PATH    The control socket for 'profile' and 'list' (default:
+                       $RUNTIME_DIRECTORY/control under the system unit, else
+                       $XDG_RUNTIME_DIR/daydream-bridge/control, else
+                       /run/daydream-bridge/control); 'none' for no socket.
       --replay FILE    Take the controller from a recording instead of Bluetooth.
       --print          Print the events on standard output instead of creating
                        devices (TIME ADDRESS DEVICE TYPE CODE VALUE).
       --write-events FILE
-                       Write each device frame to FILE ('-': standard output)
+                       For measuring the bridge ('make bench'), not for games:
+                       write each device frame to FILE ('-': standard output)
                        as raw struct input_event, one write(2) per frame,
                        checked as the devices would check it, instead of
-                       creating devices: the uinput path without /dev/uinput
-                       (for measuring the bridge).
+                       creating devices: the uinput path without /dev/uinput.
 
     Signals: SIGTERM and SIGINT release everything, destroy the devices and
     exit 0; SIGHUP reloads the config (as does saving the config file); SIGUSR1

@@ -14,7 +14,8 @@ enum ScanCommand: Subcommand {
     address, name, RSSI, and whether it is paired. Press the controller's
     home button to make it advertise.
 
-    Ends on Ctrl-C, or after --timeout SECONDS.
+    Options:
+      --timeout SECONDS  Stop after this long (default: until Ctrl-C).
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
