@@ -70,7 +70,10 @@ import Testing
         #expect(wait { !$0.contains("[VOL+]") && $0.contains("2 received") } != nil)
         _ = try Self.tmux(socket, ["send-keys", "-t", "m", "q"], directory: bus.directory)
         let end = Date().addingTimeInterval(5)
-        while Date() < end, (try? String(contentsOfFile: status, encoding: .utf8)) == nil { reactor.runOnce(timeout: .milliseconds(20)) }
+        // The shell creates the file before `echo` writes to it: wait for the line, not the file.
+        while Date() < end, !((try? String(contentsOfFile: status, encoding: .utf8)) ?? "").hasSuffix("\n") {
+            reactor.runOnce(timeout: .milliseconds(20))
+        }
         #expect((try? String(contentsOfFile: status, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
     }
 }
