@@ -162,6 +162,28 @@ struct ManagerTests {
         try rig.wait("the read level") { second.batteryLevel == 0.12 }
     }
 
+    @Test func oneBatteryReadIsOneUpdate() throws {
+        // bluetoothd signals the value a read fetched as well as replying with it.
+        let rig = try Rig(devices: [Rig.controller(Rig.first)])
+        defer { rig.stop() }
+        let notes = NotificationRecorder([.DDControllerDidUpdateBatteryLevel])
+        defer { notes.stop() }
+        let controller = try rig.connected(Rig.first)
+        let reads = { try rig.fake.log().filter { $0.hasPrefix("ReadValue") && $0.hasSuffix("char0002") }.count }
+        try rig.wait("the battery subscription") { (try? rig.fake.log().contains { $0.hasPrefix("StartNotify") && $0.hasSuffix("char0002") }) == true }
+        try rig.wait("the first reading") { controller.batteryLevel != nil }
+        try rig.sync()
+        #expect(try reads() == 1)
+        #expect(notes.names.count == 1, "\(notes.names)")
+        controller.updateBatteryLevel()
+        try rig.wait("the read") { (try? reads()) == 2 }
+        try rig.sync()
+        #expect(notes.names.count == 2, "\(notes.names)")
+        try rig.fake.command("set_battery", ["address": Rig.first, "percent": 40])
+        try rig.wait("the notified level") { controller.batteryLevel == 0.4 }
+        #expect(notes.names.count == 3, "\(notes.names)")
+    }
+
     @Test func twoControllersStreamSeparately() throws {
         let rig = try Rig(devices: [Rig.controller(Rig.first), Rig.controller(Rig.second)])
         defer { rig.stop() }

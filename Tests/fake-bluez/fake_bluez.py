@@ -431,6 +431,8 @@ class GattCharacteristic(FakeObject):
         self.record("ReadValue")
         if "read" not in self.props[CHARACTERISTIC]["Flags"]:
             raise dbus.exceptions.DBusException("Read not permitted", name="org.bluez.Error.NotPermitted")
+        # Like bluetoothd: the value read is also signalled, before the reply.
+        self.set(CHARACTERISTIC, "Value", self.props[CHARACTERISTIC]["Value"])
         return self.props[CHARACTERISTIC]["Value"]
 
     @dbus.service.method(CHARACTERISTIC, in_signature="aya{sv}")

@@ -38,6 +38,8 @@ final class ControllerLink {
     private var stream: NotificationStream?
     private var valueObserved: [String] = []
     private var batteryPath: String?
+    /// Battery reads sent and not answered yet.
+    private var batteryReadsPending = 0
     /// Bumped on every loss, so completions of an older attempt are ignored.
     private var generation = 0
     /// AcquireNotify (or its StartNotify fallback) is under way: GATT objects
@@ -290,7 +292,9 @@ final class ControllerLink {
         readBattery()
         if battery.canNotify {
             client.setValueObserver(characteristic: battery.path) { [weak self] value in
-                if let percent = value.first { self?.controller.setBatteryLevel(percent: Int(percent)) }
+                // BlueZ also signals the value a read fetched: the read's reply reports that one.
+                guard let self, batteryReadsPending == 0 else { return }
+                if let percent = value.first { controller.setBatteryLevel(percent: Int(percent)) }
             }
             valueObserved.append(battery.path)
             client.startNotify(characteristic: battery.path) { [weak self] result in
@@ -319,12 +323,16 @@ final class ControllerLink {
             batteryPluginChanged()
             return
         }
+        batteryReadsPending += 1
+        let attempt = generation
         client.readValue(characteristic: path) { [weak self] result in
+            guard let self, attempt == generation else { return }
+            batteryReadsPending -= 1
             switch result {
             case .success(let value):
-                if let percent = value.first { self?.controller.setBatteryLevel(percent: Int(percent)) }
+                if let percent = value.first { controller.setBatteryLevel(percent: Int(percent)) }
             case .failure(let error):
-                Log.info("\(self?.controller.address ?? "?"): battery read failed: \(error)")
+                Log.info("\(controller.address): battery read failed: \(error)")
             }
         }
     }
@@ -371,6 +379,7 @@ final class ControllerLink {
         batteryTimer?.cancel()
         batteryTimer = nil
         batteryPath = nil
+        batteryReadsPending = 0
         if !retry {
             retryTimer?.cancel()
             retryTimer = nil
