@@ -62,6 +62,16 @@ struct ButtonHandlerTests {
         #expect(!events.log.contains { $0.hasPrefix("long") })
     }
 
+    @Test func aReleaseHandledBeforeTheDueTimerStillEndsALongPress() {
+        // A busy loop reads the release packet before it runs the timer that fell due.
+        send(.app, at: 0)
+        controller.handle(DaydreamPacket(sequence: 1, buttons: []), at: .milliseconds(1200))
+        #expect(events.log.filter { $0.contains("app") && !$0.hasPrefix("value app true") && !$0.hasPrefix("pressed app true") }
+                == ["long app at 0ms", "value app false", "pressed app false"])
+        scheduler.advance(to: .milliseconds(5000))
+        #expect(events.log.filter { $0.hasPrefix("long") }.count == 1)
+    }
+
     @Test func longPressFiresOncePerPress() {
         send(.click, at: 0)
         for ms in stride(from: 16, through: 3000, by: 16) { send(.click, at: Int64(ms)) }

@@ -44,6 +44,8 @@ public final class DDControllerButton {
     private var handlers = Handlers()
     private let scheduler: any DeadlineScheduler
     private var longPressTimer: ScheduledTimer?
+    /// When the pending long press falls due.
+    private var longPressDeadline: MonotonicTime?
 
     private struct Handlers {
         var valueChanged: DDControllerButtonHandler?
@@ -65,11 +67,19 @@ public final class DDControllerButton {
     func update(pressed isDown: Bool, at time: MonotonicTime) {
         let changed = isDown != pressed
         if changed {
+            // A release read after the long press fell due (a busy loop handles the
+            // packet before the timer) still ends a long press: it comes first.
+            if !isDown, longPressTimer != nil, let longPressDeadline, time >= longPressDeadline {
+                fireLongPress()
+            }
             pressed = isDown
             longPressTimer?.cancel()
             longPressTimer = nil
+            longPressDeadline = nil
             if isDown {
-                longPressTimer = scheduler.schedule(at: time + longPressDuration) { [weak self] in
+                let deadline = time + longPressDuration
+                longPressDeadline = deadline
+                longPressTimer = scheduler.schedule(at: deadline) { [weak self] in
                     self?.fireLongPress()
                 }
             }
@@ -83,12 +93,14 @@ public final class DDControllerButton {
         guard pressed else { return }
         longPressTimer?.cancel()
         longPressTimer = nil
+        longPressDeadline = nil
         pressed = false
         handlers.valueChanged?(self, false)
         handlers.pressedChanged?(self, false)
     }
 
     private func fireLongPress() {
+        longPressTimer?.cancel()
         longPressTimer = nil
         guard pressed else { return }
         handlers.longPress?(self, true)
