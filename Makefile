@@ -41,9 +41,10 @@ test: test-deps
 unit: test
 
 # --- Performance and robustness (Benchmarks/, Fuzz/, scripts/sanitize) ---
-# `make test` also runs these (CI time on a 2-core machine: see Fuzz/README.md);
-# `make test TEST_EXTRAS=` runs the unit tests alone.
-TEST_EXTRAS ?= sanitize fuzz-ci soak-ci
+# `make test` also runs these and the end-to-end VM (CI time on a 2-core
+# machine: see the README's Tests section); `make test TEST_EXTRAS=` runs the
+# unit tests alone.
+TEST_EXTRAS ?= sanitize fuzz-ci soak-ci e2e
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= packet config recording
 FUZZ_DIR ?= .build/fuzz
@@ -138,8 +139,8 @@ check-install:
 
 # --- End to end -----------------------------------------------------------------
 ## End to end in a VM: Debian's kernel under QEMU, real bluetoothd and uinput,
-## an emulated Daydream controller (Tests/e2e/). About 5 minutes; needs root
-## for its Debian packages. Not yet part of `make test`.
+## an emulated Daydream controller (Tests/e2e/). About 7 minutes; needs root
+## for its Debian packages. Part of `make test`.
 e2e: deps
 	@SWIFT="$(SWIFT)" SWIFT_FLAGS="$(SWIFT_FLAGS)" Tests/e2e/run.sh
 
