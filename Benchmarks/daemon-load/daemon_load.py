@@ -333,44 +333,21 @@ class FloorRig(Rig):
         shutil.rmtree(self.directory, ignore_errors=True)
 
 
-def floor(rig, load_seconds):
+def measure_load(rig, load_seconds, settle_seconds):
+    """Feeds every controller for `load_seconds` after a 2 s warm-up (first
+    events, lazily made buffers) and returns the load's figures; waits
+    `settle_seconds` after it so the last packets are through."""
     rig.feed(2)
     rig.run_for(0.2)
     sent_before, output_before = sum(rig.sent), rig.output_bytes
-    cpu_before, wall_before, switches_loaded = rig.process.cpu_ns(), time.monotonic(), rig.process.switches()
+    cpu_before, wall_before, switches_before = rig.process.cpu_ns(), time.monotonic(), rig.process.switches()
     rig.feed(load_seconds)
     cpu = rig.process.cpu_ns() - cpu_before
     wall = time.monotonic() - wall_before
-    switches_loaded = rig.process.switches() - switches_loaded
-    packets = sum(rig.sent) - sent_before
-    rig.run_for(0.5)
-    return {
-        "controllers": rig.controllers,
-        "packets_per_second": round(packets / wall, 1),
-        "load_seconds": round(wall, 2),
-        "cpu_percent": round(cpu / 1e9 / wall * 100, 3),
-        "cpu_us_per_packet": round(cpu / 1e3 / packets, 2) if packets else None,
-        "wakeups_per_packet": round(switches_loaded / packets, 3) if packets else None,
-        "output_bytes_per_packet": round((rig.output_bytes - output_before) / packets, 2) if packets else None,
-    }
-
-
-def bench(rig, load_seconds, idle_seconds):
-    rig.wait_connected()
-    rig.feed(2)  # warm-up: first events, lazily made buffers
-    rig.run_for(0.2)
-    sent_before, output_before = sum(rig.sent), rig.output_bytes
-    cpu_before, wall_before, switches_loaded = rig.process.cpu_ns(), time.monotonic(), rig.process.switches()
-    rig.feed(load_seconds)
-    cpu = rig.process.cpu_ns() - cpu_before
-    wall = time.monotonic() - wall_before
-    switches_loaded = rig.process.switches() - switches_loaded
-    packets = sum(rig.sent) - sent_before
-    rig.run_for(1)  # let the last packets through before counting quiet wake-ups
-    output = rig.output_bytes - output_before
-    switches_before = rig.process.switches()
-    time.sleep(idle_seconds)
     switches = rig.process.switches() - switches_before
+    packets = sum(rig.sent) - sent_before
+    rig.run_for(settle_seconds)
+    output = rig.output_bytes - output_before
     return {
         "controllers": rig.controllers,
         "packets_per_second": round(packets / wall, 1),
@@ -378,17 +355,32 @@ def bench(rig, load_seconds, idle_seconds):
         "cpu_percent": round(cpu / 1e9 / wall * 100, 3),
         "cpu_us_per_packet": round(cpu / 1e3 / packets, 2) if packets else None,
         # Each context switch under load is one sleep in epoll_wait and one wake-up.
-        "wakeups_per_packet": round(switches_loaded / packets, 3) if packets else None,
+        "wakeups_per_packet": round(switches / packets, 3) if packets else None,
+        # pipe: 24-byte input_events (ABS_X + SYN_REPORT per packet); print: text lines.
+        "output_bytes_per_packet": round(output / packets, 2) if packets else None,
+    }
+
+
+def floor(rig, load_seconds):
+    return measure_load(rig, load_seconds, settle_seconds=0.5)
+
+
+def bench(rig, load_seconds, idle_seconds):
+    rig.wait_connected()
+    figures = measure_load(rig, load_seconds, settle_seconds=1)  # then count quiet wake-ups
+    switches_before = rig.process.switches()
+    time.sleep(idle_seconds)
+    switches = rig.process.switches() - switches_before
+    figures.update({
         "peak_rss_mb": round(rig.process.status_kb("VmHWM") / 1024, 2),
-        # RSS is mostly shared library text (Swift runtime, Foundation); the daemon's own memory:
+        # RSS is mostly shared library text (Swift runtime, libstdc++, libc); the daemon's own memory:
         "rss_anon_mb": round(rig.process.status_kb("RssAnon") / 1024, 2),
         "idle_seconds": idle_seconds,
         "idle_wakeups_per_s": round(switches / idle_seconds, 2),
         "threads": rig.process.threads(),
         "sink": rig.sink,
-        # pipe: 24-byte input_events (ABS_X + SYN_REPORT per packet); print: text lines.
-        "output_bytes_per_packet": round(output / packets, 2) if packets else None,
-    }
+    })
+    return figures
 
 
 def soak(rig, seconds):

@@ -219,3 +219,11 @@ def relative(frames: list[Frame], start_ns: int, code: str) -> list[tuple[float,
             if name == code:
                 values.append(((frame.t_ns - start_ns) / 1e6, int(value)))
     return values
+
+
+def bridge_devices(rig) -> tuple[InputDevice, InputDevice, InputDevice]:
+    """The bridge's gamepad, mouse and keyboard (the default config makes all three)."""
+    pad = wait_for_device(lambda n: n == GAMEPAD, timeout=30)
+    mouse = wait_for_device(lambda n: n == MOUSE, timeout=10)
+    keyboard = wait_for_device(lambda n: n == KEYBOARD, timeout=10)
+    return pad, mouse, keyboard

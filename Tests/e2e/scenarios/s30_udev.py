@@ -3,8 +3,7 @@ project's 65- rule is not installed in the guest, so the capabilities must
 say it by themselves)."""
 from __future__ import annotations
 
-from bridge_helpers import GAMEPAD, KEYBOARD, MOUSE, check_classes, ensure_paired, start_bridge, wait_streaming
-from input_devices import wait_for_device
+from bridge_helpers import bridge_devices, check_classes, ensure_paired, start_bridge, wait_streaming
 from rig import scenario
 
 NAME, ADDRESS = "pad", "C0:DD:EE:00:00:01"
@@ -19,9 +18,7 @@ def bridge_udev(rig):
     mark = rig.emulator.mark()
     start_bridge(rig)
     wait_streaming(rig, NAME, since=mark)
-    pad = wait_for_device(lambda n: n == GAMEPAD, timeout=30)
-    mouse = wait_for_device(lambda n: n == MOUSE, timeout=10)
-    keyboard = wait_for_device(lambda n: n == KEYBOARD, timeout=10)
+    pad, mouse, keyboard = bridge_devices(rig)
     try:
         pad_props, mouse_props, key_props = (d.udev_properties() for d in (pad, mouse, keyboard))
     finally:

@@ -12,9 +12,8 @@ import stat
 import subprocess
 import time
 
-from bridge_helpers import (GAMEPAD, KEYBOARD, MOUSE, check_classes, ensure_paired, play_and_read,
-                            wait_streaming)
-from input_devices import expect_frames, wait_for_device
+from bridge_helpers import bridge_devices, check_classes, ensure_paired, play_and_read, wait_streaming
+from input_devices import expect_frames
 from processes import Process
 from rig import scenario
 
@@ -125,9 +124,7 @@ def udev_installed_rules(rig):
         bridge = user_bridge(rig, "/tmp/e2e-user")
         wait_running(bridge)
         wait_streaming(rig, NAME, since=mark)
-        pad = wait_for_device(lambda n: n == GAMEPAD, timeout=30)
-        mouse = wait_for_device(lambda n: n == MOUSE, timeout=10)
-        keyboard = wait_for_device(lambda n: n == KEYBOARD, timeout=10)
+        pad, mouse, keyboard = bridge_devices(rig)
         try:
             check_classes(*(device.udev_properties() for device in (pad, mouse, keyboard)))
             # 65-: real udev matched each device by its ids under /devices/virtual.
