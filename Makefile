@@ -139,7 +139,7 @@ check-install:
 
 # --- End to end -----------------------------------------------------------------
 ## End to end in a VM: Debian's kernel under QEMU, real bluetoothd and uinput,
-## an emulated Daydream controller (Tests/e2e/). About 7 minutes; needs root
+## an emulated Daydream controller (Tests/e2e/). About 5 minutes; needs root
 ## for its Debian packages. Part of `make test`.
 e2e: deps
 	@SWIFT="$(SWIFT)" SWIFT_FLAGS="$(SWIFT_FLAGS)" Tests/e2e/run.sh
