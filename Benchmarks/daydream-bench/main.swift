@@ -20,27 +20,20 @@ var jsonPath = ".build/bench.json"
 var configDirectory = "config"
 var onlyProfile: String?
 var arguments = CommandLine.arguments.dropFirst()
+/// The value after `option`, or a usage error (exit 64) naming what it should be.
+@MainActor func value(of option: String, being what: String) -> String {
+    guard let value = arguments.popFirst() else {
+        FileHandle.standardError.write(Data("Error: \(option) needs \(what)\n\(usage)\n".utf8))
+        exit(64)
+    }
+    return value
+}
 while let argument = arguments.popFirst() {
     switch argument {
     case "--quick": quick = true
-    case "--json":
-        guard let path = arguments.popFirst() else {
-            FileHandle.standardError.write(Data("Error: --json needs a path\n\(usage)\n".utf8))
-            exit(64)
-        }
-        jsonPath = path
-    case "--config-dir":
-        guard let path = arguments.popFirst() else {
-            FileHandle.standardError.write(Data("Error: --config-dir needs a directory\n\(usage)\n".utf8))
-            exit(64)
-        }
-        configDirectory = path
-    case "--only":
-        guard let name = arguments.popFirst() else {
-            FileHandle.standardError.write(Data("Error: --only needs a profile name\n\(usage)\n".utf8))
-            exit(64)
-        }
-        onlyProfile = name
+    case "--json": jsonPath = value(of: argument, being: "a path")
+    case "--config-dir": configDirectory = value(of: argument, being: "a directory")
+    case "--only": onlyProfile = value(of: argument, being: "a profile name")
     case "--loop-floor":
         let descriptors = arguments.compactMap { Int32($0) }
         guard !descriptors.isEmpty, descriptors.count == arguments.count else {

@@ -7,6 +7,14 @@ import Timebase
 @MainActor
 @Suite(.enabled(if: TestEnvironment.canRunDBusTests, "needs dbus-daemon, python3-dbus, python3-gi"))
 struct BusConnectionTests {
+    /// Two connections to `bus` that have their unique names.
+    static func connectedPair(on bus: TestBus, reactor: Reactor) throws -> (server: BusConnection, client: BusConnection) {
+        let server = try BusConnection(address: bus.address, reactor: reactor)
+        let client = try BusConnection(address: bus.address, reactor: reactor)
+        #expect(reactor.run(until: { server.uniqueName != nil && client.uniqueName != nil }, timeout: .seconds(5)))
+        return (server, client)
+    }
+
     @Test func helloGivesAUniqueNameAndCallsComplete() throws {
         let bus = try TestBus()
         defer { bus.stop() }
@@ -40,9 +48,7 @@ struct BusConnectionTests {
         let bus = try TestBus()
         defer { bus.stop() }
         let reactor = try Reactor()
-        let server = try BusConnection(address: bus.address, reactor: reactor)
-        let client = try BusConnection(address: bus.address, reactor: reactor)
-        #expect(reactor.run(until: { server.uniqueName != nil && client.uniqueName != nil }, timeout: .seconds(5)))
+        let (server, client) = try Self.connectedPair(on: bus, reactor: reactor)
         server.export(path: "/test/echo") { message in
             guard message.member == "Echo" else {
                 return .failure(DBusError(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no"))
@@ -97,9 +103,7 @@ struct BusConnectionTests {
         let bus = try TestBus()
         defer { bus.stop() }
         let reactor = try Reactor()
-        let server = try BusConnection(address: bus.address, reactor: reactor)
-        let client = try BusConnection(address: bus.address, reactor: reactor)
-        #expect(reactor.run(until: { server.uniqueName != nil && client.uniqueName != nil }, timeout: .seconds(5)))
+        let (server, client) = try Self.connectedPair(on: bus, reactor: reactor)
         var pair: [Int32] = [0, 0]
         #expect(socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0)
         defer { close(pair[0]) }

@@ -56,18 +56,6 @@ import Testing
         }
     }
 
-    /// A private bus with the fake bluetoothd, one adapter and one paired controller, for `body`.
-    func withOneController(_ body: (TestBus, Reactor, FakeBlueZ) throws -> Void) throws {
-        let bus = try TestBus()
-        defer { bus.stop() }
-        let reactor = try Reactor()
-        let fake = try FakeBlueZ(busAddress: bus.address, reactor: reactor)
-        defer { fake.stop() }
-        try fake.command("add_adapter", [:])
-        try fake.command("add_device", ManagerRig.controller(ManagerRig.first))
-        try body(bus, reactor, fake)
-    }
-
     /// Turns the loop (which serves the fake) until `condition` holds or 5 s pass.
     func wait(_ reactor: Reactor, _ condition: () -> Bool) -> Bool {
         let end = Date().addingTimeInterval(5)

@@ -38,42 +38,37 @@ import Testing
 
     @Test(.enabled(if: CommandTests.binaryExists && tmuxAvailable, "needs the built binary and tmux"))
     func showsTheLiveControllerAndQuitsOnQ() throws {
-        let bus = try TestBus()
-        defer { bus.stop() }
-        let reactor = try Reactor()
-        let fake = try FakeBlueZ(busAddress: bus.address, reactor: reactor)
-        defer { fake.stop() }
-        try fake.command("add_adapter", [:])
-        try fake.command("add_device", ManagerRig.controller(ManagerRig.first))
-        let socket = "daydream-monitor-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let status = bus.directory.appendingPathComponent("monitor-status").path
-        defer { _ = try? Self.tmux(socket, ["kill-server"], directory: bus.directory) }
-        // The child inherits the sanitizer options (scripts/sanitize sets them): under AddressSanitizer
-        // a leak at exit makes its status non-zero, which the check of the status below catches.
-        let command = "env DAYDREAM_DBUS_ADDRESS='\(bus.address)' \(CommandTests.binary.path) monitor; echo $? > \(status); sleep 30"
-        _ = try Self.tmux(socket, ["new-session", "-d", "-s", "m", "-x", "100", "-y", "30", command], directory: bus.directory)
-        func screen() -> String { (try? Self.tmux(socket, ["capture-pane", "-p", "-t", "m"], directory: bus.directory)) ?? "" }
-        func wait(_ condition: (String) -> Bool) -> String? {
+        try withOneController { bus, reactor, fake in
+            let socket = "daydream-monitor-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            let status = bus.directory.appendingPathComponent("monitor-status").path
+            defer { _ = try? Self.tmux(socket, ["kill-server"], directory: bus.directory) }
+            // The child inherits the sanitizer options (scripts/sanitize sets them): under AddressSanitizer
+            // a leak at exit makes its status non-zero, which the check of the status below catches.
+            let command = "env DAYDREAM_DBUS_ADDRESS='\(bus.address)' \(CommandTests.binary.path) monitor; echo $? > \(status); sleep 30"
+            _ = try Self.tmux(socket, ["new-session", "-d", "-s", "m", "-x", "100", "-y", "30", command], directory: bus.directory)
+            @MainActor func screen() -> String { (try? Self.tmux(socket, ["capture-pane", "-p", "-t", "m"], directory: bus.directory)) ?? "" }
+            @MainActor func wait(_ condition: (String) -> Bool) -> String? {
+                let end = Date().addingTimeInterval(5)
+                while Date() < end {
+                    let text = screen()
+                    if condition(text) { return text }
+                    reactor.runOnce(timeout: .milliseconds(20))
+                }
+                return nil
+            }
+            #expect(wait { $0.contains("C0:DD:EE:00:00:01  connected  (live)") } != nil)
+            try fake.command("send", ["address": ManagerRig.first, "hex": ManagerRig.volumeUpPacket])
+            let lit = wait { $0.contains("[VOL+]") }
+            #expect(lit?.contains("1 received") == true)
+            try fake.command("send", ["address": ManagerRig.first, "hex": ManagerRig.restPacket])
+            #expect(wait { !$0.contains("[VOL+]") && $0.contains("2 received") } != nil)
+            _ = try Self.tmux(socket, ["send-keys", "-t", "m", "q"], directory: bus.directory)
             let end = Date().addingTimeInterval(5)
-            while Date() < end {
-                let text = screen()
-                if condition(text) { return text }
+            // The shell creates the file before `echo` writes to it: wait for the line, not the file.
+            while Date() < end, !((try? String(contentsOfFile: status, encoding: .utf8)) ?? "").hasSuffix("\n") {
                 reactor.runOnce(timeout: .milliseconds(20))
             }
-            return nil
+            #expect((try? String(contentsOfFile: status, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
         }
-        #expect(wait { $0.contains("C0:DD:EE:00:00:01  connected  (live)") } != nil)
-        try fake.command("send", ["address": ManagerRig.first, "hex": ManagerRig.volumeUpPacket])
-        let lit = wait { $0.contains("[VOL+]") }
-        #expect(lit?.contains("1 received") == true)
-        try fake.command("send", ["address": ManagerRig.first, "hex": ManagerRig.restPacket])
-        #expect(wait { !$0.contains("[VOL+]") && $0.contains("2 received") } != nil)
-        _ = try Self.tmux(socket, ["send-keys", "-t", "m", "q"], directory: bus.directory)
-        let end = Date().addingTimeInterval(5)
-        // The shell creates the file before `echo` writes to it: wait for the line, not the file.
-        while Date() < end, !((try? String(contentsOfFile: status, encoding: .utf8)) ?? "").hasSuffix("\n") {
-            reactor.runOnce(timeout: .milliseconds(20))
-        }
-        #expect((try? String(contentsOfFile: status, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
     }
 }
