@@ -2,15 +2,18 @@ extension DaydreamPacket {
     /// Decodes one notification; anything that is not 20 bytes throws `.wrongLength`.
     @inlinable
     public init(bytes: UnsafeRawBufferPointer) throws(PacketDecodingError) {
-        guard bytes.count == PacketLayout.length else {
+        // The length and offsets are `PacketLayout`'s, written out: this is inlined into callers,
+        // where reading `PacketLayout`'s static properties would be a call each (BitLayoutTests
+        // checks that they agree).
+        guard bytes.count == 20 else {
             throw .wrongLength(bytes.count)
         }
         let reader = BitReader(bytes)
         time = UInt16(reader.unsigned(at: 0, width: 9))
         sequence = UInt8(reader.unsigned(at: 9, width: 5))
-        orientation = reader.vector(at: PacketLayout.orientation.offset)
-        acceleration = reader.vector(at: PacketLayout.acceleration.offset)
-        gyro = reader.vector(at: PacketLayout.gyro.offset)
+        orientation = reader.vector(at: 14)
+        acceleration = reader.vector(at: 53)
+        gyro = reader.vector(at: 92)
         touchX = UInt8(reader.unsigned(at: 131, width: 8))
         touchY = UInt8(reader.unsigned(at: 139, width: 8))
         buttons = DaydreamButtons(rawValue: UInt8(reader.unsigned(at: 147, width: 5)))
@@ -35,34 +38,49 @@ extension DaydreamPacket {
     }
 }
 
-/// Reads big-endian bit fields out of a 20-byte buffer.
+/// Reads big-endian bit fields out of a 20-byte buffer: the packet is loaded once as three
+/// big-endian words, so each field is a shift or two and a mask, with no loop and no bounds check.
 @usableFromInline
 struct BitReader {
-    @usableFromInline let bytes: UnsafeRawBufferPointer
+    /// Bits 0...63, bits 64...127, and bits 128...159 in the high half of the third word.
+    @usableFromInline let words: (UInt64, UInt64, UInt64)
 
-    @inlinable init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    /// `bytes` must hold exactly `PacketLayout.length` bytes (the decoder checks first).
+    @inlinable init(_ bytes: UnsafeRawBufferPointer) {
+        words = (
+            UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
+            UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)),
+            UInt64(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: 16, as: UInt32.self))) &<< 32)
+    }
 
-    /// `width` (at most 17) bits starting at bit `offset`, as an unsigned number.
-    @inlinable
-    func unsigned(at offset: Int, width: Int) -> UInt32 {
-        let first = offset >> 3
-        var window: UInt32 = 0
-        for index in first..<(first + 3) {
-            window <<= 8
-            if index < bytes.count { window |= UInt32(bytes[index]) }
+    @inlinable @inline(__always) func word(_ index: Int) -> UInt64 {
+        switch index {
+        case 0: words.0
+        case 1: words.1
+        default: words.2
         }
-        let shift = 24 - (offset & 7) - width
-        return (window >> UInt32(shift)) & ((1 << UInt32(width)) - 1)
+    }
+
+    /// `width` (1...32) bits starting at bit `offset`, as an unsigned number. Always inlined:
+    /// with constant arguments each field folds to a shift and a mask.
+    @inlinable @inline(__always)
+    func unsigned(at offset: Int, width: Int) -> UInt32 {
+        let index = offset >> 6
+        let bit = UInt64(offset & 63)
+        // The 64 bits from `offset` on, left-aligned; past bit 159 they read as zero.
+        var window = word(index) &<< bit
+        if bit != 0 && index < 2 { window |= word(index + 1) &>> (64 - bit) }
+        return UInt32(truncatingIfNeeded: window &>> UInt64(64 - width))
     }
 
     /// A 13-bit two's complement field.
-    @inlinable
+    @inlinable @inline(__always)
     func signed13(at offset: Int) -> Int16 {
-        let raw = Int16(unsigned(at: offset, width: 13))
-        return raw >= 4096 ? raw - 8192 : raw
+        // Bit 12 moved to the sign bit, then an arithmetic shift back: the sign extended.
+        Int16(truncatingIfNeeded: unsigned(at: offset, width: 13) &<< 3) &>> 3
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     func vector(at offset: Int) -> RawVector {
         RawVector(signed13(at: offset), signed13(at: offset + 13), signed13(at: offset + 26))
     }

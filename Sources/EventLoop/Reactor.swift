@@ -22,8 +22,7 @@ public final class Reactor: DeadlineScheduler {
     // Looked up for every ready descriptor; unchecked, that skips a run-time exclusivity check.
     // Accesses cannot overlap: each is a lookup, an insert or a removal that calls nothing (a
     // handler runs after its lookup has returned).
-    @exclusivity(unchecked) private var watches: [UInt64: IOWatch] = [:]
-    private var nextToken = Token.firstWatch
+    @exclusivity(unchecked) private var watches = WatchTable()
     private var timers = TimerQueue()
     private var armedDeadline: MonotonicTime?
     private var soon: [@MainActor () -> Void] = []
@@ -39,7 +38,6 @@ public final class Reactor: DeadlineScheduler {
         static let timer: UInt64 = 1
         static let wake: UInt64 = 2
         static let signal: UInt64 = 3
-        static let firstWatch: UInt64 = 16
     }
 
     /// Makes the epoll, timer and wake descriptors.
@@ -70,7 +68,7 @@ public final class Reactor: DeadlineScheduler {
     }
 
     isolated deinit {
-        for watch in watches.values { watch.reactor = nil }
+        for watch in watches.all { watch.reactor = nil }
         close(fileDescriptor)
         close(timerDescriptor)
         close(wakeDescriptor)
@@ -85,11 +83,10 @@ public final class Reactor: DeadlineScheduler {
     public func watch(
         _ descriptor: Int32, interest: IOInterest, handler: @escaping @MainActor (IOEvents) -> Void
     ) throws(SystemCallError) -> IOWatch {
-        let token = nextToken
-        nextToken += 1
+        let token = watches.nextToken()
         try control(EPOLL_CTL_ADD, descriptor, interest.rawValue, token)
         let watch = IOWatch(fileDescriptor: descriptor, interest: interest, token: token, reactor: self, handler: handler)
-        watches[token] = watch
+        watches.insert(watch)
         return watch
     }
 
@@ -103,7 +100,7 @@ public final class Reactor: DeadlineScheduler {
     }
 
     func remove(_ watch: IOWatch) {
-        guard watches.removeValue(forKey: watch.token) != nil else { return }
+        guard watches.remove(watch.token) else { return }
         // EBADF/ENOENT here mean the descriptor was already closed: nothing left to remove.
         _ = epoll_ctl(fileDescriptor, EPOLL_CTL_DEL, watch.fileDescriptor, nil)
     }

@@ -62,6 +62,46 @@ import Timebase
         #expect(watch.isCancelled)
     }
 
+    /// Two descriptors ready in one turn: the first handler cancels the other watch and makes a
+    /// new one, which takes the freed slot. The cancelled watch's event, still in this turn's
+    /// list, must reach neither the cancelled handler nor the new one.
+    @Test func aWatchCancelledDuringATurnGetsNoEventEvenWhenItsSlotIsReused() throws {
+        let reactor = try Reactor()
+        var pipes: [[Int32]] = []
+        for _ in 0..<3 {
+            var ends: [Int32] = [0, 0]
+            #expect(pipe(&ends) == 0)
+            for end in ends { _ = fcntl(end, F_SETFL, O_NONBLOCK) }
+            pipes.append(ends)
+        }
+        defer { for ends in pipes { close(ends[0]); close(ends[1]) } }
+        var calls: [String] = []
+        var watches: [IOWatch?] = [nil, nil]
+        var replacement: IOWatch?
+        for index in 0..<2 {
+            watches[index] = try reactor.watch(pipes[index][0], interest: .readable) { _ in
+                calls.append("watch \(index)")
+                var byte: UInt8 = 0
+                _ = read(pipes[index][0], &byte, 1)
+                guard replacement == nil, let other = watches[1 - index] else { return }
+                other.cancel()
+                // The third pipe stays empty: any call to this handler is the stale event.
+                replacement = try? reactor.watch(pipes[2][0], interest: .readable) { _ in calls.append("replacement") }
+            }
+        }
+        var byte: UInt8 = 1
+        #expect(write(pipes[0][1], &byte, 1) == 1)
+        #expect(write(pipes[1][1], &byte, 1) == 1)
+        #expect(reactor.runOnce(timeout: .seconds(2)) == 2)
+        #expect(calls.count == 1, "calls: \(calls)")
+        #expect(replacement != nil)
+        // The replacement still works: it gets its own descriptor's events.
+        #expect(write(pipes[2][1], &byte, 1) == 1)
+        #expect(reactor.run(until: { calls.contains("replacement") }, timeout: .seconds(2)))
+        replacement?.cancel()
+        for watch in watches { watch?.cancel() }
+    }
+
     @Test func writableInterestCanBeTurnedOnAndOff() throws {
         let reactor = try Reactor()
         var ends: [Int32] = [0, 0]
