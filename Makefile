@@ -61,6 +61,7 @@ SOAK_SECONDS ?= 600
 bench: deps
 	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product daydream-bench
 	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product daydream-bridge
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product daydream-machine-floor
 	"$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/daydream-bench" --json .build/bench.json $(BENCH_FLAGS)
 
 ## Each fuzzer for FUZZ_SECONDS (libFuzzer + AddressSanitizer); fails on a finding.

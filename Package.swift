@@ -87,6 +87,12 @@ let package = Package(
             ],
             path: "Benchmarks/daydream-bench"
         ),
+        // `make bench`'s machine floor: the daemon's epoll/read/write pattern in plain C.
+        .executableTarget(
+            name: "daydream-machine-floor",
+            path: "Benchmarks/machine-floor",
+            cSettings: [.unsafeFlags(["-Wall", "-Wextra", "-Werror"])]
+        ),
 
         .testTarget(name: "DaydreamProtocolTests", dependencies: ["DaydreamProtocol"]),
         .testTarget(name: "DaydreamTests", dependencies: ["Daydream", "DaydreamProtocol", "Timebase"]),

@@ -25,12 +25,14 @@ ABS_X event: the soak counts them per controller at the daemon's output.
 
     daemon_load.py --bridge PATH bench [--load-seconds 30] [--idle-seconds 10] [--sink pipe|print]
     daemon_load.py --bridge PATH soak --seconds 600
-    daemon_load.py --bridge BENCH floor [--load-seconds 30]
+    daemon_load.py --bridge STAND_IN floor [--load-seconds 30]
 
-floor: the same feed into `daydream-bench --loop-floor`, the daemon's event loop
-doing only the kernel-facing work (one read per packet, one 48-byte write per
-packet into a pipe) with no bridge code: what this machine charges for the load
-itself. No bus and no bluetoothd: the rig hands the stand-in its socketpairs.
+floor: the same feed into `STAND_IN --loop-floor FD...`, doing only the
+kernel-facing work (one read per packet, one 48-byte write per packet into a
+pipe) with no bridge code. STAND_IN is `daydream-bench` (the daemon's event
+loop, in Swift) or `daydream-machine-floor` (the same in plain C: what this
+machine charges for the load itself). No bus and no bluetoothd: the rig hands
+the stand-in its socketpairs.
 
 Prints one JSON object on stdout; exit status 1 when a soak check fails,
 2 when the rig cannot run, 3 when the daemon build cannot serve Bluetooth
@@ -424,7 +426,7 @@ def soak(rig, seconds):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--bridge", required=True, help="the daydream-bridge binary (floor: the daydream-bench binary)")
+    parser.add_argument("--bridge", required=True, help="the daydream-bridge binary (floor: daydream-bench or daydream-machine-floor)")
     parser.add_argument("--controllers", type=int, default=4)
     parser.add_argument("--rate", type=float, default=100.0, help="packets per second per controller")
     sub = parser.add_subparsers(dest="mode", required=True)

@@ -20,7 +20,7 @@ struct DaemonResult {
 }
 
 /// The same load through `daydream-bench --loop-floor`: the event loop reading each packet and
-/// writing one frame, with no bridge code. What the machine charges for the load itself.
+/// writing one frame, with no bridge code (or `daydream-machine-floor`, the same in plain C).
 struct LoopFloorResult {
     var cpuPercent: Double
     var cpuMicrosecondsPerPacket: Double
@@ -53,14 +53,48 @@ func measureDaemon(bridge: String, script: String, loadSeconds: Int, idleSeconds
         sink: figures.text("sink") ?? sink)
 }
 
-/// Runs `daemon_load.py floor`: the same feed into this program's `--loop-floor` mode.
-func measureLoopFloor(bench: String, script: String, loadSeconds: Int) throws -> LoopFloorResult {
+/// Runs `daemon_load.py floor`: the same feed into `standIn --loop-floor FD...` (this program,
+/// with the daemon's event loop; or `daydream-machine-floor`, the same work in plain C).
+func measureLoopFloor(standIn: String, script: String, loadSeconds: Int) throws -> LoopFloorResult {
     let figures = try DaemonLoadFigures(script: script, arguments: [
-        "--bridge", bench, "floor", "--load-seconds", String(loadSeconds),
+        "--bridge", standIn, "floor", "--load-seconds", String(loadSeconds),
     ])
     return LoopFloorResult(
         cpuPercent: try figures.number("cpu_percent"), cpuMicrosecondsPerPacket: try figures.number("cpu_us_per_packet"),
         wakeupsPerPacket: try figures.number("wakeups_per_packet"))
+}
+
+/// `daydream-machine-floor --latency`: the fd-to-write path in plain C (a sender thread, a
+/// socketpair, `epoll_wait`, `read`, one `write` into a drained pipe), in microseconds.
+struct MachineLatencyFloor {
+    var p50: Double
+    var p99: Double
+    var p999: Double
+    var max: Double
+}
+
+/// Runs `daydream-machine-floor --latency COUNT SPACING` and reads its figures.
+func measureMachineLatencyFloor(binary: String, count: Int, spacingNanoseconds: Int64) throws -> MachineLatencyFloor {
+    guard FileManager.default.isExecutableFile(atPath: binary) else {
+        throw BenchError("no machine-floor binary at \(binary)")
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: binary)
+    process.arguments = ["--latency", String(count), String(spacingNanoseconds)]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0,
+          let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+          let p50 = object["p50_us"] as? Double, let p99 = object["p99_us"] as? Double,
+          let p999 = object["p999_us"] as? Double, let max = object["max_us"] as? Double
+    else {
+        throw BenchError("daydream-machine-floor --latency printed no figures (exit \(process.terminationStatus))")
+    }
+    return MachineLatencyFloor(p50: p50, p99: p99, p999: p999, max: max)
 }
 
 /// The JSON object `daemon_load.py` prints, or the error or skip it reports.

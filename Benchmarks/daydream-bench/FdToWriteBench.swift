@@ -80,11 +80,11 @@ private func sleepUntil(_ deadline: Int64) {
 /// one `read` per notification, into a buffer allocated once), then `Pipeline` runs with
 /// the reactor as its scheduler (so long-press and hold timers arm the real timerfd) and a
 /// `SinkOutput` writes each device frame with one `write(2)`.
-@MainActor
 ///
 /// With `floorOnly`, the handler skips the bridge: it reads the packet and writes one fixed
-/// 48-byte frame. That is the floor this machine puts under the figure: thread wake-up,
-/// `epoll_wait`, `read`, `write`.
+/// 48-byte frame. That is the floor the event loop puts under the figure: thread wake-up,
+/// `epoll_wait`, `read`, `write` (`daydream-machine-floor --latency` measures the same in C).
+@MainActor
 func measureFdToWrite(
     _ profile: BenchProfile, stream: PacketStream, count: Int, spacingNanoseconds: Int64, floorOnly: Bool = false
 ) throws -> FdToWriteResult {

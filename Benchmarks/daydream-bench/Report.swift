@@ -10,11 +10,15 @@ struct BenchReport {
     /// The same path with the bridge's code left out: what the machine costs.
     var fdToWriteFloor: FdToWriteResult?
     var fdToWriteNote: String?
+    /// The fd-to-write path in plain C (`daydream-machine-floor`): this machine's own floor.
+    var fdToWriteMachineFloor: MachineLatencyFloor?
     var daemon: DaemonResult?
     var daemonNote: String?
-    /// The daemon's load through the bare event loop (the machine's floor).
+    /// The daemon's load through the bare event loop (the Swift loop's floor).
     var loopFloor: LoopFloorResult?
     var loopFloorNote: String?
+    /// The same load into `daydream-machine-floor` (plain C, no Swift).
+    var machineLoopFloor: LoopFloorResult?
     /// Anything that kept a measurement from being complete.
     var notes: [String] = []
 
@@ -50,13 +54,17 @@ struct BenchReport {
                 lines.append(String(format: "  floor (same loop, read + one 48-byte write, no bridge code): p50 %.1f   p99 %.1f   p99.9 %.1f",
                                     floor.latency.p50, floor.latency.p99, floor.latency.p999))
             }
+            if let machine = fdToWriteMachineFloor {
+                lines.append(String(format: "  machine floor (the same in plain C: epoll_wait, read, write): p50 %.1f   p99 %.1f   p99.9 %.1f",
+                                    machine.p50, machine.p99, machine.p999))
+            }
         } else {
             lines.append("fd to write: not measured (\(fdToWriteNote ?? "?"))")
         }
         lines.append("")
         if let daemon {
             lines.append("Daemon (\(daemon.what)):")
-            lines.append(String(format: "  4 controllers x 100 Hz for %.0f s: %.3f %% of one core (%.1f µs a packet, %.2f wake-ups a packet), peak RSS %.1f MB (%.1f MB of it anonymous, the rest shared libraries)",
+            lines.append(String(format: "  4 controllers x 100 Hz for %.0f s: %.3f %% of one core (%.1f µs a packet, %.2f wake-ups a packet), peak RSS %.1f MB (%.1f MB of it anonymous, the rest the program's text and shared libraries)",
                                 daemon.loadSeconds, daemon.cpuPercent, daemon.cpuMicrosecondsPerPacket, daemon.wakeupsPerPacket,
                                 daemon.peakRSSMegabytes, daemon.anonymousRSSMegabytes))
             lines.append(String(format: "  silent for %.0f s with 4 connected: %.2f wake-ups/s", daemon.idleSeconds, daemon.idleWakeupsPerSecond))
@@ -68,6 +76,10 @@ struct BenchReport {
                                 floor.cpuPercent, floor.cpuMicrosecondsPerPacket, floor.wakeupsPerPacket))
         } else {
             lines.append("  floor: not measured (\(loopFloorNote ?? "?"))")
+        }
+        if let machine = machineLoopFloor {
+            lines.append(String(format: "  machine floor (the same in plain C: epoll_wait, read, write): %.3f %% of one core (%.1f µs a packet, %.2f wake-ups a packet)",
+                                machine.cpuPercent, machine.cpuMicrosecondsPerPacket, machine.wakeupsPerPacket))
         }
         for note in notes { lines.append("Note: \(note)") }
         lines.append("")
@@ -88,8 +100,10 @@ struct BenchReport {
             ("pipeline_worst_profile", worstPipeline.map { "\"\($0.profile)\"" } ?? "null"),
             ("fd_to_write_p50_us", number(fdToWrite?.latency.p50)),
             ("fd_to_write_p99_us", number(fdToWrite?.latency.p99)),
+            ("fd_to_write_p99_us_machine_floor", number(fdToWriteMachineFloor?.p99)),
             ("cpu_percent_400pps", number(daemon?.cpuPercent)),
             ("cpu_percent_400pps_floor", number(loopFloor?.cpuPercent)),
+            ("cpu_percent_400pps_machine_floor", number(machineLoopFloor?.cpuPercent)),
             ("rss_mb", number(daemon?.peakRSSMegabytes)),
             ("idle_wakeups_per_s", number(daemon?.idleWakeupsPerSecond)),
             ("sink", fdToWrite.map { "\"\($0.sink)\"" } ?? "null"),

@@ -95,8 +95,15 @@ do {
     report.fdToWriteNote = "\(error)"
 }
 
-// The daemon: next to this binary, as `make bench` builds it.
+// The daemon and the C machine floor: next to this binary, as `make bench` builds them.
 let binDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
+let machineFloor = binDirectory + "/daydream-machine-floor"
+do {
+    report.fdToWriteMachineFloor = try measureMachineLatencyFloor(
+        binary: machineFloor, count: quick ? 1_000 : 5_000, spacingNanoseconds: 1_000_000)
+} catch {
+    report.notes.append("machine floor (fd to write): \(error)")
+}
 do {
     report.daemon = try measureDaemon(
         bridge: binDirectory + "/daydream-bridge", script: "Benchmarks/daemon-load/daemon_load.py",
@@ -106,9 +113,15 @@ do {
 }
 do {
     report.loopFloor = try measureLoopFloor(
-        bench: CommandLine.arguments[0], script: "Benchmarks/daemon-load/daemon_load.py", loadSeconds: quick ? 5 : 30)
+        standIn: CommandLine.arguments[0], script: "Benchmarks/daemon-load/daemon_load.py", loadSeconds: quick ? 5 : 30)
 } catch {
     report.loopFloorNote = "\(error)"
+}
+do {
+    report.machineLoopFloor = try measureLoopFloor(
+        standIn: machineFloor, script: "Benchmarks/daemon-load/daemon_load.py", loadSeconds: quick ? 5 : 30)
+} catch {
+    report.notes.append("machine floor (daemon load): \(error)")
 }
 
 print(report.table())
