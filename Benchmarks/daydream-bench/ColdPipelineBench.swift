@@ -12,13 +12,15 @@ struct ColdPipelineResult {
 }
 
 /// Walks `evictionBytes` of memory before each of `count` packets, then times that packet alone.
+/// With no profile, it times nothing between the two clock reads: the cold clock's own cost,
+/// which the warm `overhead` does not cover.
 @MainActor
 func measureColdPipeline(
-    _ profile: BenchProfile, stream: PacketStream, count: Int, evictionBytes: Int, overhead: Int64
+    _ profile: BenchProfile?, stream: PacketStream, count: Int, evictionBytes: Int, overhead: Int64
 ) -> ColdPipelineResult {
     let scheduler = ManualScheduler()
     let output = EncodingOutput()
-    let pipeline = Pipeline(profile, output: output, scheduler: scheduler)
+    let pipeline = profile.map { Pipeline($0, output: output, scheduler: scheduler) }
     let eviction = UnsafeMutableRawBufferPointer.allocate(byteCount: evictionBytes, alignment: 4096)
     defer { eviction.deallocate() }
     eviction.initializeMemory(as: UInt8.self, repeating: 1)
@@ -29,7 +31,7 @@ func measureColdPipeline(
         for index in 0..<min(stream.count, 4096) {
             virtualTime += stream.intervalNanoseconds
             scheduler.advance(to: MonotonicTime(nanoseconds: virtualTime))
-            pipeline.process(UnsafeRawBufferPointer(rebasing: all[(index * 20)..<(index * 20 + 20)]), at: MonotonicTime(nanoseconds: virtualTime))
+            pipeline?.process(UnsafeRawBufferPointer(rebasing: all[(index * 20)..<(index * 20 + 20)]), at: MonotonicTime(nanoseconds: virtualTime))
         }
         for sample in 0..<count {
             var offset = 0
@@ -43,12 +45,14 @@ func measureColdPipeline(
             let bytes = UnsafeRawBufferPointer(rebasing: all[(index * 20)..<(index * 20 + 20)])
             let time = MonotonicTime(nanoseconds: virtualTime)
             let start = monotonicNanoseconds()
-            scheduler.advance(to: time)
-            pipeline.process(bytes, at: time)
+            if let pipeline {
+                scheduler.advance(to: time)
+                pipeline.process(bytes, at: time)
+            }
             let end = monotonicNanoseconds()
             samples[sample] = max(0, end &- start &- overhead)
         }
     }
     if checksum == 1 { print("", terminator: "") }
-    return ColdPipelineResult(profile: profile.name, perPacket: Distribution(sorting: &samples), packets: count)
+    return ColdPipelineResult(profile: profile?.name ?? "clock reads only", perPacket: Distribution(sorting: &samples), packets: count)
 }

@@ -85,8 +85,10 @@ report.shippedProfiles = Set(shipped.profiles.map(\.name))
 let busiest = zip(profiles, report.pipelines.dropFirst())
     .filter { pair in shipped.profiles.contains { $0.name == pair.0.name } }
     .max { $0.1.eventsPerPacket < $1.1.eventsPerPacket }?.0
-report.coldPipeline = measureColdPipeline(
-    busiest ?? BenchProfiles.everything, stream: stream, count: quick ? 200 : 2_000, evictionBytes: 64 << 20, overhead: overhead)
+// Cold: the clock alone, the model alone, and the busiest profile.
+report.coldPipelines = [nil, BenchProfiles.decodeAndModel, busiest ?? BenchProfiles.everything].map {
+    measureColdPipeline($0, stream: stream, count: quick ? 200 : 2_000, evictionBytes: 64 << 20, overhead: overhead)
+}
 do {
     let count = quick ? 1_000 : 5_000
     report.fdToWrite = try measureFdToWrite(

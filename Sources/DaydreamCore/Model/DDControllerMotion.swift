@@ -12,36 +12,27 @@ public final class DDControllerMotion {
         set { handler = newValue }
     }
 
-    /// The controller's orientation.
-    public var orientation: Quaternion { sample.orientation }
+    /// The controller's orientation (identity before the first packet).
+    public var orientation: Quaternion { packet?.quaternion ?? .identity }
     /// The orientation as the rotation vector the controller sends (axis times angle, radians).
-    public var rotationVector: Vector3 { sample.rotationVector }
+    public var rotationVector: Vector3 { packet?.rotationVector ?? .zero }
     /// Rotation rate, rad/s.
-    public var rotationRate: Vector3 { sample.rotationRate }
+    public var rotationRate: Vector3 { packet?.rotationRate ?? .zero }
     /// Acceleration including gravity, m/s^2.
-    public var acceleration: Vector3 { sample.acceleration }
+    public var acceleration: Vector3 { packet?.accelerationSI ?? .zero }
 
     // Private storage behind public accessors: with every access inside this module, the
     // optimiser can prove they never overlap and drop the run-time exclusivity checks that
     // public stored properties pay on every packet.
     private var handler: DDControllerMotionHandler?
-    private var sample = Sample()
-
-    /// The values of one packet.
-    private struct Sample {
-        var orientation = Quaternion.identity
-        var rotationVector = Vector3.zero
-        var rotationRate = Vector3.zero
-        var acceleration = Vector3.zero
-    }
+    /// The newest packet: the values above are worked out from it when read, so a packet
+    /// nobody reads the motion of costs no trigonometry.
+    private var packet: DaydreamPacket?
 
     init() {}
 
     func update(from packet: DaydreamPacket) {
-        let rotationVector = packet.rotationVector
-        sample = Sample(
-            orientation: Quaternion(rotationVector: rotationVector), rotationVector: rotationVector,
-            rotationRate: packet.rotationRate, acceleration: packet.accelerationSI)
+        self.packet = packet
         handler?(self)
     }
 }
