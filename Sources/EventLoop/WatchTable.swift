@@ -1,6 +1,6 @@
 /// The reactor's watches, found from an epoll token without hashing: the low 32 bits of a
-/// token are a slot index (offset by `firstToken`), the high 32 bits a count that makes every
-/// token unique, so a slot reused after a cancel never answers to its old token.
+/// token are a slot index (offset by `firstToken`), the high 32 bits the count of watches made
+/// (wrapping at 2^32), so a slot reused after a cancel does not answer to its old token.
 struct WatchTable {
     /// Tokens below this are the reactor's own descriptors (timer, wake-up, signals).
     static let firstToken: UInt64 = 16

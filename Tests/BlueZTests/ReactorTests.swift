@@ -100,6 +100,9 @@ import Timebase
         #expect(reactor.run(until: { calls.contains("replacement") }, timeout: .seconds(2)))
         replacement?.cancel()
         for watch in watches { watch?.cancel() }
+        // The handlers capture these variables, which hold the watches: break the cycles.
+        replacement = nil
+        watches = [nil, nil]
     }
 
     @Test func writableInterestCanBeTurnedOnAndOff() throws {
