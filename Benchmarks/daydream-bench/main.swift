@@ -9,6 +9,7 @@ let usage = """
       --config-dir DIR  the shipped configs whose profiles are measured (default config)
       --only NAME       only the pipeline of the profile NAME, one pass, no table
                         (for valgrind --tool=callgrind)
+      --cold            only the cold rows (caches and TLBs evicted before each packet)
       --loop-floor FD...
                         the daemon bench's floor: read each socket FD with the
                         daemon's event loop, one 48-byte write per packet
@@ -19,6 +20,7 @@ var quick = false
 var jsonPath = ".build/bench.json"
 var configDirectory = "config"
 var onlyProfile: String?
+var coldOnly = false
 var arguments = CommandLine.arguments.dropFirst()
 /// The value after `option`, or a usage error (exit 64) naming what it should be.
 @MainActor func value(of option: String, being what: String) -> String {
@@ -34,6 +36,7 @@ while let argument = arguments.popFirst() {
     case "--json": jsonPath = value(of: argument, being: "a path")
     case "--config-dir": configDirectory = value(of: argument, being: "a directory")
     case "--only": onlyProfile = value(of: argument, being: "a profile name")
+    case "--cold": coldOnly = true
     case "--loop-floor":
         let descriptors = arguments.compactMap { Int32($0) }
         guard !descriptors.isEmpty, descriptors.count == arguments.count else {
@@ -57,7 +60,7 @@ while let argument = arguments.popFirst() {
 }
 
 let streamLength = 65_536
-let passes = quick ? 2 : 16
+let passes = quick || coldOnly ? (coldOnly ? 1 : 2) : 16
 let overhead = timerOverheadNanoseconds()
 var report = BenchReport(machine: machineDescription(), timerOverhead: overhead, packetsPerProfile: streamLength * passes)
 let stream = PacketStream(count: streamLength)
@@ -88,6 +91,10 @@ let busiest = zip(profiles, report.pipelines.dropFirst())
 // Cold: the clock alone, the model alone, and the busiest profile.
 report.coldPipelines = [nil, BenchProfiles.decodeAndModel, busiest ?? BenchProfiles.everything].map {
     measureColdPipeline($0, stream: stream, count: quick ? 200 : 2_000, evictionBytes: 64 << 20, overhead: overhead)
+}
+if coldOnly {
+    print(report.coldTable())
+    exit(0)
 }
 do {
     let count = quick ? 1_000 : 5_000
