@@ -31,7 +31,7 @@ func measureColdPipeline(
         for index in 0..<min(stream.count, 4096) {
             virtualTime += stream.intervalNanoseconds
             scheduler.advance(to: MonotonicTime(nanoseconds: virtualTime))
-            pipeline?.process(UnsafeRawBufferPointer(rebasing: all[(index * 20)..<(index * 20 + 20)]), at: MonotonicTime(nanoseconds: virtualTime))
+            pipeline?.process(packet(all, index), at: MonotonicTime(nanoseconds: virtualTime))
         }
         for sample in 0..<count {
             var offset = 0
@@ -42,7 +42,7 @@ func measureColdPipeline(
             }
             let index = sample % stream.count
             virtualTime += stream.intervalNanoseconds
-            let bytes = UnsafeRawBufferPointer(rebasing: all[(index * 20)..<(index * 20 + 20)])
+            let bytes = packet(all, index)
             let time = MonotonicTime(nanoseconds: virtualTime)
             let start = monotonicNanoseconds()
             if let pipeline {

@@ -38,7 +38,7 @@ func measureDaemon(bridge: String, script: String, loadSeconds: Int, idleSeconds
     guard FileManager.default.isExecutableFile(atPath: bridge) else {
         throw BenchError("no daemon binary at \(bridge)")
     }
-    let figures = try DaemonLoadFigures(script: script, arguments: [
+    let figures = try PrintedFigures(daemonRig: script, arguments: [
         "--bridge", bridge, "bench", "--load-seconds", String(loadSeconds), "--idle-seconds", String(idleSeconds), "--sink", sink,
     ])
     let sinkDescription = sink == "pipe"
@@ -56,7 +56,7 @@ func measureDaemon(bridge: String, script: String, loadSeconds: Int, idleSeconds
 /// Runs `daemon_load.py floor`: the same feed into `standIn --loop-floor FD...` (this program,
 /// with the daemon's event loop; or `daydream-machine-floor`, the same work in plain C).
 func measureLoopFloor(standIn: String, script: String, loadSeconds: Int) throws -> LoopFloorResult {
-    let figures = try DaemonLoadFigures(script: script, arguments: [
+    let figures = try PrintedFigures(daemonRig: script, arguments: [
         "--bridge", standIn, "floor", "--load-seconds", String(loadSeconds),
     ])
     return LoopFloorResult(
@@ -78,34 +78,25 @@ func measureMachineLatencyFloor(binary: String, count: Int, spacingNanoseconds: 
     guard FileManager.default.isExecutableFile(atPath: binary) else {
         throw BenchError("no machine-floor binary at \(binary)")
     }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: binary)
-    process.arguments = ["--latency", String(count), String(spacingNanoseconds)]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0,
-          let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-          let p50 = object["p50_us"] as? Double, let p99 = object["p99_us"] as? Double,
-          let p999 = object["p999_us"] as? Double, let max = object["max_us"] as? Double
-    else {
-        throw BenchError("daydream-machine-floor --latency printed no figures (exit \(process.terminationStatus))")
-    }
-    return MachineLatencyFloor(p50: p50, p99: p99, p999: p999, max: max)
+    let figures = try PrintedFigures(
+        program: binary, arguments: ["--latency", String(count), String(spacingNanoseconds)],
+        name: "daydream-machine-floor --latency")
+    return MachineLatencyFloor(
+        p50: try figures.number("p50_us"), p99: try figures.number("p99_us"),
+        p999: try figures.number("p999_us"), max: try figures.number("max_us"))
 }
 
-/// The JSON object `daemon_load.py` prints, or the error or skip it reports.
-struct DaemonLoadFigures {
+/// The one JSON object a measuring program prints on standard output (`daemon_load.py`,
+/// `daydream-machine-floor`), or the error or skip it reports in it.
+struct PrintedFigures {
     private let object: [String: Any]
+    private let name: String
 
-    /// Runs the rig with `arguments` and reads what it printed.
-    init(script: String, arguments: [String]) throws {
+    /// Runs `program` with `arguments` and reads what it printed; `name` names it in errors.
+    init(program: String, arguments: [String], name: String) throws {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [script] + arguments
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardInput = FileHandle.nullDevice
@@ -113,16 +104,22 @@ struct DaemonLoadFigures {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw BenchError("the daemon rig printed no figures (exit \(process.terminationStatus))")
+            throw BenchError("\(name) printed no figures (exit \(process.terminationStatus))")
         }
         if let error = object["error"] as? String { throw BenchError(error) }
         if let reason = object["skipped"] as? String { throw BenchError(reason) }
         self.object = object
+        self.name = name
+    }
+
+    /// Runs `Benchmarks/daemon-load/daemon_load.py` (`script`) with `arguments`.
+    init(daemonRig script: String, arguments: [String]) throws {
+        try self.init(program: "/usr/bin/python3", arguments: [script] + arguments, name: "the daemon rig")
     }
 
     func number(_ key: String) throws -> Double {
         guard let value = object[key] as? Double ?? (object[key] as? Int).map(Double.init) else {
-            throw BenchError("the daemon rig's figures have no \(key)")
+            throw BenchError("the figures of \(name) have no \(key)")
         }
         return value
     }

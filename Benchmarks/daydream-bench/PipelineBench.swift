@@ -77,8 +77,9 @@ func measurePipeline(_ profile: BenchProfile, stream: PacketStream, passes: Int,
     )
 }
 
+/// Packet `index` (20 bytes) of a stream's bytes.
 @inline(__always)
-private func packet(_ all: UnsafeRawBufferPointer, _ index: Int) -> UnsafeRawBufferPointer {
+func packet(_ all: UnsafeRawBufferPointer, _ index: Int) -> UnsafeRawBufferPointer {
     UnsafeRawBufferPointer(rebasing: all[(index * 20)..<(index * 20 + 20)])
 }
 

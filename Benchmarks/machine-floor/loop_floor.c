@@ -4,15 +4,8 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <sys/epoll.h>
 #include <unistd.h>
-
-int64_t monotonic_ns(void) {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
-}
 
 int run_loop_floor(const int *descriptors, int count) {
     int epoll = epoll_create1(EPOLL_CLOEXEC);

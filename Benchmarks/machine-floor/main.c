@@ -4,7 +4,7 @@
 //
 //   daydream-machine-floor --loop-floor FD...
 //       epoll over each socket FD (level-triggered, non-blocking); per packet one read and one
-//       48-byte write to standard output. Daemon_load.py's `floor` feed runs it in place of the daemon.
+//       48-byte write to standard output. daemon_load.py's `floor` feed runs it in place of the daemon.
 //   daydream-machine-floor --latency COUNT SPACING_NS
 //       a sender thread writes COUNT 20-byte packets into a socketpair SPACING_NS apart; the main
 //       thread, asleep in epoll_wait, reads each and writes 48 bytes into a drained pipe. Prints the

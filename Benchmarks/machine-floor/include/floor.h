@@ -2,10 +2,6 @@
 #define DAYDREAM_MACHINE_FLOOR_H
 
 #include <stddef.h>
-#include <stdint.h>
-
-/// CLOCK_MONOTONIC in nanoseconds.
-int64_t monotonic_ns(void);
 
 /// Reads every descriptor with epoll until all have closed; one 48-byte write to stdout per packet.
 int run_loop_floor(const int *descriptors, int count);
