@@ -56,6 +56,9 @@ func measureDaemon(bridge: String, script: String, loadSeconds: Int, idleSeconds
 /// Runs `daemon_load.py floor`: the same feed into `standIn --loop-floor FD...` (this program,
 /// with the daemon's event loop; or `daydream-machine-floor`, the same work in plain C).
 func measureLoopFloor(standIn: String, script: String, loadSeconds: Int) throws -> LoopFloorResult {
+    guard FileManager.default.isExecutableFile(atPath: standIn) else {
+        throw BenchError("no stand-in binary at \(standIn)")
+    }
     let figures = try PrintedFigures(daemonRig: script, arguments: [
         "--bridge", standIn, "floor", "--load-seconds", String(loadSeconds),
     ])

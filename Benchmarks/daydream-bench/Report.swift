@@ -15,13 +15,9 @@ struct BenchReport {
     var fdToWriteNote: String?
     /// The fd-to-write path in plain C (`daydream-machine-floor`): this machine's own floor.
     var fdToWriteMachineFloor: MachineLatencyFloor?
-    var daemon: DaemonResult?
-    var daemonNote: String?
-    /// The daemon's load through the bare event loop (the Swift loop's floor).
-    var loopFloor: LoopFloorResult?
-    var loopFloorNote: String?
-    /// The same load into `daydream-machine-floor` (plain C, no Swift).
-    var machineLoopFloor: LoopFloorResult?
+    /// The daemon under load, the bare event loop (the Swift loop's floor) and plain C
+    /// (`daydream-machine-floor`), in rounds.
+    var load = LoadRounds()
     /// Anything that kept a measurement from being complete.
     var notes: [String] = []
 
@@ -66,25 +62,7 @@ struct BenchReport {
             lines.append("fd to write: not measured (\(fdToWriteNote ?? "?"))")
         }
         lines.append("")
-        if let daemon {
-            lines.append("Daemon (\(daemon.what)):")
-            lines.append(String(format: "  4 controllers x 100 Hz for %.0f s: %.3f %% of one core (%.1f µs a packet, %.2f wake-ups a packet), peak RSS %.1f MB (%.1f MB of it anonymous, the rest the program's text and shared libraries)",
-                                daemon.loadSeconds, daemon.cpuPercent, daemon.cpuMicrosecondsPerPacket, daemon.wakeupsPerPacket,
-                                daemon.peakRSSMegabytes, daemon.anonymousRSSMegabytes))
-            lines.append(String(format: "  silent for %.0f s with 4 connected: %.2f wake-ups/s", daemon.idleSeconds, daemon.idleWakeupsPerSecond))
-        } else {
-            lines.append("Daemon: not measured (\(daemonNote ?? "?"))")
-        }
-        if let floor = loopFloor {
-            lines.append(String(format: "  floor (the same feed into the bare event loop: one read and one 48-byte write a packet, no bridge code): %.3f %% of one core (%.1f µs a packet, %.2f wake-ups a packet)",
-                                floor.cpuPercent, floor.cpuMicrosecondsPerPacket, floor.wakeupsPerPacket))
-        } else {
-            lines.append("  floor: not measured (\(loopFloorNote ?? "?"))")
-        }
-        if let machine = machineLoopFloor {
-            lines.append(String(format: "  machine floor (the same in plain C: epoll_wait, read, write): %.3f %% of one core (%.1f µs a packet, %.2f wake-ups a packet)",
-                                machine.cpuPercent, machine.cpuMicrosecondsPerPacket, machine.wakeupsPerPacket))
-        }
+        lines.append(contentsOf: loadLines())
         for note in notes { lines.append("Note: \(note)") }
         lines.append("")
         lines.append("Targets: pipeline p99 <= 2000 ns, fd to write p99 <= 50 µs, <= 0.5 % of a core at 400 packets/s, RSS <= 15 MB, 0 wake-ups/s idle.")
@@ -108,6 +86,7 @@ struct BenchReport {
             return String(format: "%.3f", value)
         }
         let worst = worstPipeline?.perPacket
+        let daemon = load.daemon.summary
         let fields: [(String, String)] = [
             ("pipeline_p50_ns", number(worst?.p50)),
             ("pipeline_p99_ns", number(worst?.p99)),
@@ -117,14 +96,57 @@ struct BenchReport {
             ("fd_to_write_p99_us", number(fdToWrite?.latency.p99)),
             ("fd_to_write_p99_us_machine_floor", number(fdToWriteMachineFloor?.p99)),
             ("cpu_percent_400pps", number(daemon?.cpuPercent)),
-            ("cpu_percent_400pps_floor", number(loopFloor?.cpuPercent)),
-            ("cpu_percent_400pps_machine_floor", number(machineLoopFloor?.cpuPercent)),
+            ("cpu_percent_400pps_floor", number(load.loopFloor.summary?.cpuPercent)),
+            ("cpu_percent_400pps_machine_floor", number(load.machineFloor.summary?.cpuPercent)),
+            ("cpu_us_per_packet_over_machine_floor", number(load.daemonOverMachineFloorMicroseconds)),
+            ("cpu_rounds", String(load.daemon.count)),
             ("rss_mb", number(daemon?.peakRSSMegabytes)),
             ("idle_wakeups_per_s", number(daemon?.idleWakeupsPerSecond)),
             ("sink", fdToWrite.map { "\"\($0.sink)\"" } ?? "null"),
             ("daemon_sink", daemon.map { "\"\($0.sink)\"" } ?? "null"),
         ]
         return "{\n" + fields.map { "  \"\($0.0)\": \($0.1)" }.joined(separator: ",\n") + "\n}\n"
+    }
+
+    /// The daemon's rows: the medians of the rounds, each round's CPU figure, and the floors.
+    private func loadLines() -> [String] {
+        var lines: [String] = []
+        func rounds(_ percents: [Double]) -> String {
+            percents.count > 1 ? " (rounds: " + percents.map { String(format: "%.3f", $0) }.joined(separator: ", ") + ")" : ""
+        }
+        if let daemon = load.daemon.summary {
+            let count = load.daemon.count
+            lines.append("Daemon (\(daemon.what)):")
+            lines.append(count > 1
+                ? "  \(count) rounds, each the daemon, then the bare event loop, then plain C, fed alike; medians of the rounds"
+                : "  one round")
+            lines.append(String(format: "  4 controllers x 100 Hz for %.0f s: %.3f %% of one core", daemon.loadSeconds, daemon.cpuPercent)
+                + rounds(load.daemon.map(\.cpuPercent))
+                + String(format: " (%.1f µs a packet, %.2f wake-ups a packet), peak RSS %.1f MB (%.1f MB of it anonymous, the rest the program's text and shared libraries)",
+                         daemon.cpuMicrosecondsPerPacket, daemon.wakeupsPerPacket, daemon.peakRSSMegabytes, daemon.anonymousRSSMegabytes))
+            lines.append(String(format: "  silent for %.0f s with 4 connected: %.2f wake-ups/s (the most of any round)", daemon.idleSeconds, daemon.idleWakeupsPerSecond))
+        }
+        if let note = load.daemonNote {
+            lines.append(load.daemon.isEmpty
+                ? "Daemon: not measured (\(note))"
+                : "  round \(load.daemon.count + 1) of the daemon failed; the figures above are the rounds before it (\(note))")
+        }
+        if let floor = load.loopFloor.summary {
+            lines.append(String(format: "  floor (the same feed into the bare event loop: one read and one 48-byte write a packet, no bridge code): %.3f %% of one core", floor.cpuPercent)
+                + rounds(load.loopFloor.map(\.cpuPercent))
+                + String(format: " (%.1f µs a packet, %.2f wake-ups a packet)", floor.cpuMicrosecondsPerPacket, floor.wakeupsPerPacket))
+        }
+        if let note = load.loopFloorNote { lines.append("  floor: not measured (\(note))") }
+        if let machine = load.machineFloor.summary {
+            lines.append(String(format: "  machine floor (the same in plain C: epoll_wait, read, write): %.3f %% of one core", machine.cpuPercent)
+                + rounds(load.machineFloor.map(\.cpuPercent))
+                + String(format: " (%.1f µs a packet, %.2f wake-ups a packet)", machine.cpuMicrosecondsPerPacket, machine.wakeupsPerPacket))
+        }
+        if let note = load.machineFloorNote { lines.append("  machine floor: not measured (\(note))") }
+        if let over = load.daemonOverMachineFloorMicroseconds {
+            lines.append(String(format: "  the daemon over the C floor, round by round, median: %.1f µs a packet", over))
+        }
+        return lines
     }
 
     private func int(_ value: Double) -> String { value.isFinite ? String(Int(value.rounded())) : "-" }

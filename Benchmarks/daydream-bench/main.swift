@@ -10,6 +10,8 @@ let usage = """
       --only NAME       only the pipeline of the profile NAME, one pass, no table
                         (for valgrind --tool=callgrind)
       --cold            only the cold rows (caches and TLBs evicted before each packet)
+      --rounds N        rounds of the daemon load and its two floors, run in turns
+                        (default 3, 1 with --quick); the table gives their medians
       --loop-floor FD...
                         the daemon bench's floor: read each socket FD with the
                         daemon's event loop, one 48-byte write per packet
@@ -21,6 +23,7 @@ var jsonPath = ".build/bench.json"
 var configDirectory = "config"
 var onlyProfile: String?
 var coldOnly = false
+var rounds: Int?
 var arguments = CommandLine.arguments.dropFirst()
 /// The value after `option`, or a usage error (exit 64) naming what it should be.
 @MainActor func value(of option: String, being what: String) -> String {
@@ -37,6 +40,13 @@ while let argument = arguments.popFirst() {
     case "--config-dir": configDirectory = value(of: argument, being: "a directory")
     case "--only": onlyProfile = value(of: argument, being: "a profile name")
     case "--cold": coldOnly = true
+    case "--rounds":
+        let text = value(of: argument, being: "a number of rounds")
+        guard let count = Int(text), count > 0 else {
+            FileHandle.standardError.write(Data("Error: --rounds needs a whole number above 0, not '\(text)'\n\(usage)\n".utf8))
+            exit(64)
+        }
+        rounds = count
     case "--loop-floor":
         let descriptors = arguments.compactMap { Int32($0) }
         guard !descriptors.isEmpty, descriptors.count == arguments.count else {
@@ -115,25 +125,10 @@ do {
 } catch {
     report.notes.append("machine floor (fd to write): \(error)")
 }
-do {
-    report.daemon = try measureDaemon(
-        bridge: binDirectory + "/daydream-bridge", script: "Benchmarks/daemon-load/daemon_load.py",
-        loadSeconds: quick ? 5 : 30, idleSeconds: quick ? 3 : 10)
-} catch {
-    report.daemonNote = "\(error)"
-}
-do {
-    report.loopFloor = try measureLoopFloor(
-        standIn: CommandLine.arguments[0], script: "Benchmarks/daemon-load/daemon_load.py", loadSeconds: quick ? 5 : 30)
-} catch {
-    report.loopFloorNote = "\(error)"
-}
-do {
-    report.machineLoopFloor = try measureLoopFloor(
-        standIn: machineFloor, script: "Benchmarks/daemon-load/daemon_load.py", loadSeconds: quick ? 5 : 30)
-} catch {
-    report.notes.append("machine floor (daemon load): \(error)")
-}
+report.load = LoadRounds.measure(
+    rounds: rounds ?? (quick ? 1 : 3), bridge: binDirectory + "/daydream-bridge", loopStandIn: CommandLine.arguments[0],
+    machineStandIn: machineFloor, script: "Benchmarks/daemon-load/daemon_load.py",
+    loadSeconds: quick ? 5 : 30, idleSeconds: quick ? 3 : 10)
 
 print(report.table())
 do {
