@@ -51,12 +51,12 @@ public final class ConfigWatcher {
         self.path = path
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { throw WatchError(call: "inotify_init1", path: path, code: errno) }
-        fileDescriptor = fd
         var targets = [Self.split(path)]
         if let resolved = Self.resolvedTarget(of: path) {
             let target = Self.split(resolved)
             if target != targets[0] { targets.append(target) }
         }
+        var added: [Watch] = []
         for (directory, fileName) in targets {
             let descriptor = inotify_add_watch(fd, directory, Self.mask)
             guard descriptor >= 0 else {
@@ -64,8 +64,12 @@ public final class ConfigWatcher {
                 close(fd)
                 throw WatchError(call: "inotify_add_watch", path: directory, code: code)
             }
-            watches.append(Watch(directory: directory, fileName: fileName, descriptor: descriptor))
+            added.append(Watch(directory: directory, fileName: fileName, descriptor: descriptor))
         }
+        // Set last: a throw above leaves the object not fully initialised, so `deinit` (which
+        // closes `fileDescriptor`) does not run and the fd is closed once, here, not twice.
+        fileDescriptor = fd
+        watches = added
     }
 
     deinit {

@@ -39,6 +39,21 @@ import Glibc
         stream.close()
     }
 
+    /// A descriptor the loop refuses (epoll takes no regular files or /dev/null) is a thrown
+    /// error, and the half-made stream frees its buffer once: freed twice, as it was, glibc
+    /// aborts the process here ("double free detected").
+    @Test func aDescriptorTheLoopCannotWatchIsAnError() throws {
+        let reactor = try Reactor()
+        for _ in 0..<2 {
+            let descriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)  // the stream owns it, even when it throws
+            try #require(descriptor >= 0)
+            #expect(throws: SystemCallError.self) {
+                _ = try NotificationStream(
+                    descriptor: descriptor, mtu: 23, reactor: reactor, onPacket: { _, _ in }, onClosed: { _ in })
+            }
+        }
+    }
+
     @Test func whileLinkedEachTurnTakesOneNotification() throws {
         let reactor = try Reactor()
         var ends: [Int32] = [-1, -1]

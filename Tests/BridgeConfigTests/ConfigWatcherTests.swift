@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 import Testing
 @testable import BridgeConfig
 
@@ -61,6 +62,30 @@ struct ConfigWatcherTests {
             _ = try ConfigWatcher(path: "/nonexistent-daydream-dir/config.toml")
         }
     }
+
+    /// A watcher that fails to start closes its inotify fd once. Closed twice, the second close
+    /// lands on whatever took the number in between: here a thread that keeps opening
+    /// /dev/null and finds it closed under it (how the bug showed: another test's inotify fd was
+    /// the victim).
+    @Test("a watcher that cannot start closes its fd once, not someone else's")
+    func failedStartClosesOnce() async {
+        let stop = StopFlag()
+        let victim = Task.detached { () -> Int in
+            var stolen = 0
+            while !stop.isSet {
+                let fd = open("/dev/null", O_RDONLY | O_CLOEXEC)
+                guard fd >= 0 else { continue }
+                for _ in 0..<20 { _ = fcntl(fd, F_GETFD) }  // hold it open a while
+                if close(fd) != 0 { stolen += 1 }  // EBADF: somebody else closed it
+            }
+            return stolen
+        }
+        for _ in 0..<20_000 {
+            _ = try? ConfigWatcher(path: "/nonexistent-daydream-dir/config.toml")
+        }
+        stop.set()
+        #expect(await victim.value == 0, "the failed watchers closed another thread's descriptor")
+    }
 }
 
 @Suite("Config watcher: links and lost directories")
@@ -105,4 +130,11 @@ struct ConfigWatcherLinkTests {
         rmdir(directory)
         #expect(seen)
     }
+}
+
+/// A flag one task sets and another polls.
+private final class StopFlag: Sendable {
+    private let value = Atomic(false)
+    var isSet: Bool { value.load(ordering: .relaxed) }
+    func set() { value.store(true, ordering: .relaxed) }
 }

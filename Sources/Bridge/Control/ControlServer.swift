@@ -69,7 +69,10 @@ public final class ControlServer {
         do {
             listenWatch = try reactor.watch(descriptor, interest: .readable) { [weak self] _ in self?.acceptClients() }
         } catch {
+            // `deinit` runs when this throws (every stored property is set): with `listener`
+            // back at -1, its `close()` neither closes the descriptor again nor unlinks again.
             Glibc.close(descriptor)
+            listener = -1
             unlink(path)
             throw ControlSocketError("cannot watch the control socket: \(error)")
         }

@@ -35,7 +35,9 @@ final class NotificationStream {
                 readable(events, now: MonotonicTime.now())
             }
         } catch {
-            buffer.deallocate()
+            // Every stored property is set by now, so `deinit` runs when this throws: it frees
+            // the buffer. `close()` closes the descriptor only while it is watched, so it is
+            // closed here.
             _ = Glibc.close(descriptor)
             throw error
         }
