@@ -8,7 +8,9 @@ import Testing
     nonisolated static var tmuxAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") }
 
     /// Runs tmux on a private server with `posix_spawn` and `waitpid` (Foundation's `Process` does not
-    /// always reap the tmux client), with a clean signal mask, its output through a file.
+    /// always reap the tmux client), with a clean signal mask, its output through a file, and no
+    /// descriptor but standard input, output and error: the server keeps what it inherits until it
+    /// is killed, and tests running in parallel have pipes open that must reach their end.
     static func tmux(_ socket: String, _ arguments: [String], directory: URL) throws -> String {
         let output = directory.appendingPathComponent("tmux-\(UUID().uuidString)").path
         defer { unlink(output) }
@@ -18,6 +20,7 @@ import Testing
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        try addCloseFromThree(&actions)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -71,4 +74,16 @@ import Testing
             #expect((try? String(contentsOfFile: status, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
         }
     }
+}
+
+/// Adds "close every descriptor from 3 up" to `actions`: glibc's
+/// `posix_spawn_file_actions_addclosefrom_np` (2.34), which Glibc's Swift module leaves out.
+func addCloseFromThree(_ actions: inout posix_spawn_file_actions_t) throws {
+    typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
+    guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else {
+        throw POSIXError(.ENOSYS)
+    }
+    let closeFrom = unsafeBitCast(symbol, to: CloseFrom.self)
+    let result = closeFrom(&actions, 3)
+    guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EINVAL) }
 }

@@ -17,13 +17,15 @@ import Glibc
     @Test func everythingQueuedBeforeAHangUpIsDelivered() throws {
         let reactor = try Reactor()
         var ends: [Int32] = [-1, -1]
-        try #require(socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0, &ends) == 0)
+        try #require(socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0)
         let received = Received()
         let stream = try NotificationStream(
             descriptor: ends[0], mtu: 23, reactor: reactor,
             onPacket: { bytes, _ in received.firstBytes.append(bytes[0]) },
             onClosed: { received.closedReason = $0 }
         )
+        // The pair is close-on-exec: a child process another test starts meanwhile must not keep
+        // ends[1] open, or the hang-up this test waits for would not come while that child runs.
         // More than one turn's budget is queued when the controller goes away.
         for index in 0..<40 {
             let packet = [UInt8](repeating: UInt8(index), count: 20)
@@ -57,7 +59,7 @@ import Glibc
     @Test func whileLinkedEachTurnTakesOneNotification() throws {
         let reactor = try Reactor()
         var ends: [Int32] = [-1, -1]
-        try #require(socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0, &ends) == 0)
+        try #require(socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0)
         defer { close(ends[1]) }
         let received = Received()
         let stream = try NotificationStream(

@@ -70,6 +70,24 @@ struct MonitorCommandTests {
         #expect(try session.paneVariable("cursor_flag") == "1")
     }
 
+    /// The tmux server outlives every call and keeps what it inherits: it must get no descriptor of
+    /// the test process (tests running in parallel wait for their pipes to reach their end) and no
+    /// blocked signal (the calling thread may block them all), which its panes would inherit.
+    @Test func tmuxGetsNoDescriptorAndNoBlockedSignalFromTheTests() throws {
+        var ends: [Int32] = [-1, -1]
+        try #require(pipe(&ends) == 0)  // inheritable on purpose, as Foundation's Pipe makes them
+        defer { close(ends[0]) }
+        let maskFile = temporaryPath("mask")
+        defer { unlink(maskFile) }
+        let session = try TmuxSession(command: "grep SigBlk /proc/self/status > \(maskFile); sleep 30")
+        defer { session.kill() }
+        close(ends[1])
+        var entry = pollfd(fd: ends[0], events: Int16(POLLIN), revents: 0)
+        let ready = poll(&entry, 1, 2000)
+        #expect(ready == 1 && entry.revents & Int16(POLLHUP) != 0, "the tmux server holds the test's pipe open")
+        #expect(status(maskFile) == "SigBlk:\t0000000000000000")
+    }
+
     @Test func refusesToRunWithoutATerminal() throws {
         let result = try BuiltBinary.run(["monitor", "--replay", Self.recordings.appendingPathComponent("buttons.recording").path])
         #expect(result.status == 1)

@@ -7,7 +7,7 @@ final class NotifySocket {
 
     init(directory: String) throws {
         path = directory + "/notify"
-        descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
