@@ -27,6 +27,8 @@ public final class ControlServer {
     private let reactor: Reactor
     private let handler: @MainActor (ControlRequest) -> ControlReply
     private var listener: Int32 = -1
+    /// The socket file this server made: the only file at `path` it removes.
+    private var socketFile: SocketFile?
     private var listenWatch: IOWatch?
     private var clients: [Int32: Client] = [:]
 
@@ -36,7 +38,8 @@ public final class ControlServer {
         var timeout: ScheduledTimer?
     }
 
-    /// Listens at `path`; a stale socket left by a crashed daemon is replaced, a live one is an error.
+    /// Listens at `path`; a stale socket left by a crashed daemon is replaced, a live one is an
+    /// error, and so is anything at `path` that is not a socket (it is left as it is).
     public init(path: String, reactor: Reactor, handler: @escaping @MainActor (ControlRequest) -> ControlReply) throws(ControlSocketError) {
         self.path = path
         self.reactor = reactor
@@ -48,7 +51,11 @@ public final class ControlServer {
         if ControlClient.isAnswering(path) {
             throw ControlSocketError("another daydream-bridge is already running (its control socket \(path) answers)")
         }
-        unlink(path)
+        if SocketFile(at: path) != nil {
+            unlink(path)  // stale: left by a daemon that is gone
+        } else if SocketFile.somethingExists(at: path) {
+            throw ControlSocketError("\(path) exists and is not a socket, so it is left alone: choose another --socket path")
+        }
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw ControlSocketError(call: "socket", path: path, code: errno) }
         let previousMask = umask(0o117)
@@ -66,6 +73,7 @@ public final class ControlServer {
             throw ControlSocketError(call: "listen", path: path, code: code)
         }
         listener = descriptor
+        socketFile = SocketFile(at: path)
         do {
             listenWatch = try reactor.watch(descriptor, interest: .readable) { [weak self] _ in self?.acceptClients() }
         } catch {
@@ -78,7 +86,8 @@ public final class ControlServer {
         }
     }
 
-    /// Stops listening, drops every client and removes the socket file.
+    /// Stops listening, drops every client and removes the socket file, if the file at `path` is
+    /// still the one this server made (not another daemon's, made there after this one's was deleted).
     public func close() {
         for descriptor in Array(clients.keys) { drop(descriptor) }
         listenWatch?.cancel()
@@ -86,7 +95,8 @@ public final class ControlServer {
         if listener >= 0 {
             Glibc.close(listener)
             listener = -1
-            unlink(path)
+            if let socketFile, SocketFile(at: path) == socketFile { unlink(path) }
+            socketFile = nil
         }
     }
 
