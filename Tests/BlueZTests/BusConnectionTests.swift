@@ -29,6 +29,20 @@ struct BusConnectionTests {
         #expect(names?.contains(connection.uniqueName ?? "-") == true)
     }
 
+    /// `close()` releases libdbus's connection object, so asking it afterwards read freed memory:
+    /// here the test process crashed or hung (locking the mutex the freed block pointed to).
+    /// A closed connection answers without asking libdbus.
+    @Test func aClosedConnectionSaysSoWithoutTouchingLibdbus() throws {
+        let bus = try TestBus()
+        defer { bus.stop() }
+        let reactor = try Reactor()
+        let connection = try BusConnection(address: bus.address, reactor: reactor)
+        #expect(reactor.run(until: { connection.uniqueName != nil }, timeout: .seconds(5)))
+        #expect(connection.isConnected)
+        connection.close()
+        #expect(!connection.isConnected)
+    }
+
     @Test func anErrorReplyCarriesItsNameAndAHint() throws {
         let bus = try TestBus()
         defer { bus.stop() }

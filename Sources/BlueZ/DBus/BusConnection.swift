@@ -18,8 +18,8 @@ public final class BusConnection {
     public private(set) var uniqueName: String?
     /// Called once when the bus connection is lost (dbus-daemon stopped).
     public var disconnectedHandler: (@MainActor () -> Void)?
-    /// Whether the connection is still open.
-    public var isConnected: Bool { dbus_connection_get_is_connected(raw) != 0 }
+    /// Whether the connection is still open (false once closed: `close()` releases `raw`).
+    public var isConnected: Bool { !closed && dbus_connection_get_is_connected(raw) != 0 }
 
     private var watchGroups: [Int32: WatchGroup] = [:]
     private var timeouts: [OpaquePointer: ScheduledTimer] = [:]
