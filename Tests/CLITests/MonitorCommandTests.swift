@@ -76,15 +76,17 @@ struct MonitorCommandTests {
     @Test func tmuxGetsNoDescriptorAndNoBlockedSignalFromTheTests() throws {
         var ends: [Int32] = [-1, -1]
         try #require(pipe(&ends) == 0)  // inheritable on purpose, as Foundation's Pipe makes them
-        defer { close(ends[0]) }
+        defer { close(ends[0]); close(ends[1]) }
+        let pipeName = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(ends[1])")
         let maskFile = temporaryPath("mask")
         defer { unlink(maskFile) }
         let session = try TmuxSession(command: "grep SigBlk /proc/self/status > \(maskFile); sleep 30")
         defer { session.kill() }
-        close(ends[1])
-        var entry = pollfd(fd: ends[0], events: Int16(POLLIN), revents: 0)
-        let ready = poll(&entry, 1, 2000)
-        #expect(ready == 1 && entry.revents & Int16(POLLHUP) != 0, "the tmux server holds the test's pipe open")
+        let server = try session.tmux(["display-message", "-p", "#{pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(server)/fd")
+        let held = descriptors.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(server)/fd/\($0)")) == pipeName }
+        #expect(!descriptors.isEmpty)
+        #expect(held.isEmpty, "the tmux server holds the test's \(pipeName) as fds \(held)")
         #expect(status(maskFile) == "SigBlk:\t0000000000000000")
     }
 
