@@ -96,16 +96,26 @@ public final class ConfigWatcher {
                     let nameStart = offset + headerSize
                     let nameEnd = min(nameStart + Int(event.len), count)
                     offset = nameStart + Int(event.len)
-                    guard let watch = watches.first(where: { $0.descriptor == event.wd }) else { continue }
+                    // The kernel's queue overflowed and events were dropped: one may have been ours.
+                    if event.mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                        changed = true
+                        continue
+                    }
+                    // A link and its target in one directory share one watch descriptor.
+                    guard watches.contains(where: { $0.descriptor == event.wd }) else { continue }
                     if event.mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 {
                         changed = true
-                        if event.mask & UInt32(IN_IGNORED) != 0, let index = watches.firstIndex(where: { $0.descriptor == event.wd }) {
-                            watches[index].descriptor = -1
+                        if event.mask & UInt32(IN_IGNORED) != 0 {
+                            for index in watches.indices where watches[index].descriptor == event.wd {
+                                watches[index].descriptor = -1
+                            }
                         }
                         continue
                     }
                     let name = bytes[nameStart ..< nameEnd].prefix { $0 != 0 }
-                    if name.elementsEqual(watch.fileName.utf8) { changed = true }
+                    if watches.contains(where: { $0.descriptor == event.wd && name.elementsEqual($0.fileName.utf8) }) {
+                        changed = true
+                    }
                 }
             }
         }

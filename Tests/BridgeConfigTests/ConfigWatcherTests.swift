@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import Synchronization
 import Testing
@@ -107,6 +108,39 @@ struct ConfigWatcherLinkTests {
         try targetDirectory.write("other.toml", "b = 1\n")
         #expect(!changed(watcher))
         try targetDirectory.write("daydream.toml", "a = 2\n")
+        #expect(changed(watcher))
+    }
+
+    @Test("a link to a file in its own directory follows edits of that file")
+    func symbolicLinkInTheSameDirectory() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("daydream.toml", "a = 1\n")
+        #expect(symlink("daydream.toml", directory.path + "/config.toml") == 0)
+        let watcher = try ConfigWatcher(path: directory.path + "/config.toml")
+        try directory.write("other.toml", "b = 1\n")
+        #expect(!changed(watcher))
+        try directory.write("daydream.toml", "a = 2\n")
+        #expect(changed(watcher))
+    }
+
+    /// More events than the kernel queues (fs.inotify.max_queued_events, 16 384 by default)
+    /// arrive before the watcher reads: the kernel drops the rest and says so, and an edit of
+    /// the config may be among those dropped, so an overflow counts as a change.
+    @Test("an overflowed event queue counts as a change")
+    func queueOverflow() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("config.toml", "a = 1\n")
+        let watcher = try ConfigWatcher(path: directory.path + "/config.toml")
+        var limit = 16_384
+        if let text = try? String(contentsOfFile: "/proc/sys/fs/inotify/max_queued_events", encoding: .utf8),
+           let value = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+            limit = value
+        }
+        try #require(limit <= 100_000, "max_queued_events is \(limit): too many events to make here")
+        // Two names in turn: the kernel merges an event identical to the one queued last.
+        for index in 0...limit {
+            try directory.write(index % 2 == 0 ? "other-a.toml" : "other-b.toml", "b = \(index)\n")
+        }
         #expect(changed(watcher))
     }
 
