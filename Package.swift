@@ -96,7 +96,9 @@ let package = Package(
 
         .testTarget(name: "DaydreamProtocolTests", dependencies: ["DaydreamProtocol"]),
         .testTarget(name: "DaydreamTests", dependencies: ["Daydream", "DaydreamProtocol", "Timebase"]),
-        .testTarget(name: "CLITests", dependencies: ["DaydreamProtocol"]),
+        // tmux on a private server, for the tests of the full-screen monitor (CLITests, BlueZTests).
+        .target(name: "TmuxRig", path: "Tests/TmuxRig"),
+        .testTarget(name: "CLITests", dependencies: ["DaydreamProtocol", "TmuxRig"]),
         .testTarget(
             name: "MappingTests",
             dependencies: ["Mapping", "DaydreamProtocol", "Timebase"],
@@ -121,7 +123,7 @@ let package = Package(
         // dbus-daemon and a fake org.bluez (Tests/fake-bluez).
         .testTarget(
             name: "BlueZTests",
-            dependencies: ["BlueZ", "EventLoop", "Daydream", "DaydreamCore", "DaydreamProtocol", "Timebase"],
+            dependencies: ["BlueZ", "EventLoop", "Daydream", "DaydreamCore", "DaydreamProtocol", "Timebase", "TmuxRig"],
             exclude: []
         ),
     ],
