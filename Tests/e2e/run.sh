@@ -28,7 +28,12 @@ loud() {
     exit 1
 }
 
-venv=$("$here/setup.sh" | tail -n 1) || loud "the rig's set-up failed (Tests/e2e/setup.sh)"
+# The set-up's status, not tail's: a failed install must stop the run here,
+# not later as a missing module.
+mkdir -p "$repo/.build"
+"$here/setup.sh" > "$repo/.build/e2e-setup.out" || loud "the rig's set-up failed (Tests/e2e/setup.sh)"
+venv=$(tail -n 1 "$repo/.build/e2e-setup.out")
+[ -x "$venv/bin/python3" ] || loud "the rig's set-up named no usable venv ('$venv')"
 
 if [ -n "${E2E_BIN:-}" ]; then
     bin=$(cd "$E2E_BIN" && pwd)

@@ -36,9 +36,9 @@ if [ -n "$missing" ]; then
     fi
     echo "e2e setup: installing Debian packages:$missing" >&2
     export DEBIAN_FRONTEND=noninteractive
-    $sudo apt-get update -qq </dev/null >&2
+    $sudo apt-get -o DPkg::Lock::Timeout=600 update -qq </dev/null >&2
     # shellcheck disable=SC2086
-    $sudo apt-get install -y -qq --no-install-recommends $missing </dev/null >&2
+    $sudo apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends $missing </dev/null >&2
 fi
 
 if ! ls /boot/vmlinuz-* >/dev/null 2>&1; then
