@@ -7,6 +7,7 @@ import fcntl
 import os
 import select
 import struct
+import subprocess
 import time
 
 import evdev
@@ -93,23 +94,47 @@ class InputDevice:
     def drain(self) -> list[Frame]:
         return self.read_frames(0.05, until_quiet=0.05)
 
-    def udev_properties(self, timeout: float = 10.0) -> dict[str, str]:
-        """udev's database entry for this node (needs systemd-udevd)."""
-        rdev = os.stat(self.path).st_rdev
+    def udev_properties(self, timeout: float = 30.0) -> dict[str, str]:
+        """udev's database entry for this node, once udev has finished with
+        this device (needs systemd-udevd): see `udev_properties_of`."""
+        return udev_properties_of([self], timeout)[0]
+
+
+def udev_settle(timeout: float = 30.0) -> None:
+    """Returns once udev has processed every uevent the kernel sent before
+    the call: `udevadm settle` pings the daemon, which reads all pending
+    uevents before it answers (its control socket has the lowest priority),
+    then waits for the event queue to empty."""
+    settle = subprocess.run(["udevadm", "settle", f"--timeout={timeout:.0f}"],
+                            capture_output=True, text=True, timeout=timeout + 10)
+    if settle.returncode != 0:
+        raise AssertionError(f"udevadm settle failed: {settle.stderr.strip()}")
+
+
+def udev_properties_of(devices: list[InputDevice], timeout: float = 30.0) -> list[dict[str, str]]:
+    """udev's database entries for open devices, read after one settle.
+    Reading /run/udev/data/c13:N as soon as it exists is not enough: event
+    node numbers are reused, and the entry of an earlier device stays until
+    udev has processed its "remove". After the settle, this device's "add"
+    and every earlier "remove" are done, so the entry is this device's."""
+    udev_settle(timeout)
+    entries = []
+    for device in devices:
+        rdev = os.stat(device.path).st_rdev
         data = f"/run/udev/data/c{os.major(rdev)}:{os.minor(rdev)}"
-        deadline = time.monotonic() + timeout
-        while not os.path.exists(data):
-            if time.monotonic() > deadline:
-                raise AssertionError(f"udev wrote no {data} for {self.path} in {timeout:.0f} s")
-            time.sleep(0.1)
-        time.sleep(0.2)  # written once, but let a slow writer finish
         properties = {}
-        with open(data, encoding="utf-8") as file:
-            for line in file:
-                if line.startswith("E:") and "=" in line:
-                    key, value = line[2:].rstrip("\n").split("=", 1)
-                    properties[key] = value
-        return properties
+        try:
+            with open(data, encoding="utf-8") as file:
+                for line in file:
+                    if line.startswith("E:") and "=" in line:
+                        key, value = line[2:].rstrip("\n").split("=", 1)
+                        properties[key] = value
+                    elif line.startswith("I:"):
+                        properties["USEC_INITIALIZED"] = line[2:].strip()
+        except FileNotFoundError:
+            raise AssertionError(f"udev has no database entry {data} for {device.path} after settling") from None
+        entries.append(properties)
+    return entries
 
 
 def read_many(devices: list[InputDevice], duration: float,

@@ -11,7 +11,7 @@ import evdev
 from evdev import ecodes
 
 from bluez import ADAPTER, DEVICE, FE55, FEF5, INPUT_UUID
-from input_devices import InputDevice, expect_frames
+from input_devices import InputDevice, expect_frames, udev_properties_of
 from packet import Packet
 from rig import scenario
 
@@ -174,8 +174,7 @@ def rig_udev(rig):
     with evdev.UInput(GAMEPAD, name="e2e rig pad") as pad, evdev.UInput(MOUSE, name="e2e rig mouse") as mouse:
         pad_node, mouse_node = find_node("e2e rig pad"), find_node("e2e rig mouse")
         try:
-            pad_props = pad_node.udev_properties()
-            mouse_props = mouse_node.udev_properties()
+            pad_props, mouse_props = udev_properties_of([pad_node, mouse_node])
         finally:
             pad_node.close()
             mouse_node.close()

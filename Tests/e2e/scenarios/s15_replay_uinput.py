@@ -6,7 +6,7 @@ import os
 import time
 
 from bridge_helpers import GAMEPAD, KEYBOARD, MOUSE, check_classes, expected_gamepad_frames
-from input_devices import expect_frames, read_many, wait_for_device
+from input_devices import expect_frames, read_many, udev_properties_of, wait_for_device
 from rig import scenario
 from timeline import Timeline, to_recording
 
@@ -34,7 +34,7 @@ def bridge_replay_uinput(rig):
     mouse = wait_for_device(lambda n: n == MOUSE, timeout=5)
     keyboard = wait_for_device(lambda n: n == KEYBOARD, timeout=5)
     try:
-        check_classes(pad.udev_properties(), mouse.udev_properties(), keyboard.udev_properties())
+        check_classes(*udev_properties_of([pad, mouse, keyboard]))
     finally:
         mouse.close()
         keyboard.close()

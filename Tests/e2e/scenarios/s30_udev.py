@@ -4,6 +4,7 @@ say it by themselves)."""
 from __future__ import annotations
 
 from bridge_helpers import bridge_devices, check_classes, ensure_paired, start_bridge, wait_streaming
+from input_devices import udev_properties_of
 from rig import scenario
 
 NAME, ADDRESS = "pad", "C0:DD:EE:00:00:01"
@@ -20,7 +21,7 @@ def bridge_udev(rig):
     wait_streaming(rig, NAME, since=mark)
     pad, mouse, keyboard = bridge_devices(rig)
     try:
-        pad_props, mouse_props, key_props = (d.udev_properties() for d in (pad, mouse, keyboard))
+        pad_props, mouse_props, key_props = udev_properties_of([pad, mouse, keyboard])
     finally:
         for device in (pad, mouse, keyboard):
             device.close()
