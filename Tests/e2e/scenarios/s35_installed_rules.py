@@ -13,7 +13,7 @@ import subprocess
 import time
 
 from bridge_helpers import bridge_devices, check_classes, ensure_paired, play_and_read, wait_streaming
-from input_devices import expect_frames
+from input_devices import expect_frames, udev_properties_of
 from processes import Process
 from rig import scenario
 
@@ -47,21 +47,45 @@ def group_variant(text: str) -> str:
 
 @contextlib.contextmanager
 def installed_rules(files: dict[str, str]):
-    """The guest's /etc is the host's, read-only: a tmpfs over rules.d holding
-    what was there plus `files`, for the scenario's length."""
-    kept = {name: open(os.path.join(RULES_DIR, name), encoding="utf-8").read()
-            for name in os.listdir(RULES_DIR) if os.path.isfile(os.path.join(RULES_DIR, name))}
-    subprocess.run(["mount", "-t", "tmpfs", "tmpfs", RULES_DIR], check=True)
+    """`files` written into /etc/udev/rules.d, where `make install` puts them
+    for a /usr/local install (the guest's /etc is a writable overlay over the
+    host's), and udev told to reload, as the install notes say; afterwards
+    what was there before is put back."""
+    before = {}
+    for name in files:
+        path = os.path.join(RULES_DIR, name)
+        before[name] = open(path, encoding="utf-8").read() if os.path.exists(path) else None
     try:
-        for name, text in {**kept, **files}.items():
+        for name, text in files.items():
             with open(os.path.join(RULES_DIR, name), "w", encoding="utf-8") as file:
                 file.write(text)
         udevadm("control", "--reload")
         yield
     finally:
-        subprocess.run(["umount", RULES_DIR], check=False)
+        for name, text in before.items():
+            path = os.path.join(RULES_DIR, name)
+            if text is None:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(path)
+            else:
+                with open(path, "w", encoding="utf-8") as file:
+                    file.write(text)
         subprocess.run(["udevadm", "control", "--reload"], check=False)
         subprocess.run(["udevadm", "trigger", "--action=change", "--sysname-match=uinput"], check=False)
+        subprocess.run(["udevadm", "settle", "--timeout=30"], check=False)
+
+
+def why_unmarked(device) -> str:
+    """What udev itself says about a device the rules did not mark: its
+    database entry, then a dry run of the rules on it (which files it read,
+    what the 65- file did)."""
+    syspath = os.path.realpath(f"/sys/class/input/{os.path.basename(device.path)}")
+    test = subprocess.run(["udevadm", "test", "--action=add", syspath], capture_output=True, text=True, timeout=60)
+    lines = [line for line in (test.stdout + test.stderr).splitlines()
+             if "rules" in line or "DAYDREAM" in line or "ID_INPUT" in line]
+    return (f"rules files: {sorted(os.listdir(RULES_DIR))}\n"
+            f"udevadm info: {device.udev_properties()}\n"
+            f"udevadm test --action=add {syspath} (rules lines):\n  " + "\n  ".join(lines[-40:]))
 
 
 def user_bridge(rig, home: str) -> Process:
@@ -126,11 +150,13 @@ def udev_installed_rules(rig):
         wait_streaming(rig, NAME, since=mark)
         pad, mouse, keyboard = bridge_devices(rig)
         try:
-            check_classes(*(device.udev_properties() for device in (pad, mouse, keyboard)))
+            entries = udev_properties_of([pad, mouse, keyboard])
+            check_classes(*entries)
             # 65-: real udev matched each device by its ids under /devices/virtual.
-            for device, kind in ((pad, "gamepad"), (mouse, "mouse"), (keyboard, "keyboard")):
-                marked = device.udev_properties().get("DAYDREAM_BRIDGE_DEVICE")
-                assert marked == kind, f"{DEVICE_RULES} did not mark the {kind} ({device.path}): {marked!r}"
+            for device, kind, properties in zip((pad, mouse, keyboard), ("gamepad", "mouse", "keyboard"), entries):
+                marked = properties.get("DAYDREAM_BRIDGE_DEVICE")
+                assert marked == kind, \
+                    f"{DEVICE_RULES} did not mark the {kind} ({device.path}): {marked!r}\n{why_unmarked(device)}"
             _, frames = play_and_read(rig, NAME, TAP, [pad])
             expect_frames(frames[pad], [["BTN_SOUTH 1"], ["BTN_SOUTH 0"]], "bridge as uid 65534")
         finally:
