@@ -7,10 +7,17 @@ import Mapping
 ///
 /// `UInputDevice` writes to its uinput fd through one; `PipeDeviceSet` writes the same frames to a pipe.
 final class DeviceFrameWriter {
-    /// The declared codes and the state as last written. Read and recorded for every event;
-    /// unchecked, that skips the run-time exclusivity checks, and no two accesses can overlap
-    /// (nothing this class calls while it holds the state can reach back into it).
+    /// The declared codes and the state as last written: a frame counts once its write succeeded,
+    /// not before. Read and recorded for every event; unchecked, that skips the run-time
+    /// exclusivity checks, and no two accesses can overlap (nothing this class calls while it
+    /// holds the state can reach back into it).
     @exclusivity(unchecked) private(set) var state: DeviceState
+    /// The state the frames asked for, including the one being buffered: ahead of `state` while
+    /// a frame is buffered, and after a failed write until a later frame carries the difference.
+    @exclusivity(unchecked) private var target: DeviceState
+    /// Whether a write failed, so the device may be behind `target`: the next frame starts with
+    /// the difference (a failed release is written again then).
+    private var behind = false
     private let writer: InputEventWriter
     /// The device's name, as uinput would be given it.
     let deviceName: String
@@ -18,6 +25,7 @@ final class DeviceFrameWriter {
     /// A writer for the device `description` describes, writing to `fileDescriptor` (not owned).
     init(_ description: DeviceDescription, fileDescriptor: Int32) {
         state = DeviceState(capabilities: description.capabilities)
+        target = state
         deviceName = description.identity.name
         // Every code changing at once plus SYN_REPORT fits in one write.
         let capabilities = description.capabilities
@@ -26,35 +34,80 @@ final class DeviceFrameWriter {
     }
 
     /// Buffers one event of the current frame; `SYN_REPORT` ends the frame and writes it.
-    /// An undeclared code is refused and nothing is buffered.
+    /// An undeclared code is refused and nothing is buffered. After a failed write, the next
+    /// frame first repeats what the device missed.
     func send(type: UInt16, code: UInt16, value: Int32) throws(VirtualDeviceError) {
         if type == EV_SYN {
-            if code == SYN_REPORT { try writer.endFrame() }
+            if code == SYN_REPORT { try endFrame() }
             return
         }
         guard state.isDeclared(type: type, code: code) else {
             throw .undeclaredCode(device: deviceName, code: EventCodeNames.name(type: type, code: code))
         }
-        state.record(type: type, code: code, value: value)
+        if behind && writer.count == 0 { try catchUp() }
+        target.record(type: type, code: code, value: value)
         try writer.append(type: type, code: code, value: value)
     }
 
-    /// Ends the current frame with `SYN_REPORT` and writes it.
+    /// Ends the current frame with `SYN_REPORT` and writes it; the state counts it once written.
     func endFrame() throws(VirtualDeviceError) {
-        try writer.endFrame()
+        do {
+            try writer.endFrame()
+        } catch {
+            writer.discard()
+            behind = true
+            throw error
+        }
+        state = target
+        behind = false
     }
 
-    /// Drops a partly buffered frame, then releases every key that is down and returns every
-    /// axis to rest, in one frame. Writes nothing when all is at rest.
+    /// Drops a partly buffered frame, then releases every key that may be down and returns every
+    /// axis that may be away from rest (by what was written and what failed to be), in one frame.
+    /// Writes nothing when all is at rest. A failed write is tried once more at once; if that fails
+    /// too, the state still holds what is down, so the next frame and the next `releaseAll` write
+    /// the release again.
     func releaseAll() throws(VirtualDeviceError) {
         writer.discard()
-        guard !state.isAtRest else { return }
-        var releases = state
-        try state.forEachRelease { (type, code, value) throws(VirtualDeviceError) in
-            releases.record(type: type, code: code, value: value)
-            try writer.append(type: type, code: code, value: value)
+        var held = state
+        held.includeUncertain(target)
+        var released = held
+        held.forEachRelease { type, code, value in released.record(type: type, code: code, value: value) }
+        target = released
+        guard !held.isAtRest else {
+            state = released
+            behind = false
+            return
         }
-        state = releases
-        try writer.endFrame()
+        do {
+            try writeRelease(from: held)
+        } catch {
+            try writeRelease(from: held)
+        }
+    }
+
+    private func writeRelease(from held: DeviceState) throws(VirtualDeviceError) {
+        do {
+            try held.forEachRelease { (type, code, value) throws(VirtualDeviceError) in
+                try writer.append(type: type, code: code, value: value)
+            }
+        } catch {
+            writer.discard()
+            behind = true
+            throw error
+        }
+        try endFrame()
+    }
+
+    /// Buffers what the device missed: the difference between what was written and what the frames asked for.
+    private func catchUp() throws(VirtualDeviceError) {
+        do {
+            try state.forEachChange(to: target) { (type, code, value) throws(VirtualDeviceError) in
+                try writer.append(type: type, code: code, value: value)
+            }
+        } catch {
+            writer.discard()
+            throw error
+        }
     }
 }

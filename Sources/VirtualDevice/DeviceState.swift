@@ -62,6 +62,29 @@ public struct DeviceState: Sendable {
             && !capabilities.absoluteAxes.contains { axisValues[Int($0.code)] != $0.info.value }
     }
 
+    /// Widens this state by `attempted`, a state that may or may not have reached the device (its
+    /// frame's write failed): a key counts as down when either has it down, and an axis at rest here
+    /// takes `attempted`'s value. So releasing everything covers whatever the device might hold.
+    public mutating func includeUncertain(_ attempted: DeviceState) {
+        for key in capabilities.keys where attempted.keysDown[key] { keysDown[key] = true }
+        for axis in capabilities.absoluteAxes where axisValues[Int(axis.code)] == axis.info.value {
+            axisValues[Int(axis.code)] = attempted.axisValues[Int(axis.code)]
+        }
+    }
+
+    /// Calls `body` with each event that takes the device from this state to `target` (a state
+    /// of the same device): keys first, by code, then axes; without `SYN_REPORT`.
+    public func forEachChange<E: Error>(
+        to target: DeviceState, _ body: (_ type: UInt16, _ code: UInt16, _ value: Int32) throws(E) -> Void
+    ) throws(E) {
+        for key in capabilities.keys where keysDown[key] != target.keysDown[key] {
+            try body(UInt16(EV_KEY), key, target.keysDown[key] ? 1 : 0)
+        }
+        for axis in capabilities.absoluteAxes where axisValues[Int(axis.code)] != target.axisValues[Int(axis.code)] {
+            try body(UInt16(EV_ABS), axis.code, target.axisValues[Int(axis.code)])
+        }
+    }
+
     /// Calls `body` with each event that releases a key that is down or
     /// returns an axis to rest (keys first, by code; then axes), without `SYN_REPORT`.
     public func forEachRelease<E: Error>(_ body: (_ type: UInt16, _ code: UInt16, _ value: Int32) throws(E) -> Void) throws(E) {

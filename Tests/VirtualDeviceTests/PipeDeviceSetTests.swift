@@ -66,3 +66,69 @@ struct PipeDeviceSetTests {
         ]])
     }
 }
+
+/// A frame whose write fails does not count as written: a release that did not reach the device
+/// is written again by the next frame and by `releaseAll`. The socket is made full (non-blocking,
+/// so the write fails with EAGAIN) and then drained.
+@Suite("Failed writes")
+struct FailedWriteTests {
+    typealias SocketPair = InputEventWriterTests.SocketPair
+    static let east = [Int(EV_KEY), Int(BTN_EAST)]
+
+    static func fill(_ pair: SocketPair) throws {
+        let flags = fcntl(pair.writeEnd, F_GETFL)
+        try #require(fcntl(pair.writeEnd, F_SETFL, flags | O_NONBLOCK) == 0)
+        var junk = [UInt8](repeating: 0, count: 512)
+        while junk.withUnsafeMutableBytes({ write(pair.writeEnd, $0.baseAddress, $0.count) }) > 0 {}
+        try #require(errno == EAGAIN)
+    }
+
+    static func releaseEast(_ set: PipeDeviceSet) {
+        #expect(throws: VirtualDeviceError.writeFailed(device: "Daydream Controller Gamepad", errno: EAGAIN)) {
+            try set.send([Fixture.event(.gamepad, Code.evKey, Code.btnEast, 0), Fixture.syn(.gamepad)])
+        }
+    }
+
+    static func pressEast(_ pair: SocketPair) throws -> PipeDeviceSet {
+        let set = try PipeDeviceSet(capabilities: Fixture.all, fileDescriptor: pair.writeEnd)
+        try set.send([Fixture.event(.gamepad, Code.evKey, Code.btnEast, 1), Fixture.syn(.gamepad)])
+        _ = pair.messages()
+        return set
+    }
+
+    @Test func releaseAllWritesAReleaseWhoseWriteFailed() throws {
+        let pair = try SocketPair()
+        let set = try Self.pressEast(pair)
+        try Self.fill(pair)
+        Self.releaseEast(set)
+        _ = pair.messages()
+        try set.releaseAll()
+        #expect(pair.messages().map(PipeDeviceSetTests.triples) == [[Self.east + [0], [Int(EV_SYN), Int(SYN_REPORT), 0]]])
+    }
+
+    @Test func theNextFrameCarriesAReleaseWhoseWriteFailed() throws {
+        let pair = try SocketPair()
+        let set = try Self.pressEast(pair)
+        try Self.fill(pair)
+        Self.releaseEast(set)
+        _ = pair.messages()
+        try set.send([Fixture.event(.gamepad, Code.evKey, Code.btnSouth, 1), Fixture.syn(.gamepad)])
+        try set.send([Fixture.event(.gamepad, Code.evKey, Code.btnSouth, 0), Fixture.syn(.gamepad)])
+        try set.releaseAll()
+        #expect(pair.messages().map(PipeDeviceSetTests.triples) == [
+            [Self.east + [0], [Int(EV_KEY), Int(BTN_SOUTH), 1], [Int(EV_SYN), Int(SYN_REPORT), 0]],
+            [[Int(EV_KEY), Int(BTN_SOUTH), 0], [Int(EV_SYN), Int(SYN_REPORT), 0]],
+        ])
+    }
+
+    @Test func aFailedReleaseAllIsWrittenByTheNextOne() throws {
+        let pair = try SocketPair()
+        let set = try Self.pressEast(pair)
+        try Self.fill(pair)
+        #expect(throws: VirtualDeviceError.self) { try set.releaseAll() }
+        _ = pair.messages()
+        try set.releaseAll()
+        try set.releaseAll()
+        #expect(pair.messages().map(PipeDeviceSetTests.triples) == [[Self.east + [0], [Int(EV_SYN), Int(SYN_REPORT), 0]]])
+    }
+}
