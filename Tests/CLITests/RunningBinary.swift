@@ -7,13 +7,20 @@ final class RunningBinary {
     let stdoutPath: String
     let stderrPath: String
 
-    init(_ arguments: [String], directory: String, environment: [String: String] = [:]) throws {
+    /// Runs the binary with `arguments`; with `descriptorLimit`, under that `RLIMIT_NOFILE` (set by
+    /// a shell that then execs the binary, so the process is still the binary's).
+    init(_ arguments: [String], directory: String, environment: [String: String] = [:], descriptorLimit: Int? = nil) throws {
         stdoutPath = directory + "/stdout"
         stderrPath = directory + "/stderr"
         _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
-        process.executableURL = BuiltBinary.url
-        process.arguments = arguments
+        if let descriptorLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -n \(descriptorLimit) && exec \"$0\" \"$@\"", BuiltBinary.url.path] + arguments
+        } else {
+            process.executableURL = BuiltBinary.url
+            process.arguments = arguments
+        }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))

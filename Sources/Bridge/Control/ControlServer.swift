@@ -20,8 +20,17 @@ public struct ControlSocketError: Error, Equatable, Sendable, CustomStringConver
 /// The daemon's control socket: a Unix stream socket on the event loop. Each connection sends one
 /// request line and gets one reply (see `ControlRequest`), then the daemon closes it. A client that
 /// sends nothing for two seconds is dropped. Created with mode 0660 in a directory made 0700 when new.
+///
+/// At most `maximumClients` are served at once; while that many are connected, or while `accept`
+/// fails for want of descriptors, the listener is paused (its watch waits for nothing), so a flood
+/// of clients waits in the backlog instead of spinning the loop on a listener that stays readable.
 @MainActor
 public final class ControlServer {
+    /// How many clients are served at once; more wait for one of them to finish.
+    public static let maximumClients = 16
+    /// How long the listener pauses after `accept` found no descriptor free.
+    static let retryAfterNoDescriptor = TimeSpan.milliseconds(250)
+
     /// The socket's path.
     public let path: String
     private let reactor: Reactor
@@ -31,6 +40,10 @@ public final class ControlServer {
     private var socketFile: SocketFile?
     private var listenWatch: IOWatch?
     private var clients: [Int32: Client] = [:]
+    /// Set while `accept` is paused for want of descriptors: the timer that resumes it.
+    private var acceptRetry: ScheduledTimer?
+    /// Whether the last `accept` failed for want of descriptors (logged once until one succeeds).
+    private var acceptFailing = false
 
     private final class Client {
         var buffer: [UInt8] = []
@@ -90,6 +103,8 @@ public final class ControlServer {
     /// still the one this server made (not another daemon's, made there after this one's was deleted).
     public func close() {
         for descriptor in Array(clients.keys) { drop(descriptor) }
+        acceptRetry?.cancel()
+        acceptRetry = nil
         listenWatch?.cancel()
         listenWatch = nil
         if listener >= 0 {
@@ -111,9 +126,15 @@ public final class ControlServer {
     }
 
     private func acceptClients() {
-        while true {
+        while clients.count < Self.maximumClients {
             let descriptor = accept(listener, nil, nil)
-            guard descriptor >= 0 else { return }
+            guard descriptor >= 0 else {
+                let code = errno
+                if code == EINTR || code == ECONNABORTED { continue }
+                if code != EAGAIN && code != EWOULDBLOCK { pauseAccepting(code) }
+                return
+            }
+            acceptFailing = false
             _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
             _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
             let client = Client()
@@ -127,6 +148,32 @@ public final class ControlServer {
             }
             client.timeout = reactor.schedule(after: .seconds(2)) { [weak self] in self?.drop(descriptor) }
         }
+        updateListening()
+    }
+
+    /// `accept` failed (out of descriptors, most likely): waiting clients stay in the backlog
+    /// and the listener rests a while, instead of waking the loop again at once.
+    private func pauseAccepting(_ code: Int32) {
+        guard acceptRetry == nil else { return }
+        let reason = strerror(code).map { String(cString: $0) } ?? "errno \(code)"
+        if acceptFailing {
+            Logger.debug("control socket: cannot accept a client (\(reason))")
+        } else {
+            acceptFailing = true
+            Logger.warning("control socket: cannot accept a client (\(reason)); it waits, trying again shortly")
+        }
+        acceptRetry = reactor.schedule(after: Self.retryAfterNoDescriptor) { [weak self] in
+            guard let self else { return }
+            self.acceptRetry = nil
+            self.updateListening()
+        }
+        updateListening()
+    }
+
+    /// Listens while there is room for a client and `accept` is not resting.
+    private func updateListening() {
+        guard let listenWatch else { return }
+        listenWatch.interest = clients.count < Self.maximumClients && acceptRetry == nil ? .readable : []
     }
 
     private func read(_ descriptor: Int32) {
@@ -165,5 +212,6 @@ public final class ControlServer {
         client.watch?.cancel()
         client.timeout?.cancel()
         Glibc.close(descriptor)
+        updateListening()
     }
 }

@@ -1,0 +1,135 @@
+import DaydreamProtocol
+import Foundation
+import Testing
+
+/// The control socket flooded by clients that connect and say nothing, while a controller streams,
+/// under a low descriptor limit: `accept` ran out of descriptors, the listener stayed readable and
+/// the loop spun (a full core with 80 clients at a 64-descriptor limit). Now the daemon serves a
+/// few clients at a time and rests the listener when `accept` fails: it stays nearly idle and
+/// every packet still becomes its events.
+@Suite("control socket flood", .serialized, .enabled(if: BuiltBinary.exists, "the daydream-bridge binary is not built"))
+struct ControlFloodTests {
+    /// Clicks toggled every 20 ms for three seconds: 75 presses and 75 releases.
+    static let toggles = 150
+
+    static func makeDirectory() throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("daydream-flood-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try RunCommandTests.configA.write(toFile: directory + "/config.toml", atomically: true, encoding: .utf8)
+        var lines = ["# daydream-bridge recording v1", "address C0:DD:EE:00:00:01"]
+        lines.append("0.0 " + Hex.encode(DaydreamPacket(acceleration: RawVector(0, 520, 0)).bytes))
+        for index in 1...toggles {
+            let packet = DaydreamPacket(
+                sequence: UInt8(index % 32), acceleration: RawVector(0, 520, 0), buttons: index % 2 == 1 ? .click : []
+            )
+            lines.append(String(format: "%.2f ", 0.3 + Double(index) * 0.02) + Hex.encode(packet.bytes))
+        }
+        try (lines.joined(separator: "\n") + "\n").write(toFile: directory + "/stream.recording", atomically: true, encoding: .utf8)
+        return directory
+    }
+
+    /// Clients that connect to `path` and send nothing; each one the daemon closes is replaced.
+    final class Flood {
+        let path: String
+        private var sockets: [Int32]
+
+        init(path: String, clients: Int) {
+            self.path = path
+            sockets = Array(repeating: -1, count: clients)
+        }
+
+        deinit { stop() }
+
+        /// Closes every client.
+        func stop() {
+            for index in sockets.indices where sockets[index] >= 0 {
+                close(sockets[index])
+                sockets[index] = -1
+            }
+        }
+
+        /// Connects every free slot (a full backlog refuses some: they try again next round)
+        /// and frees the slots the daemon closed.
+        func round() {
+            for index in sockets.indices {
+                if sockets[index] >= 0 {
+                    var byte: UInt8 = 0
+                    guard recv(sockets[index], &byte, 1, Int32(MSG_DONTWAIT)) == 0 else { continue }
+                    close(sockets[index])
+                    sockets[index] = -1
+                }
+                sockets[index] = connectWithoutWaiting()
+            }
+        }
+
+        private func connectWithoutWaiting() -> Int32 {
+            let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            guard descriptor >= 0 else { return -1 }
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { raw in
+                for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+            }
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+            guard connected == 0 else {
+                close(descriptor)
+                return -1
+            }
+            return descriptor
+        }
+    }
+
+    /// The process's user plus system CPU time so far, in seconds, from `/proc/PID/stat`.
+    static func cpuSeconds(_ pid: Int32) -> Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let end = stat.lastIndex(of: ")") else { return nil }
+        // After "pid (comm)": state is field 3, utime 14 and stime 15.
+        let fields = stat[stat.index(after: end)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// 80 clients at a 64-descriptor limit (the cap on clients keeps `accept` from running out),
+    /// and at 24 (it runs out before the cap: the listener rests).
+    @Test(arguments: [64, 24])
+    func aFloodOfSilentClientsNeitherSpinsTheLoopNorLosesPackets(descriptorLimit: Int) throws {
+        let directory = try Self.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let socketPath = directory + "/control"
+        let daemon = try RunningBinary(
+            ["run", "--replay", directory + "/stream.recording", "--print", "--socket", socketPath,
+             "--config", directory + "/config.toml"],
+            directory: directory, descriptorLimit: descriptorLimit
+        )
+        defer { daemon.signal(SIGTERM); _ = daemon.waitForExit() }
+        #expect(daemon.waitFor { daemon.stderr.contains("running with") })
+        func count(_ line: String) -> Int { daemon.stdout.components(separatedBy: line).count - 1 }
+
+        let flood = Flood(path: socketPath, clients: 80)
+        flood.round()
+        let pid = daemon.process.processIdentifier
+        let startCPU = try #require(Self.cpuSeconds(pid))
+        let start = Date()
+        let deadline = start.addingTimeInterval(10)
+        while count("gamepad EV_KEY BTN_SOUTH 0\n") < Self.toggles / 2, Date() < deadline, daemon.process.isRunning {
+            flood.round()
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        let elapsed = Date().timeIntervalSince(start)
+        let usedCPU = try #require(Self.cpuSeconds(pid)) - startCPU
+
+        #expect(count("gamepad EV_KEY BTN_SOUTH 1\n") == Self.toggles / 2)
+        #expect(count("gamepad EV_KEY BTN_SOUTH 0\n") == Self.toggles / 2)
+        // Streaming alone takes a few percent of a core; a spinning loop takes all of one.
+        #expect(usedCPU / elapsed < 0.3, "the daemon used \(usedCPU) s of CPU in \(elapsed) s")
+        if descriptorLimit < 11 + 16 + 2 {  // the daemon holds about 11 of its own
+            #expect(daemon.stderr.contains("control socket: cannot accept a client (Too many open files)"))
+        }
+        // Once the flood is gone, the socket answers.
+        flood.stop()
+        #expect(daemon.waitFor { (try? BuiltBinary.run(["profile", "--socket", socketPath]))?.status == 0 })
+        #expect(daemon.process.isRunning)
+    }
+}
