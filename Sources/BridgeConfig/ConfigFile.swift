@@ -8,12 +8,22 @@ public enum ConfigFile {
     public struct ReadError: Error, Sendable, Equatable, CustomStringConvertible {
         /// The path given.
         public var path: String
-        /// `errno` from the failing call.
+        /// `errno` from the failing call (`EINVAL` when `fileType` is set).
         public var code: Int32
+        /// What the path is when it is not a regular file nor a directory ("a FIFO", "a socket").
+        public var fileType: String?
+
+        /// A read that failed with `errno` `code`, or found `fileType` at `path`.
+        public init(path: String, code: Int32, fileType: String? = nil) {
+            self.path = path
+            self.code = code
+            self.fileType = fileType
+        }
 
         /// `cannot read PATH: REASON`.
         public var description: String {
-            "cannot read \(path): \(String(cString: strerror(code)))"
+            if let fileType { return "cannot read \(path): it is \(fileType), not a regular file" }
+            return "cannot read \(path): \(String(cString: strerror(code)))"
         }
     }
 
@@ -26,14 +36,24 @@ public enum ConfigFile {
         return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
     }
 
-    /// The whole file at `path` (`open`, `read`).
+    /// The whole file at `path` (`open`, `read`); only a regular file (or a link to one) is read.
+    /// It is opened without blocking, so a FIFO or a device at `path` is refused at once instead
+    /// of holding the caller (the daemon's loop) until something writes to it.
     public static func read(_ path: String) throws(ReadError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else { throw ReadError(path: path, code: errno) }
         defer { close(fd) }
         var status = stat()
         guard fstat(fd, &status) == 0 else { throw ReadError(path: path, code: errno) }
-        if (status.st_mode & S_IFMT) == S_IFDIR { throw ReadError(path: path, code: EISDIR) }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw ReadError(path: path, code: EISDIR)
+        case S_IFIFO: throw ReadError(path: path, code: EINVAL, fileType: "a FIFO")
+        case S_IFSOCK: throw ReadError(path: path, code: EINVAL, fileType: "a socket")
+        case S_IFCHR: throw ReadError(path: path, code: EINVAL, fileType: "a character device")
+        case S_IFBLK: throw ReadError(path: path, code: EINVAL, fileType: "a block device")
+        default: throw ReadError(path: path, code: EINVAL, fileType: "of an unknown type")
+        }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while true {

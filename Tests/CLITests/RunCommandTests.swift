@@ -133,6 +133,22 @@ struct RunCommandTests {
         #expect(daemon.process.isRunning)
     }
 
+    /// A FIFO put at the config path: SIGHUP opened it and waited for a writer, holding the whole
+    /// loop (the control socket timed out; a click stayed held). Now it is refused at once.
+    @Test func aFIFOAtTheConfigPathIsRefusedWithoutBlocking() throws {
+        let directory = try Self.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let daemon = try start(directory)
+        defer { daemon.signal(SIGTERM); _ = daemon.waitForExit() }
+        #expect(daemon.waitFor { daemon.stdout.contains("BTN_SOUTH 1") })
+        try #require(unlink(directory + "/config.toml") == 0 && mkfifo(directory + "/config.toml", 0o600) == 0)
+        daemon.signal(SIGHUP)
+        #expect(daemon.waitFor { daemon.stderr.contains("config.toml: it is a FIFO, not a regular file") })
+        let status = try profileCommand(directory, [])
+        #expect(status.status == 0)
+        #expect(status.stdout == "C0:DD:EE:00:00:01: pad, connected\n")
+    }
+
     /// `--write-events -`: raw `struct input_event`s (24 bytes on x86-64: time, type, code, value) on
     /// standard output, one frame per `write(2)`, as the uinput device would get them.
     @Test func writeEventsPutsRawInputEventFramesOnStandardOutput() throws {
