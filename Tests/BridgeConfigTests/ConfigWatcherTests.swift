@@ -159,14 +159,111 @@ struct ConfigWatcherLinkTests {
         #expect(changed(watcher), "the directory going away is reported")
         #expect(!watcher.isWatching)
         #expect(mkdir(directory, 0o755) == 0)
-        // The kernel dropped the watch; readEvents() (on SIGHUP in the daemon) adds it back.
-        _ = watcher.readEvents()
+        // The kernel dropped the watch; the parent's watch wakes the loop, and the watch is back.
+        #expect(!changed(watcher), "the directory is back, without the config yet")
         #expect(watcher.isWatching)
         try parent.write(path: file, "a = 1\n")
         let seen = changed(watcher)
         unlink(file)
         rmdir(directory)
         #expect(seen)
+    }
+}
+
+@Suite("Config watcher: directories that come back, links pointed elsewhere")
+struct ConfigWatcherRecoveryTests {
+    /// True when the watcher's fd becomes readable within 200 ms and `readEvents` reports a change.
+    private func changed(_ watcher: ConfigWatcher) -> Bool {
+        var descriptor = pollfd(fd: watcher.fileDescriptor, events: Int16(POLLIN), revents: 0)
+        _ = poll(&descriptor, 1, 200)
+        return watcher.readEvents()
+    }
+
+    /// The config's directory and its parent removed, then made again with the config: the
+    /// watch came back only when something called `readEvents()` while the directory existed,
+    /// and nothing woke the loop for that (SIGHUP did not either).
+    @Test("a directory removed with its parent and made again is watched again on its own")
+    func directoryAndParentRecreated() throws {
+        let top = try TemporaryDirectory()
+        let parent = top.path + "/xdg"
+        let directory = parent + "/daydream-bridge"
+        let file = directory + "/config.toml"
+        #expect(mkdir(parent, 0o755) == 0 && mkdir(directory, 0o755) == 0)
+        try top.write(path: file, "a = 1\n")
+        let watcher = try ConfigWatcher(path: file)
+        #expect(unlink(file) == 0 && rmdir(directory) == 0 && rmdir(parent) == 0)
+        #expect(changed(watcher))
+        #expect(!watcher.isWatching)
+        #expect(mkdir(parent, 0o755) == 0 && mkdir(directory, 0o755) == 0)
+        try top.write(path: file, "a = 2\n")
+        var seen = false
+        for _ in 0..<5 where !seen { seen = changed(watcher) }
+        #expect(seen, "the config written in the new directory is a change")
+        #expect(watcher.isWatching)
+        try top.write(path: file, "a = 3\n")
+        #expect(changed(watcher), "later edits are seen")
+        unlink(file)
+        rmdir(directory)
+        rmdir(parent)
+    }
+
+    /// A directory renamed away keeps its inotify watch under the new name; a new directory
+    /// made under the old one was not watched.
+    @Test("a directory renamed away and replaced is watched again")
+    func directoryRenamedAndReplaced() throws {
+        let top = try TemporaryDirectory()
+        let directory = top.path + "/conf"
+        #expect(mkdir(directory, 0o755) == 0)
+        let watcher = try ConfigWatcher(path: directory + "/config.toml")
+        #expect(rename(directory, top.path + "/conf.old") == 0)
+        #expect(changed(watcher))
+        #expect(mkdir(directory, 0o755) == 0)
+        try top.write(path: directory + "/config.toml", "a = 1\n")
+        var seen = false
+        for _ in 0..<5 where !seen { seen = changed(watcher) }
+        #expect(seen)
+        try top.write(path: top.path + "/conf.old/config.toml", "a = 1\n")
+        #expect(!changed(watcher), "the old directory is no longer watched")
+        for name in ["/conf/config.toml", "/conf.old/config.toml"] { unlink(top.path + name) }
+        rmdir(directory)
+        rmdir(top.path + "/conf.old")
+    }
+
+    /// `ln -sf other.toml config.toml` (unlink, then symlink): the new link was no change, and
+    /// the file it points to, in another directory, was not watched.
+    @Test("a link pointed at another file follows that file")
+    func linkRetargeted() throws {
+        let linkDirectory = try TemporaryDirectory()
+        let first = try TemporaryDirectory()
+        let second = try TemporaryDirectory()
+        try first.write("a.toml", "a = 1\n")
+        try second.write("b.toml", "b = 1\n")
+        let link = linkDirectory.path + "/config.toml"
+        #expect(symlink(first.path + "/a.toml", link) == 0)
+        let watcher = try ConfigWatcher(path: link)
+        #expect(unlink(link) == 0)
+        #expect(symlink(second.path + "/b.toml", link) == 0)
+        #expect(changed(watcher), "the link pointed elsewhere is a change")
+        try second.write("b.toml", "b = 2\n")
+        #expect(changed(watcher), "an edit of the new target is a change")
+        try first.write("a.toml", "a = 2\n")
+        #expect(!changed(watcher), "the old target no longer matters")
+    }
+
+    /// The link replaced by renaming a new link over it (`ln -sfn` with a temporary name).
+    @Test("a link renamed over the config follows its target")
+    func linkRenamedOver() throws {
+        let linkDirectory = try TemporaryDirectory()
+        let target = try TemporaryDirectory()
+        try linkDirectory.write("a.toml", "a = 1\n")
+        try target.write("b.toml", "b = 1\n")
+        #expect(symlink("a.toml", linkDirectory.path + "/config.toml") == 0)
+        let watcher = try ConfigWatcher(path: linkDirectory.path + "/config.toml")
+        #expect(symlink(target.path + "/b.toml", linkDirectory.path + "/.config.tmp") == 0)
+        try linkDirectory.rename(".config.tmp", "config.toml")
+        #expect(changed(watcher))
+        try target.write("b.toml", "b = 2\n")
+        #expect(changed(watcher))
     }
 }
 

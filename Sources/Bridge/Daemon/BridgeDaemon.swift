@@ -262,7 +262,7 @@ public final class BridgeDaemon<Output: DeviceOutput> {
         guard !stopped else { return }
         notify { try $0.reloading(status: "reloading the config") }
         defer { notify { try $0.ready(status: statusLine) } }
-        if watcher == nil { startWatcher() }
+        if let watcher { watcher.refresh() } else { startWatcher() }
         switch reloader.reload() {
         case .unchanged:
             Logger.info("config unchanged")
