@@ -16,7 +16,7 @@ import Testing
         let out: URL
         let err: URL
 
-        init(bus: TestBus, arguments: [String]? = nil, outputName: String = "run") throws {
+        init(bus: TestBus, arguments: [String]? = nil, outputName: String = "run", busAddress: String? = nil) throws {
             out = bus.directory.appendingPathComponent("\(outputName)-stdout")
             err = bus.directory.appendingPathComponent("\(outputName)-stderr")
             _ = FileManager.default.createFile(atPath: out.path, contents: nil)
@@ -24,7 +24,7 @@ import Testing
             process.executableURL = CommandTests.binary
             process.arguments = arguments ?? ["run", "--print", "--socket", "none", "--config", DaemonOverBlueZTests.defaultConfig]
             var environment = ProcessInfo.processInfo.environment
-            environment["DAYDREAM_DBUS_ADDRESS"] = bus.address
+            environment["DAYDREAM_DBUS_ADDRESS"] = busAddress ?? bus.address
             process.environment = environment
             process.standardOutput = try FileHandle(forWritingTo: out)
             process.standardError = try FileHandle(forWritingTo: err)
@@ -78,6 +78,45 @@ import Testing
             #expect(lines.suffix(2) == ["gamepad EV_KEY BTN_TR 0", "gamepad EV_SYN SYN_REPORT 0"])
             #expect(daemon.stop() == 0)
         }    }
+
+    /// dbus-daemon killed under the running bridge (bluetoothd with it), then both started again
+    /// on the same socket: the bridge released the held button but then stayed on the dead
+    /// connection for good (systemd's Restart= never fired, as it did not exit). Now it tries the
+    /// bus again with backoff and the controller streams to its devices again.
+    @Test(.enabled(if: CommandTests.binaryExists, "the daydream-bridge binary is not built next to the tests"))
+    func afterTheBusIsBackTheControllerStreamsAgain() throws {
+        let bus = try TestBus()
+        defer { bus.stop() }
+        let reactor = try Reactor()
+        func startBlueZ() throws -> FakeBlueZ {
+            let fake = try FakeBlueZ(busAddress: bus.socketAddress, reactor: reactor)
+            try fake.command("add_adapter", [:])
+            try fake.command("add_device", ManagerRig.controller(ManagerRig.first))
+            return fake
+        }
+        var fake = try startBlueZ()
+        let daemon = try Daemon(bus: bus, busAddress: bus.socketAddress)
+        func pressed() -> Int { daemon.stdout.components(separatedBy: "gamepad EV_KEY BTN_TR 1\n").count - 1 }
+        #expect(wait(reactor) { daemon.stderr.contains("C0:DD:EE:00:00:01: controller connected, profile gamepad") })
+        try fake.command("send", ["address": ManagerRig.first, "hex": ManagerRig.volumeUpPacket])
+        #expect(wait(reactor) { pressed() == 1 })
+
+        bus.kill()
+        fake.kill()
+        #expect(wait(reactor) { daemon.stdout.contains("gamepad EV_KEY BTN_TR 0") })
+        #expect(wait(reactor) { daemon.stderr.contains("trying the D-Bus system bus again") })
+
+        try bus.restart()
+        fake = try startBlueZ()
+        defer { fake.stop() }
+        #expect(wait(reactor) { daemon.stderr.contains("the D-Bus system bus is back") })
+        #expect(wait(reactor) { daemon.stderr.components(separatedBy: "C0:DD:EE:00:00:01: connected, streaming").count - 1 == 2 })
+        try fake.command("send", ["address": ManagerRig.first, "hex": ManagerRig.restPacket])
+        try fake.command("send", ["address": ManagerRig.first, "hex": ManagerRig.volumeUpPacket])
+        #expect(wait(reactor) { pressed() == 2 }, "the controller's packets reach the devices again")
+        #expect(daemon.process.isRunning)
+        #expect(daemon.stop() == 0)
+    }
 
     @Test(.enabled(if: CommandTests.binaryExists, "the daydream-bridge binary is not built next to the tests"))
     func listShowsTheProfileTheRunningBridgeGives() throws {

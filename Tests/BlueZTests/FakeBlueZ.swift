@@ -1,5 +1,6 @@
 import EventLoop
 import Foundation
+import Glibc
 import Timebase
 
 /// The fake bluetoothd (Tests/fake-bluez/fake_bluez.py) on a test bus, driven
@@ -85,6 +86,12 @@ final class FakeBlueZ {
     /// The fake's call log, "Interface.Method /path" lines.
     func log() throws -> [String] {
         try state()["log"] as? [String] ?? []
+    }
+
+    /// Kills the fake at once, as bluetoothd dies with the bus it was on.
+    func kill() {
+        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+        stop()
     }
 
     func stop() {

@@ -1,6 +1,7 @@
 import BlueZ
 import EventLoop
 import Foundation
+import Glibc
 import Timebase
 
 /// A private `dbus-daemon` for one test, on a unix socket in a fresh temporary
@@ -9,12 +10,16 @@ import Timebase
 final class TestBus {
     let directory: URL
     let address: String
-    private let process: Process
+    /// The bus's socket without the server's GUID, which a restarted `dbus-daemon` changes: a
+    /// client given this address can connect again after `restart()`.
+    var socketAddress: String { "unix:path=\(directory.path)/bus" }
+    private var process: Process
+    private let config: URL
 
     init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("daydream-bus-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let config = directory.appendingPathComponent("bus.conf")
+        config = directory.appendingPathComponent("bus.conf")
         try """
         <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
          "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
@@ -36,7 +41,12 @@ final class TestBus {
           </policy>
         </busconfig>
         """.write(to: config, atomically: true, encoding: .utf8)
-        process = Process()
+        (process, address) = try Self.launch(config: config)
+    }
+
+    /// Starts `dbus-daemon` with `config`; returns it and the address it printed.
+    private static func launch(config: URL) throws -> (Process, String) {
+        let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
         process.arguments = ["--config-file=\(config.path)", "--nofork", "--nopidfile", "--print-address"]
         let output = Pipe()
@@ -48,14 +58,25 @@ final class TestBus {
             guard !chunk.isEmpty else { throw TestFailure("dbus-daemon exited before printing its address") }
             line.append(chunk)
         }
-        address = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return (process, String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// Kills `dbus-daemon` (every client loses the bus), leaving the directory.
+    func kill() {
+        if process.isRunning {
+            Glibc.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    /// A new `dbus-daemon` on the same socket (`socketAddress`) after `kill()`.
+    func restart() throws {
+        kill()
+        (process, _) = try Self.launch(config: config)
     }
 
     func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        kill()
         try? FileManager.default.removeItem(at: directory)
     }
 }

@@ -1,6 +1,7 @@
 import BlueZ
 import DaydreamCore
 import EventLoop
+import Timebase
 
 /// The paired controllers, through BlueZ: the daemon's usual source of controllers.
 ///
@@ -8,26 +9,63 @@ import EventLoop
 /// one that connects is handed to the daemon. Problems (BlueZ not running, no adapter, adapter off or
 /// blocked) are logged by the manager, one line each saying what to do, and shown in the status.
 /// With `pairFirst`, discovery runs until an unpaired controller shows up, and it is paired.
+///
+/// When the system bus goes away (dbus-daemon stopped or restarted), the manager on it is stopped
+/// and dropped (its controllers are released as on any disconnect), and the bus is tried again with
+/// backoff, from `firstRetryDelay` doubling up to `maximumRetryDelay`; once it answers, a new
+/// manager starts on it and finds the controllers again.
 @MainActor
 public final class BluetoothControllerSource {
-    /// The manager, for the daemon's status.
-    public let manager: DaydreamControllerManager
+    /// The first wait before trying the bus again after it went away.
+    public static let firstRetryDelay = TimeSpan.milliseconds(250)
+    /// The longest wait between tries.
+    public static let maximumRetryDelay = TimeSpan.seconds(10)
+
+    /// The manager on the current bus connection, for the daemon's status.
+    public private(set) var manager: DaydreamControllerManager
+    private let reactor: Reactor
     private let pairFirst: Bool
     private var pairing = false
+    private var paired = false
+    private var found: (@MainActor (DDController) -> Void)?
+    private var problem: (@MainActor (String) -> Void)?
+    private var retryTimer: ScheduledTimer?
+    private var retryDelay = firstRetryDelay
+    private var running = false
 
     /// A source on the system bus (`$DAYDREAM_DBUS_ADDRESS` overrides it for tests).
     public init(reactor: Reactor, pairFirst: Bool) throws(DBusError) {
-        manager = try DaydreamControllerManager(reactor: reactor, options: DaydreamControllerManager.Options(policy: .pairedOnly))
+        self.reactor = reactor
+        manager = try Self.makeManager(reactor)
         self.pairFirst = pairFirst
     }
 
-    /// Starts following BlueZ; `found` gets every controller that connects (again on each reconnection),
-    /// `problem` every problem the manager reports (nil when it clears is not reported: the next
-    /// connection updates the status).
+    private static func makeManager(_ reactor: Reactor) throws(DBusError) -> DaydreamControllerManager {
+        try DaydreamControllerManager(reactor: reactor, options: DaydreamControllerManager.Options(policy: .pairedOnly))
+    }
+
+    /// Starts following BlueZ; `found` gets every controller that connects (again on each reconnection,
+    /// also after the bus came back), `problem` every problem the manager reports (nil when it clears
+    /// is not reported: the next connection updates the status).
     public func start(found: @escaping @MainActor (DDController) -> Void, problem: @escaping @MainActor (String) -> Void) {
-        manager.controllerConnected = { found($0) }
-        manager.problemHandler = { problem($0.description) }
-        if pairFirst {
+        self.found = found
+        self.problem = problem
+        running = true
+        follow(manager)
+    }
+
+    /// Stops following BlueZ (the controllers stay connected to BlueZ).
+    public func stop() {
+        running = false
+        retryTimer?.cancel()
+        retryTimer = nil
+        manager.stop()
+    }
+
+    private func follow(_ manager: DaydreamControllerManager) {
+        manager.controllerConnected = { [weak self] in self?.found?($0) }
+        manager.problemHandler = { [weak self] problem in self?.handle(problem) }
+        if pairFirst && !paired {
             manager.controllerSighted = { [weak self] device in self?.pairIfNew(device) }
             Logger.notice("looking for an unpaired controller to pair: hold its home button until the light blinks")
             manager.startDiscovery()
@@ -35,22 +73,64 @@ public final class BluetoothControllerSource {
         manager.start()
     }
 
-    /// Stops following BlueZ (the controllers stay connected to BlueZ).
-    public func stop() {
-        manager.stop()
+    private func handle(_ reported: DaydreamControllerManager.Problem) {
+        guard reported == .busLost else {
+            problem?(reported.description)
+            return
+        }
+        problem?("the D-Bus system bus went away (dbus-daemon stopped): waiting for it to come back")
+        // Reported from inside the connection's own dispatch: the connection is closed after it returns.
+        let lost = manager
+        reactor.callSoon { [weak self] in self?.dropManager(lost) }
+    }
+
+    /// Stops the manager on the dead connection (it would go on calling BlueZ through it) and
+    /// starts trying the bus again.
+    private func dropManager(_ lost: DaydreamControllerManager) {
+        guard running, lost === manager, retryTimer == nil else { return }
+        lost.controllerConnected = nil
+        lost.controllerSighted = nil
+        lost.problemHandler = nil
+        lost.stop()
+        lost.client.connection.close()
+        pairing = false
+        retryDelay = Self.firstRetryDelay
+        Logger.notice("trying the D-Bus system bus again until it answers")
+        scheduleRetry()
+    }
+
+    private func scheduleRetry() {
+        retryTimer = reactor.schedule(after: retryDelay) { [weak self] in self?.retry() }
+    }
+
+    private func retry() {
+        retryTimer = nil
+        guard running else { return }
+        do {
+            let manager = try Self.makeManager(reactor)
+            self.manager = manager
+            Logger.notice("the D-Bus system bus is back: following BlueZ again")
+            follow(manager)
+        } catch {
+            Logger.debug("the D-Bus system bus does not answer yet: \(error.message)")
+            retryDelay = TimeSpan(nanoseconds: min(retryDelay.nanoseconds * 2, Self.maximumRetryDelay.nanoseconds))
+            scheduleRetry()
+        }
     }
 
     private func pairIfNew(_ device: DeviceInfo) {
         guard !pairing, device.isDaydreamController, !device.isPaired else { return }
         pairing = true
+        let manager = self.manager
         Logger.notice("pairing \(device.address) (\(device.name ?? "no name"))")
         manager.pair(address: device.address) { [weak self] result in
-            guard let self else { return }
+            guard let self, manager === self.manager else { return }
             switch result {
             case .success(let controller):
                 Logger.notice("paired and trusted \(controller.address)")
-                self.manager.controllerSighted = nil
-                self.manager.stopDiscovery()
+                self.paired = true
+                manager.controllerSighted = nil
+                manager.stopDiscovery()
             case .failure(let error):
                 Logger.error("pairing \(device.address) failed: \(error); still looking")
                 self.pairing = false
