@@ -151,8 +151,10 @@ check-install:
 e2e: deps
 	@SWIFT="$(SWIFT)" SWIFT_FLAGS="$(SWIFT_FLAGS)" Tests/e2e/run.sh
 
-## The daemon with 4 emulated controllers at 100 Hz for SOAK_SECONDS (fake bluetoothd, private bus):
-## no packet lost, RSS growth <= 1 MB, no fd growth. See Benchmarks/daemon-load/daemon_load.py.
+## The daemon with 4 emulated controllers at 100 Hz for SOAK_SECONDS (fake bluetoothd, private bus),
+## one through StartNotify, while controllers reconnect, the config is rewritten (valid and invalid)
+## and control-socket clients come and go: no packet lost, RSS growth <= 1 MB, no fd growth.
+## See Benchmarks/daemon-load/soak_run.py.
 soak: test-deps
 	$(SWIFT) build $(SWIFT_FLAGS) --product daydream-bridge
 	@status=0; Benchmarks/daemon-load/daemon_load.py --bridge "$$($(SWIFT) build --show-bin-path)/daydream-bridge" \

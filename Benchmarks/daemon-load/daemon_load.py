@@ -23,6 +23,12 @@ Each packet moves the touch x by one count, and Benchmarks/daemon-load/soak.toml
 maps the pad to a stick with no deadzone, so every packet gives exactly one
 ABS_X event: the soak counts them per controller at the daemon's output.
 
+soak: the daemon streams while controllers drop and reconnect, the config is
+rewritten (valid and invalid in turn) and control-socket clients come and go;
+one controller goes through StartNotify instead of AcquireNotify. Packets are
+counted per stream segment; fds and RSS must stay flat (soak_run.py,
+soak_tasks.py). A summary of what happened goes to stderr.
+
     daemon_load.py --bridge PATH bench [--load-seconds 30] [--idle-seconds 10] [--sink pipe|print]
     daemon_load.py --bridge PATH soak --seconds 600
     daemon_load.py --bridge STAND_IN floor [--load-seconds 30]
@@ -55,6 +61,7 @@ sys.path.insert(0, os.path.join(ROOT, "Tests", "fake-bluez"))
 import dbus.mainloop.glib  # noqa: E402  (Debian's python3-dbus)
 from gi.repository import GLib  # noqa: E402
 import fake_bluez  # noqa: E402
+from soak_run import Soak  # noqa: E402
 
 BUS_CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
  "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
@@ -150,13 +157,18 @@ class Process:
 
 
 class Rig:
-    def __init__(self, bridge, controllers, rate, sink):
+    """The daemon on a private bus with the fake bluetoothd. For the soak, its config is a copy it
+    may rewrite, it has a control socket, and the last controller refuses AcquireNotify (so the
+    daemon falls back to StartNotify)."""
+
+    def __init__(self, bridge, controllers, rate, sink, soak=False):
         self.directory = tempfile.mkdtemp(prefix="daydream-load-")
         self.controllers = controllers
         self.interval = 1.0 / rate
         self.packets = feed_packets()
         self.sent = [0] * controllers
-        self.abs_x = {}
+        self.abs_x = {}      # address -> ABS_X values but 0
+        self.releases = {}   # address -> ABS_X 0 events (the daemon centring the stick on a release)
         self.bad_lines = 0
         self.buffered = b""
         self.sink = sink
@@ -169,18 +181,25 @@ class Rig:
         self.fake.connect()
         self.fake.start()
         fake_bluez.run_command(self.fake, {"cmd": "add_adapter"}, None)
-        for address in self.addresses:
-            fake_bluez.run_command(self.fake, {
-                "cmd": "add_device", "address": address, "name": "Daydream controller",
-                "paired": True, "trusted": True, "uuids": [FE55, FEF5]}, None)
+        for index, address in enumerate(self.addresses):
+            device = {"cmd": "add_device", "address": address, "name": "Daydream controller",
+                      "paired": True, "trusted": True, "uuids": [FE55, FEF5]}
+            if soak and index == controllers - 1:
+                device["refuse_acquire"] = "org.bluez.Error.NotSupported"
+            fake_bluez.run_command(self.fake, device, None)
         self.log_path = os.path.join(self.directory, "daemon.log")
         env = dict(os.environ, DAYDREAM_DBUS_ADDRESS=self.bus_address)
         env.pop("JOURNAL_STREAM", None)
         self.log = open(self.log_path, "wb")
         output = ["--print"] if sink == "print" else ["--write-events", "-"]
+        self.config_path = os.path.join(ROOT, "Benchmarks", "daemon-load", "soak.toml")
+        self.control_path = "none"
+        if soak:
+            shutil.copy(self.config_path, os.path.join(self.directory, "config.toml"))
+            self.config_path = os.path.join(self.directory, "config.toml")
+            self.control_path = os.path.join(self.directory, "control")
         self.daemon = subprocess.Popen(
-            [bridge, "run", *output, "--socket", "none",
-             "--config", os.path.join(ROOT, "Benchmarks", "daemon-load", "soak.toml")],
+            [bridge, "run", *output, "--socket", self.control_path, "--config", self.config_path],
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=self.log, env=env)
         self.process = Process(self.daemon.pid)
         os.set_blocking(self.daemon.stdout.fileno(), False)
@@ -221,6 +240,14 @@ class Rig:
                     raise Skip("this daydream-bridge build has no Bluetooth side yet ('run' says so)")
                 raise RigError(f"the daemon exited with status {self.daemon.returncode}; see its log:\n" + log)
         return until() if until is not None else True
+
+    def check_alive(self):
+        if self.daemon.poll() is not None:
+            raise RigError(f"the daemon exited with status {self.daemon.returncode}; see its log:\n" + self.log_tail())
+
+    def wait_until(self, condition, timeout, what):
+        if not self.run_for(timeout, condition):
+            raise RigError(f"not {what} in {timeout} s; the daemon's log:\n" + self.log_tail())
 
     def wait_connected(self, timeout=30):
         if not self.run_for(timeout, lambda: None not in self.sockets()):
@@ -271,7 +298,11 @@ class Rig:
                 self.bad_lines += 1
                 continue
             if parts[3] == b"EV_ABS" and parts[4] == b"ABS_X":
-                self.abs_x.setdefault(parts[1].decode(), []).append(int(parts[5]))
+                address, value = parts[1].decode(), int(parts[5])
+                if value:
+                    self.abs_x.setdefault(address, []).append(value)
+                else:
+                    self.releases[address] = self.releases.get(address, 0) + 1
         return True
 
     def log_tail(self):
@@ -385,45 +416,6 @@ def bench(rig, load_seconds, idle_seconds):
     return figures
 
 
-def soak(rig, seconds):
-    rig.wait_connected()
-    warm = min(10, max(2, seconds // 10))
-    rig.feed(warm)
-    rig.run_for(1)
-    rss_start = rig.process.status_kb("VmRSS")
-    fds_start = rig.process.fd_count()
-    rig.feed(seconds - warm)
-    rig.run_for(5, lambda: all(len(rig.abs_x.get(a, [])) >= n for a, n in zip(rig.addresses, rig.sent)))
-    rss_end = rig.process.status_kb("VmRSS")
-    fds_end = rig.process.fd_count()
-    problems = []
-    per_controller = {}
-    for address, sent in zip(rig.addresses, rig.sent):
-        values = rig.abs_x.get(address, [])
-        # Within each sweep of touch x the axis rises; it falls only where x wraps from 255 to 1.
-        falls = sum(1 for a, b in zip(values, values[1:]) if b <= a)
-        expected_falls = (sent - 1) // 255
-        per_controller[address] = {"sent": sent, "abs_x_events": len(values)}
-        if len(values) != sent:
-            problems.append(f"{address}: {sent} packets sent, {len(values)} ABS_X events out "
-                            f"({sent - len(values)} lost inside the bridge)")
-        elif falls != expected_falls:
-            problems.append(f"{address}: events out of order ({falls} falls, {expected_falls} expected)")
-    growth_mb = (rss_end - rss_start) / 1024
-    if growth_mb > 1.0:
-        problems.append(f"RSS grew by {growth_mb:.2f} MB (limit 1 MB)")
-    if fds_end > fds_start:
-        problems.append(f"open fds grew from {fds_start} to {fds_end}")
-    if rig.bad_lines:
-        problems.append(f"{rig.bad_lines} output lines not in the TIME ADDRESS DEVICE TYPE CODE VALUE form")
-    return {
-        "seconds": seconds, "controllers": rig.controllers, "per_controller": per_controller,
-        "rss_start_mb": round(rss_start / 1024, 2), "rss_end_mb": round(rss_end / 1024, 2),
-        "rss_growth_mb": round(growth_mb, 3), "fds_start": fds_start, "fds_end": fds_end,
-        "problems": problems,
-    }
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--bridge", required=True, help="the daydream-bridge binary (floor: daydream-bench or daydream-machine-floor)")
@@ -450,8 +442,8 @@ def main():
             rig = Rig(options.bridge, options.controllers, options.rate, options.sink)
             result = bench(rig, options.load_seconds, options.idle_seconds)
         else:
-            rig = Rig(options.bridge, options.controllers, options.rate, "print")
-            result = soak(rig, options.seconds)
+            rig = Rig(options.bridge, options.controllers, options.rate, "print", soak=True)
+            result = Soak(rig, options.seconds, options.bridge).run()
     except Skip as reason:
         print(f"daemon-load: skipped: {reason}", file=sys.stderr)
         print(json.dumps({"skipped": str(reason)}))
