@@ -5,19 +5,40 @@ import DaydreamCore
 /// dispatch queue: the program must run it (`dispatchMain()`,
 /// `RunLoop.main.run()`, or an app's main loop).
 extension DDController {
-    /// Starts looking for Daydream controllers and connecting to them. Paired
-    /// controllers connect; an unpaired one is paired first (Just Works).
+    /// Starts looking for Daydream controllers and connecting to the paired ones
+    /// (`daydream-bridge pair`, or `pairDaydreamController(address:)`).
     /// `.DDControllerDidConnect` is posted for each controller that connects.
     /// Problems (no bluetoothd, no adapter) are logged; the search goes on
     /// and resumes when they are fixed.
-    public static func startDaydreamControllerDiscovery() {
+    ///
+    /// With `pairingNewControllers`, every unpaired device seen until
+    /// `stopDaydreamControllerDiscovery()` that calls itself a Daydream controller
+    /// is paired (Just Works) and kept if its services check out (the input
+    /// characteristic, no keyboard or mouse service). Its name and service can
+    /// be faked by anything in radio range: pass `true` only while the user has
+    /// asked to pair a controller now (see the README).
+    public static func startDaydreamControllerDiscovery(pairingNewControllers: Bool = false) {
         ControllerNotificationPoster.start()
         guard let manager = LibraryRuntime.shared.manager else { return }
         manager.start()
-        manager.startDiscovery()
+        manager.startDiscovery(pairingNewControllers: pairingNewControllers)
     }
 
-    /// Stops looking for new controllers. Connected controllers stay connected.
+    /// Looks for the controller with `address` (hold its home button), pairs it,
+    /// checks its services, trusts and connects it; a device that is not a
+    /// Daydream controller is removed from BlueZ and refused. `cancel()` on the
+    /// request stops the search. Nil when BlueZ cannot be reached (logged).
+    @discardableResult
+    public static func pairDaydreamController(
+        address: String, completion: @escaping @MainActor (Result<DDController, PairingError>) -> Void
+    ) -> PairingRequest? {
+        ControllerNotificationPoster.start()
+        guard let manager = LibraryRuntime.shared.manager else { return nil }
+        manager.start()
+        return manager.pairNextController(address: address, completion: completion)
+    }
+
+    /// Stops looking for new controllers, and pairing them. Connected controllers stay connected.
     public static func stopDaydreamControllerDiscovery() {
         LibraryRuntime.shared.existingManager?.stopDiscovery()
     }

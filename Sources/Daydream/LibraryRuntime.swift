@@ -19,7 +19,7 @@ final class LibraryRuntime {
             let reactor = try Reactor()
             let connection = try BusConnection(address: busAddressOverride ?? BusConnection.systemBusAddress, reactor: reactor)
             let manager = DaydreamControllerManager(
-                reactor: reactor, connection: connection, options: .init(policy: .pairNewControllers))
+                reactor: reactor, connection: connection, options: .init(policy: .pairedOnly))
             self.reactor = reactor
             driver = MainQueueDriver(reactor: reactor)
             existingManager = manager

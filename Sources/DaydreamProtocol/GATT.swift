@@ -11,6 +11,8 @@ public enum DaydreamGATT {
     public static let firmwareUpdateServiceUUID = "0000fef5-0000-1000-8000-00805f9b34fb"
     /// The name the controller advertises.
     public static let advertisedName = "Daydream controller"
+    /// The HID over GATT service (0x1812) of keyboards and mice. The controller has none.
+    public static let hidServiceUUID = "00001812-0000-1000-8000-00805f9b34fb"
 
     public static let batteryLevelUUID = "00002a19-0000-1000-8000-00805f9b34fb"
     public static let manufacturerNameUUID = "00002a29-0000-1000-8000-00805f9b34fb"

@@ -11,7 +11,7 @@ import Timebase
 @MainActor
 @Suite(.serialized, .enabled(if: TestEnvironment.canRunDBusTests, "needs dbus-daemon, python3-dbus, python3-gi"))
 struct LibraryAPITests {
-    @Test func discoveryPairsConnectsAndPostsNotifications() throws {
+    @Test func discoveryConnectsPairedControllersPairsNoneAndPostsNotifications() throws {
         let bus = try TestBus()
         defer { bus.stop() }
         LibraryRuntime.shared.busAddressOverride = bus.address
@@ -24,16 +24,18 @@ struct LibraryAPITests {
         let fake = try FakeBlueZ(busAddress: bus.address, reactor: reactor)
         defer { fake.stop() }
         try fake.command("add_adapter")
-        try fake.command("add_device", ManagerRig.controller(ManagerRig.first, paired: false))
+        try fake.command("add_device", ManagerRig.controller(ManagerRig.second, paired: false))
+        try fake.command("add_device", ManagerRig.controller(ManagerRig.first))
         try fake.command("add_device", ["address": ManagerRig.speaker, "name": "Speaker"])
         #expect(reactor.run(until: { DDController.controllers.count == 1 }, timeout: .seconds(5)))
         let controller = try #require(DDController.controllers.first)
         #expect(controller.address == ManagerRig.first)
         #expect(notes.names == ["DDControllerDidConnect \(ManagerRig.first)"])
-        // An unpaired controller is paired (and trusted) before it connects; the speaker is left alone.
+        // The unpaired controller is not paired (nobody asked), nor is it trusted; the speaker is left alone.
         let devices = try fake.state()["devices"] as? [String: [String: Any]]
-        #expect(devices?[ManagerRig.first]?["Paired"] as? Bool == true)
-        #expect(devices?[ManagerRig.first]?["Trusted"] as? Bool == true)
+        #expect(devices?[ManagerRig.second]?["Paired"] as? Bool == false)
+        #expect(devices?[ManagerRig.second]?["Trusted"] as? Bool == false)
+        #expect(try !fake.log().contains { $0.hasPrefix("Pair ") || $0.hasPrefix("Set.Device1.Trusted") })
         #expect(try !fake.log().contains { $0.contains("AA_00_00_00_00_09") && !$0.hasPrefix("GetManagedObjects") })
         let filter = try fake.state()["filter"] as? [String: Any]
         #expect(filter?["UUIDs"] as? [String] == ["0000fe55-0000-1000-8000-00805f9b34fb"])
@@ -42,5 +44,34 @@ struct LibraryAPITests {
         try fake.command("drop", ["address": ManagerRig.first, "present": false])
         #expect(reactor.run(until: { DDController.controllers.isEmpty }, timeout: .seconds(5)))
         #expect(notes.names.last == "DDControllerDidDisconnect \(ManagerRig.first)")
+        #expect(try !fake.log().contains { $0.hasPrefix("Pair ") })
+    }
+
+    @Test func pairingIsAnExplicitOptInOrAnAddress() throws {
+        let bus = try TestBus()
+        defer { bus.stop() }
+        LibraryRuntime.shared.busAddressOverride = bus.address
+        defer { LibraryRuntime.shared.reset() }
+
+        DDController.startDaydreamControllerDiscovery(pairingNewControllers: true)
+        let reactor = try #require(LibraryRuntime.shared.reactor)
+        let fake = try FakeBlueZ(busAddress: bus.address, reactor: reactor)
+        defer { fake.stop() }
+        try fake.command("add_adapter")
+        try fake.command("add_device", ManagerRig.controller(ManagerRig.first, paired: false))
+        #expect(reactor.run(until: { DDController.controllers.count == 1 }, timeout: .seconds(5)))
+        let devices = try fake.state()["devices"] as? [String: [String: Any]]
+        #expect(devices?[ManagerRig.first]?["Paired"] as? Bool == true)
+        #expect(devices?[ManagerRig.first]?["Trusted"] as? Bool == true)
+
+        // Stopped: a new controller is paired only when asked by address.
+        DDController.stopDaydreamControllerDiscovery()
+        try fake.command("add_device", ManagerRig.controller(ManagerRig.second, paired: false))
+        var outcome: Result<DDController, PairingError>?
+        let request = DDController.pairDaydreamController(address: ManagerRig.second) { outcome = $0 }
+        #expect(request != nil)
+        #expect(reactor.run(until: { outcome != nil }, timeout: .seconds(5)))
+        #expect(try outcome?.get().address == ManagerRig.second)
+        #expect(reactor.run(until: { DDController.controllers.count == 2 }, timeout: .seconds(5)))
     }
 }

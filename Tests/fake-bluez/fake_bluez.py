@@ -40,6 +40,9 @@ COMMAND = "00000002-1000-1000-8000-00805f9b34fb"
 BATTERY_SERVICE = "0000180f-0000-1000-8000-00805f9b34fb"
 BATTERY_LEVEL = "00002a19-0000-1000-8000-00805f9b34fb"
 BATTERY1 = "org.bluez.Battery1"
+HID_SERVICE = "00001812-0000-1000-8000-00805f9b34fb"
+# Options of add_device/configure that make a Daydream look-alike (see add_lookalike_gatt).
+LOOKALIKE_OPTIONS = ("hid_service", "daydream_input")
 DIS = "0000180a-0000-1000-8000-00805f9b34fb"
 DIS_VALUES = [
     ("00002a29-0000-1000-8000-00805f9b34fb", "Google Inc."),
@@ -304,6 +307,8 @@ class Device(FakeObject):
         self.battery_plugin = False  # like bluetoothd's battery plugin: Battery1 instead of 180F
         self.refuse_acquire = None
         self.late_gatt = False       # another GATT object right after ServicesResolved
+        self.hid_service = False     # a look-alike with a HID service (0x1812)
+        self.daydream_input = True   # False: a look-alike without the FE55 input characteristic
 
     def address(self):
         return str(self.props[DEVICE]["Address"])
@@ -385,6 +390,17 @@ class Device(FakeObject):
         char(daydream, 24, COMMAND, ["write"], [])
         update = service(30, FEF5)
         char(update, 31, "00000004-0000-1000-8000-00805f9b34fb", ["write"], [])
+        self.add_lookalike_gatt()
+
+    def add_lookalike_gatt(self):
+        """A look-alike's differences. Like bluetoothd, whose input plugin claims
+        the HID service: 0x1812 shows only in Device1.UUIDs, no GattService1."""
+        if self.hid_service:
+            uuids = [str(u) for u in self.props[DEVICE]["UUIDs"]]
+            if HID_SERVICE not in uuids:
+                self.set(DEVICE, "UUIDs", dbus.Array(uuids + [HID_SERVICE], signature="s"))
+        if not self.daydream_input:
+            self.fake.remove_tree(self.characteristic(INPUT).path)
 
     @dbus.service.method(DEVICE)
     def Disconnect(self):
@@ -506,6 +522,9 @@ def run_command(fake, command, answer):
                         command.get("paired", False), command.get("rssi", -50))
         for key in ("pair_error", "connect_error", "connect_error_message", "agent_method", "battery_notify", "battery_plugin",
                     "refuse_acquire", "gatt", "late_gatt"):
+            if key in command:
+                setattr(device, key, command[key])
+        for key in LOOKALIKE_OPTIONS:
             if key in command:
                 setattr(device, key, command[key])
         if command.get("trusted"):

@@ -137,7 +137,7 @@ final class ControllerLink {
         guard let path = devicePath, state == .idle else { return }
         state = .connecting
         let attempt = generation
-        if manager.options.policy == .pairNewControllers, let device, !device.isPaired {
+        if let device, !device.isPaired {
             // The controller's firmware sends nothing without a bond: pair first.
             manager.pair(address: controller.address) { [weak self] result in
                 guard let self, attempt == generation, state == .connecting else { return }

@@ -20,10 +20,10 @@ public final class DaydreamControllerManager {
     public enum ConnectionPolicy: Sendable {
         /// None: discovery and reporting only (`scan`).
         case none
-        /// Controllers BlueZ has paired (the daemon: `daydream-bridge pair` first).
+        /// Controllers BlueZ has paired. Unpaired ones are paired only on an
+        /// explicit request: `pair(address:)`, `pairNextController`, or
+        /// `startDiscovery(pairingNewControllers: true)`.
         case pairedOnly
-        /// Paired controllers, and unpaired ones are paired first (the library).
-        case pairNewControllers
     }
 
     /// How the input packets arrive.
@@ -50,6 +50,12 @@ public final class DaydreamControllerManager {
         public var batteryPollInterval = TimeSpan.seconds(600)
         /// Register the pairing agent as BlueZ's default agent too.
         public var requestsDefaultAgent = false
+        /// How long a just-paired device may take to connect and show its
+        /// services before it is refused (and removed) as unverified.
+        public var verificationTimeout = TimeSpan.seconds(20)
+        /// How long `pairNextController` without an address watches after the
+        /// first unpaired controller shows up, for others in range.
+        public var candidateWindow = TimeSpan.seconds(1)
         /// How long after bluetoothd appears its adapters may take to show up
         /// before "no adapter" is reported (it takes its bus name first, then
         /// reads the adapters from the kernel).
@@ -126,8 +132,15 @@ public final class DaydreamControllerManager {
     public private(set) var isRunning = false
     /// Whether the caller asked for discovery.
     public private(set) var wantsDiscovery = false
+    /// Whether unpaired controllers seen during this discovery are paired
+    /// (`startDiscovery(pairingNewControllers: true)`); off again on `stopDiscovery()`.
+    public private(set) var pairsNewControllers = false
 
-    private var links: [String: ControllerLink] = [:]
+    var links: [String: ControllerLink] = [:]
+    /// Addresses being paired and verified now: their links must not connect yet.
+    var addressesBeingPaired: Set<String> = []
+    /// Addresses refused as look-alikes: never paired again without an explicit `pair(address:)`.
+    var refusedAddresses: Set<String> = []
     private var token: ObserverToken?
     private var discoveryActive = false
     private var discoveryRequested = false
@@ -205,79 +218,44 @@ public final class DaydreamControllerManager {
     }
 
     /// Starts looking for controllers (SetDiscoveryFilter UUIDs=[FE55], Transport=le; StartDiscovery).
-    public func startDiscovery() {
+    ///
+    /// With `pairingNewControllers`, every unpaired device seen that calls
+    /// itself a Daydream controller is paired (Just Works) and kept if its
+    /// services check out, until `stopDiscovery()`. Its name and FE55 can be
+    /// spoofed: use it only when the user asked to pair a controller now.
+    public func startDiscovery(pairingNewControllers: Bool = false) {
         wantsDiscovery = true
+        pairsNewControllers = pairingNewControllers
         updateDiscovery()
+        if pairingNewControllers {
+            for device in client.cache.devices where device.isDaydreamController { deviceChanged(device, sighting: false) }
+        }
     }
 
-    /// Stops looking for new controllers (discovery continues while a known controller is away, per the options).
+    /// Stops looking for new controllers and pairing them (discovery continues
+    /// while a known controller is away, per the options, but pairs nothing).
     public func stopDiscovery() {
         wantsDiscovery = false
+        pairsNewControllers = false
         updateDiscovery()
-    }
-
-    /// Pairs the controller with `address`: allows it in the agent, `Pair`,
-    /// `Trusted = true`, `Connect`. An authentication failure ends with `.staleBond`.
-    public func pair(address: String, completion: @escaping @MainActor (Result<DDController, PairingError>) -> Void) {
-        guard let device = client.cache.device(address: address) else {
-            completion(.failure(PairingError(address: address, reason: "BlueZ does not know this device; run 'daydream-bridge scan' with the controller's home button held")))
-            return
-        }
-        guard device.isDaydreamController else {
-            completion(.failure(PairingError(address: address, reason: "\(device.name ?? "this device") is not a Daydream controller")))
-            return
-        }
-        let upper = device.address.uppercased()
-        let link = link(for: device)
-        agent.allow(address: upper)
-        let finish: @MainActor (Result<DDController, PairingError>) -> Void = { [weak self] result in
-            self?.agent.disallow(address: upper)
-            completion(result)
-        }
-        let afterRegistration: @MainActor () -> Void = { [weak self] in
-            guard let self else { return }
-            client.pair(device: device.path) { [weak self] result in
-                guard let self else { return }
-                if case .failure(let error) = result, error.shortName != "AlreadyExists" {
-                    let problem: Problem = error.isAuthenticationFailure
-                        ? .staleBond(address: upper) : .pairingFailed(address: upper, reason: error.description)
-                    report(problem, error: error)
-                    finish(.failure(PairingError(address: upper, reason: problem.description, error: error)))
-                    return
-                }
-                client.trust(device: device.path) { [weak self] result in
-                    guard let self else { return }
-                    if case .failure(let error) = result {
-                        Log.warning("\(upper): setting Trusted failed: \(error)")
-                    }
-                    if let fresh = client.cache.device(at: device.path) { link.update(fresh) }
-                    finish(.success(link.controller))
-                }
-            }
-        }
-        if agent.isRegistered {
-            afterRegistration()
-        } else {
-            agent.register(asDefault: options.requestsDefaultAgent) { result in
-                if case .failure(let error) = result {
-                    Log.error("cannot register the pairing agent: \(error)")
-                    finish(.failure(PairingError(address: upper, reason: "cannot register the pairing agent: \(error)", error: error)))
-                    return
-                }
-                afterRegistration()
-            }
-        }
     }
 
     // MARK: For links
 
     func mayConnect(_ device: DeviceInfo) -> Bool {
-        guard isRunning, device.isDaydreamController else { return false }
+        guard isRunning, device.isDaydreamController, !addressesBeingPaired.contains(device.address.uppercased()) else { return false }
         switch options.policy {
         case .none: return false
-        case .pairedOnly: return device.isPaired
-        case .pairNewControllers: return true
+        case .pairedOnly: return device.isPaired || mayPairUnasked(device)
         }
+    }
+
+    /// Whether an unpaired `device` may be paired without an explicit
+    /// `pair(address:)`: only during `startDiscovery(pairingNewControllers: true)`,
+    /// and never one refused before.
+    func mayPairUnasked(_ device: DeviceInfo) -> Bool {
+        wantsDiscovery && pairsNewControllers && !refusedAddresses.contains(device.address.uppercased())
+            && ControllerVerification.refusalBeforePairing(device) == nil
     }
 
     func linkConnected(_ link: ControllerLink) {
@@ -299,7 +277,7 @@ public final class DaydreamControllerManager {
         problemHandler?(problem)
     }
 
-    private func link(for device: DeviceInfo) -> ControllerLink {
+    func link(for device: DeviceInfo) -> ControllerLink {
         let address = device.address.uppercased()
         if let link = links[address] { return link }
         let link = ControllerLink(controller: DDController(address: address, scheduler: reactor), manager: self)
@@ -360,18 +338,13 @@ public final class DaydreamControllerManager {
     private func serviceAppeared() {
         lastProblem = nil
         adapterGraceEnds = reactor.now + options.adapterGracePeriod
-        if options.policy == .pairNewControllers && !agent.isRegistered {
-            agent.register(asDefault: options.requestsDefaultAgent) { result in
-                if case .failure(let error) = result { Log.error("cannot register the pairing agent: \(error)") }
-            }
-        }
         checkAdapter()
         for device in client.cache.devices where device.isDaydreamController {
             deviceChanged(device, sighting: false)
         }
     }
 
-    private func deviceChanged(_ device: DeviceInfo, sighting: Bool) {
+    func deviceChanged(_ device: DeviceInfo, sighting: Bool) {
         guard device.isDaydreamController else { return }
         if sighting || device.rssi != nil { controllerSighted?(device) }
         guard options.policy != .none else { return }
@@ -468,26 +441,4 @@ public final class DaydreamControllerManager {
             }
         }
     }
-}
-
-/// Pairing did not complete: the address, what to do, and BlueZ's error if any.
-public struct PairingError: Error, CustomStringConvertible, Sendable {
-    /// The controller's address.
-    public let address: String
-    /// What went wrong and what to do.
-    public let reason: String
-    /// BlueZ's error, when it gave one.
-    public let error: DBusError?
-
-    /// An error for `address`.
-    public init(address: String, reason: String, error: DBusError? = nil) {
-        self.address = address
-        self.reason = reason
-        self.error = error
-    }
-
-    /// Whether the cure is `forget` and `pair` again.
-    public var isStaleBond: Bool { error?.isAuthenticationFailure ?? false }
-
-    public var description: String { reason }
 }

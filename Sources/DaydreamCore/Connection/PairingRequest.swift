@@ -1,5 +1,6 @@
 import BlueZ
 import EventLoop
+import Timebase
 
 /// A search for a controller to pair, started by
 /// `DaydreamControllerManager.pairNextController`; `cancel()` ends the search
@@ -21,37 +22,67 @@ public final class PairingRequest {
 
 extension DaydreamControllerManager {
     /// Discovers until a controller to pair shows up, then pairs it like `pair(address:)`:
-    /// the controller with `address`, or else the first unpaired Daydream controller
-    /// seen advertising. Discovery returns to what it was when pairing starts.
+    /// the controller with `address`, or else the one unpaired Daydream controller
+    /// seen advertising. Without `address`, it watches `candidateWindow` after the
+    /// first one for others; when there are several it pairs none and fails with
+    /// them in `PairingError.candidates`, for the user to choose.
+    /// Discovery returns to what it was when pairing starts.
     @discardableResult
     public func pairNextController(
         address: String? = nil, completion: @escaping @MainActor (Result<DDController, PairingError>) -> Void
     ) -> PairingRequest {
         let hadDiscovery = wantsDiscovery
         var token: ObserverToken?
+        var windowEnds: MonotonicTime?
+        var windowTimer: ScheduledTimer?
+        var attemptLater: (@MainActor () -> Void)?
         var started = false
         var request: PairingRequest?
         let finish: @MainActor () -> Void = { [weak self] in
             token?.cancel()
             token = nil
+            windowTimer?.cancel()
+            windowTimer = nil
+            attemptLater = nil
             if !hadDiscovery { self?.stopDiscovery() }
         }
-        let candidate: @MainActor () -> DeviceInfo? = { [weak self] in
-            guard let self else { return nil }
-            if let address { return client.cache.device(address: address) }
-            return client.cache.devices.first { $0.isDaydreamController && !$0.isPaired && $0.rssi != nil }
+        let candidates: @MainActor () -> [DeviceInfo] = { [weak self] in
+            guard let self else { return [] }
+            if let address { return client.cache.device(address: address).map { [$0] } ?? [] }
+            return client.cache.devices.filter { device in
+                device.isDaydreamController && !device.isPaired && device.rssi != nil
+                    && !refusedAddresses.contains(device.address.uppercased())
+            }
         }
         let attempt: @MainActor () -> Void = { [weak self] in
-            guard let self, !started, client.isReady, let device = candidate() else { return }
+            guard let self, !started, client.isReady else { return }
+            let found = candidates()
+            guard let first = found.first else { return }
+            if address == nil {
+                let ends = windowEnds ?? reactor.now + options.candidateWindow
+                windowEnds = ends
+                if reactor.now < ends {
+                    if windowTimer == nil { windowTimer = reactor.schedule(at: ends) { attemptLater?() } }
+                    return
+                }
+            }
             started = true
-            request?.pairingAddress = device.address
             finish()
-            Log.info("pairing \(device.address) (\(device.name ?? "no name"))")
-            pair(address: device.address, completion: completion)
+            guard found.count == 1 else {
+                let addresses = found.map(\.address).joined(separator: ", ")
+                completion(.failure(PairingError(
+                    address: "", reason: "\(found.count) unpaired Daydream controllers are in range (\(addresses)): "
+                        + "name the one to pair", candidates: found)))
+                return
+            }
+            request?.pairingAddress = first.address
+            Log.info("pairing \(first.address) (\(first.name ?? "no name"))")
+            pair(address: first.address, completion: completion)
         }
+        attemptLater = attempt
         let handle = PairingRequest { if !started { finish() } }
         request = handle
-        startDiscovery()
+        startDiscovery(pairingNewControllers: pairsNewControllers)
         token = client.observe { _ in attempt() }
         attempt()
         return handle

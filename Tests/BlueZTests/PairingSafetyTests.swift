@@ -1,0 +1,150 @@
+import BlueZ
+@testable import DaydreamCore
+import EventLoop
+import Foundation
+import Testing
+import Timebase
+
+/// Pairing only on the user's intent, and only a device that checks out:
+/// the name and FE55 are spoofable, and a bonded look-alike with a HID
+/// service would get a keyboard from bluetoothd.
+@MainActor
+@Suite(.serialized, .enabled(if: TestEnvironment.canRunDBusTests, "needs dbus-daemon, python3-dbus, python3-gi"))
+struct PairingSafetyTests {
+    typealias Rig = ManagerRig
+    static let hid = "00001812-0000-1000-8000-00805f9b34fb"
+
+    func devices(_ rig: Rig) throws -> [String: [String: Any]] {
+        try rig.fake.state()["devices"] as? [String: [String: Any]] ?? [:]
+    }
+
+    func path(_ address: String) -> String { "/org/bluez/hci0/dev_" + address.replacingOccurrences(of: ":", with: "_") }
+
+    func pair(_ rig: Rig, _ address: String) throws -> Result<DDController, PairingError> {
+        var outcome: Result<DDController, PairingError>?
+        rig.manager.pair(address: address) { outcome = $0 }
+        try rig.wait("the pairing's end") { outcome != nil }
+        return try #require(outcome)
+    }
+
+    @Test func discoveryConnectsPairedControllersAndPairsNothing() throws {
+        let rig = try Rig(devices: [Rig.controller(Rig.first)])
+        defer { rig.stop() }
+        let known = try rig.connected(Rig.first)
+        rig.manager.startDiscovery()
+        try rig.fake.command("add_device", Rig.controller(Rig.second, paired: false))
+        try rig.wait("the sighting") { rig.sightings.contains(Rig.second) }
+        try rig.sync()
+        #expect(known.isConnected)
+        #expect(rig.manager.controller(address: Rig.second) == nil)
+        #expect(try !rig.fake.log().contains { $0.hasSuffix(path(Rig.second)) && !$0.hasPrefix("GetManagedObjects") })
+        #expect(rig.manager.agent.decisions.isEmpty)
+    }
+
+    @Test func aLookAlikeWithAHIDServiceIsRemovedAndNeverTrusted() throws {
+        let rig = try Rig(devices: [Rig.controller(Rig.first), Rig.controller(Rig.second, paired: false, ["hid_service": true])])
+        defer { rig.stop() }
+        let known = try rig.connected(Rig.first)
+        guard case .failure(let error) = try pair(rig, Rig.second) else { throw TestFailure("the look-alike was kept") }
+        #expect(error.address == Rig.second)
+        #expect(error.description.contains("HID service (0x1812)"), "\(error)")
+        #expect(error.description.contains("removed it"), "\(error)")
+        // Bonded for the check, then removed: no bond, never Trusted, no link.
+        let log = try rig.fake.log()
+        #expect(log.contains("Pair \(path(Rig.second))"))
+        #expect(log.contains("RemoveDevice /org/bluez/hci0"))
+        #expect(!log.contains("Set.Device1.Trusted \(path(Rig.second))"))
+        #expect(!log.contains { $0.hasPrefix("AcquireNotify \(path(Rig.second))") })
+        #expect(try devices(rig)[Rig.second] == nil)
+        #expect(rig.manager.knownControllers.map(\.address) == [Rig.first])
+        #expect(rig.problems.contains { if case .pairingFailed(Rig.second, _) = $0 { true } else { false } })
+        // The known controller is untouched and still streams.
+        #expect(known.isConnected)
+        try rig.send(Rig.first, Rig.volumeUpPacket)
+        try rig.wait("its packet") { known.volumeUpButton.isPressed }
+    }
+
+    @Test func aLookAlikeWithoutTheInputCharacteristicIsRemoved() throws {
+        let rig = try Rig(devices: [Rig.controller(Rig.first, paired: false, ["daydream_input": false])])
+        defer { rig.stop() }
+        rig.manager.start()
+        try rig.wait("the cache") { rig.manager.client.isReady }
+        guard case .failure(let error) = try pair(rig, Rig.first) else { throw TestFailure("the look-alike was kept") }
+        #expect(error.description.contains("no Daydream input characteristic"), "\(error)")
+        #expect(try devices(rig)[Rig.first] == nil)
+        #expect(try !rig.fake.log().contains("Set.Device1.Trusted \(path(Rig.first))"))
+    }
+
+    @Test func aDeviceAdvertisingAHIDServiceIsNotEvenPaired() throws {
+        let rig = try Rig(devices: [Rig.controller(Rig.first, paired: false, [
+            "uuids": ["0000fe55-0000-1000-8000-00805f9b34fb", Self.hid],
+        ])])
+        defer { rig.stop() }
+        rig.manager.start()
+        try rig.wait("the cache") { rig.manager.client.isReady }
+        guard case .failure(let error) = try pair(rig, Rig.first) else { throw TestFailure("paired") }
+        #expect(error.description.contains("HID service"), "\(error)")
+        #expect(try !rig.fake.log().contains { $0.hasPrefix("Pair ") || $0.hasPrefix("Connect ") })
+    }
+
+    @Test func aVerifiedControllerIsTrustedOnlyAfterItsServicesWereChecked() throws {
+        let rig = try Rig(devices: [Rig.controller(Rig.first, paired: false)])
+        defer { rig.stop() }
+        rig.manager.start()
+        try rig.wait("the cache") { rig.manager.client.isReady }
+        let controller = try pair(rig, Rig.first).get()
+        let log = try rig.fake.log()
+        let resolved = try #require(log.firstIndex(of: "Connect \(path(Rig.first))"))
+        let trusted = try #require(log.firstIndex(of: "Set.Device1.Trusted \(path(Rig.first))"))
+        let pairCall = try #require(log.firstIndex(of: "Pair \(path(Rig.first))"))
+        #expect(pairCall < resolved && resolved < trusted, "\(log)")
+        // No subscription before the check passed and Trusted was set.
+        let acquire = try #require(log.firstIndex { $0.hasPrefix("AcquireNotify \(path(Rig.first))") })
+        #expect(trusted < acquire, "\(log)")
+        try rig.wait("the connection") { controller.isConnected }
+    }
+
+    @Test func pairingNewControllersIsAnOptInThatEndsWithDiscovery() throws {
+        let rig = try Rig(devices: [Rig.controller(Rig.first)])
+        defer { rig.stop() }
+        let known = try rig.connected(Rig.first)
+        rig.manager.startDiscovery(pairingNewControllers: true)
+        try rig.fake.command("add_device", Rig.controller(Rig.second, paired: false))
+        try rig.wait("the new controller") { rig.manager.controller(address: Rig.second)?.isConnected == true }
+        #expect(try devices(rig)[Rig.second]?["Trusted"] as? Bool == true)
+        // A look-alike during the opt-in is refused, once: it is not paired again when seen again.
+        try rig.fake.command("add_device", Rig.controller(Rig.speaker, paired: false, ["hid_service": true]))
+        try rig.wait("the refusal") { rig.problems.contains { if case .pairingFailed(Rig.speaker, _) = $0 { true } else { false } } }
+        try rig.wait("its removal") { (try? devices(rig)[Rig.speaker]) == nil }
+        try rig.fake.command("add_device", Rig.controller(Rig.speaker, paired: false, ["hid_service": true]))
+        try rig.sync()
+        #expect(try rig.fake.log().filter { $0 == "Pair \(path(Rig.speaker))" }.count == 1)
+
+        // Discovery stopped, a known controller away: discovery goes on, pairing does not.
+        rig.manager.stopDiscovery()
+        try rig.fake.command("drop", ["address": Rig.first, "present": false])
+        try rig.wait("the disconnect") { !known.isConnected }
+        try rig.wait("discovery for the absent controller") { (try? rig.fake.state()["discovering"] as? Bool) == true }
+        let third = "C0:DD:EE:00:00:03"
+        try rig.fake.command("add_device", Rig.controller(third, paired: false))
+        try rig.wait("the sighting") { rig.sightings.contains(third) }
+        try rig.sync()
+        #expect(try !rig.fake.log().contains("Pair \(path(third))"))
+        #expect(rig.manager.controller(address: third) == nil)
+    }
+
+    @Test func pairNextControllerWithSeveralCandidatesPairsNoneAndNamesThem() throws {
+        let rig = try Rig(devices: [Rig.controller(Rig.first, paired: false), Rig.controller(Rig.second, paired: false)])
+        defer { rig.stop() }
+        rig.manager.start()
+        try rig.wait("the cache") { rig.manager.client.isReady }
+        var outcome: Result<DDController, PairingError>?
+        let request = rig.manager.pairNextController { outcome = $0 }
+        try rig.wait("the answer") { outcome != nil }
+        guard case .failure(let error) = outcome else { throw TestFailure("paired one of two") }
+        #expect(error.candidates.map(\.address) == [Rig.first, Rig.second])
+        #expect(request.pairingAddress == nil)
+        #expect(try !rig.fake.log().contains { $0.hasPrefix("Pair ") })
+        #expect(try rig.fake.state()["discovering"] as? Bool == false)
+    }
+}
