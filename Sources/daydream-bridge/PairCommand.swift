@@ -6,15 +6,19 @@ import Timebase
 /// `daydream-bridge pair [ADDRESS]`: bonds a controller with BlueZ.
 enum PairCommand: Subcommand {
     static let name = "pair"
-    static let abstract = "Pair a Daydream controller (the first unpaired one found, or ADDRESS)."
+    static let abstract = "Pair a Daydream controller (the one unpaired controller in range, or ADDRESS)."
     static let usage = "pair [ADDRESS] [--timeout SECONDS] [--default-agent]"
     static let discussion = """
     Hold the controller's home button until its light blinks, then run this.
-    Without ADDRESS, pairs the first unpaired Daydream controller discovery
-    finds. Pairing is "Just Works" (no PIN): for this run, daydream-bridge
-    registers a BlueZ agent that accepts only the controller being paired and
-    refuses every other device. Then the controller is marked trusted and
-    connected, and its battery and firmware are shown.
+    Without ADDRESS, pairs the unpaired Daydream controller discovery finds;
+    when several are in range, lists them and pairs none: run it again with
+    the ADDRESS of yours. Pairing is "Just Works" (no PIN): for this run,
+    daydream-bridge registers a BlueZ agent that accepts only the controller
+    being paired and refuses every other device. Then its services are
+    checked: a device without the Daydream input characteristic, or with a
+    keyboard or mouse (HID) service, is removed from BlueZ again. A controller
+    that passes is marked trusted and connected, and its battery and firmware
+    are shown.
 
     Options:
       --timeout SECONDS  How long to look for the controller (default 60).
@@ -71,6 +75,13 @@ enum PairCommand: Subcommand {
             manager.stop()
             context.reactor.runOnce(timeout: .milliseconds(100))
             return ExitCode.success
+        case .failure(let error) where !error.candidates.isEmpty:
+            manager.stop()
+            printOut("Several unpaired Daydream controllers are in range:")
+            for device in error.candidates { printOut("  " + describe(device)) }
+            printError("Error: pairing none; run 'daydream-bridge pair ADDRESS' with the address of yours "
+                + "(only it awake, home button held, also tells them apart)")
+            return ExitCode.failure
         case .failure(let error):
             manager.stop()
             printError("Error: \(error)")

@@ -96,6 +96,35 @@ struct CommandTests {
     }
 
     @Test(.enabled(if: binaryExists, "the daydream-bridge binary is not built next to the tests"))
+    func pairWithSeveralCandidatesListsThemAndPairsNone() throws {
+        let rig = try ManagerRig(policy: .none, devices: [
+            ManagerRig.controller(ManagerRig.first, paired: false), ManagerRig.controller(ManagerRig.second, paired: false),
+        ])
+        defer { rig.stop() }
+        let pair = try run(["pair", "--timeout", "10"], bus: rig.bus)
+        #expect(pair.status == 1)
+        #expect(pair.stdout.contains("\(ManagerRig.first)  Daydream controller"), "\(pair.stdout)")
+        #expect(pair.stdout.contains("\(ManagerRig.second)  Daydream controller"), "\(pair.stdout)")
+        #expect(pair.stderr.contains("daydream-bridge pair ADDRESS"), "\(pair.stderr)")
+        #expect(try !rig.fake.log().contains { $0.hasPrefix("Pair ") })
+    }
+
+    @Test(.enabled(if: binaryExists, "the daydream-bridge binary is not built next to the tests"))
+    func pairRefusesAndRemovesALookAlikeWithAHIDService() throws {
+        let rig = try ManagerRig(policy: .none, devices: [
+            ManagerRig.controller(ManagerRig.first, paired: false, ["hid_service": true]),
+        ])
+        defer { rig.stop() }
+        let pair = try run(["pair", ManagerRig.first, "--timeout", "10"], bus: rig.bus)
+        #expect(pair.status == 1)
+        #expect(pair.stderr.contains("not a Daydream controller"), "\(pair.stderr)")
+        #expect(pair.stderr.contains("HID service (0x1812)"), "\(pair.stderr)")
+        #expect(!pair.stdout.contains("Paired and trusted"))
+        #expect(try (rig.fake.state()["devices"] as? [String: Any])?[ManagerRig.first] == nil)
+        #expect(try !rig.fake.log().contains { $0.hasPrefix("Set.Device1.Trusted") })
+    }
+
+    @Test(.enabled(if: binaryExists, "the daydream-bridge binary is not built next to the tests"))
     func listSaysWhenBluetoothdIsMissing() throws {
         let bus = try TestBus()
         defer { bus.stop() }
