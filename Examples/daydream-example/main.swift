@@ -1,5 +1,5 @@
 // The library's example: the iOS Daydream library's README, on Linux.
-// Run it with a paired (or pairable) controller nearby; press home to wake it.
+// Run it with a paired controller nearby ('daydream-bridge pair' first); press home to wake it.
 import Daydream
 import Foundation
 
