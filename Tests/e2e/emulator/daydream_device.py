@@ -37,11 +37,12 @@ class EmulatedDaydream:
     """A controller that advertises, pairs Just Works, and streams packets
     at `rate` Hz to a bonded, encrypted, subscribed central.
 
-    `report(event, **fields)` tells the test runner what happened.
+    `report(event, **fields)` tells the test runner what happened. With
+    `hid`, it is a look-alike that also offers a HID keyboard service (0x1812).
     """
 
     def __init__(self, name: str, address: str, link, report: Callable[..., None],
-                 require_bond: bool = True, rate: float = 60.0) -> None:
+                 require_bond: bool = True, rate: float = 60.0, hid: bool = False) -> None:
         self.name = name
         self.address = address
         self.report = report
@@ -80,6 +81,9 @@ class EmulatedDaydream:
             on_firmware_write=self._on_firmware_write,
         )
         self.device.add_services(self.gatt.services)
+        if hid:
+            from hid_service import keyboard_service
+            self.device.add_services([keyboard_service()])
         self.gatt.require_encryption_to_subscribe(self.device.gatt_server.attributes)
         self.gatt.input.on("subscription", self._on_subscription)
         self.device.on("connection", self._on_connection)

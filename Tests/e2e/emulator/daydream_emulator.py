@@ -9,7 +9,8 @@ socket, one JSON object a line:
   reply    {"id": 1, "ok": true, ...}           or {"id": 1, "ok": false, "error": "..."}
   event    {"event": "connected", "name": "a", "t_ns": ..., ...}
 
-Commands: add (name, address, require_bond=true, rate=60, powered=true),
+Commands: add (name, address, require_bond=true, rate=60, powered=true,
+hid=false: a look-alike that also offers a HID keyboard service),
 power (name, on), play (name, file | text), stop (name), state (name),
 battery (name, level), forget_bonds (name), notifications (path),
 quit. `t_ns` is CLOCK_MONOTONIC.
@@ -85,6 +86,7 @@ class Emulator:
                 report=lambda event, **fields: self.report(name, event, **fields),
                 require_bond=request.get("require_bond", True),
                 rate=float(request.get("rate", 60)),
+                hid=bool(request.get("hid", False)),
             )
             self.controllers[name] = controller
             if request.get("powered", True):

@@ -1,0 +1,76 @@
+"""A look-alike: it advertises as a Daydream controller (the name, FE55) but
+also offers a HID keyboard service, which bluetoothd would turn into a
+keyboard once bonded. `pair` refuses it and removes it from BlueZ, the bridge
+never pairs it, and the known controller still works."""
+from __future__ import annotations
+
+import time
+
+from bluez import DEVICE, device_path
+from bridge_helpers import ensure_paired, gamepad, play_and_read, run_bridge_command, start_bridge, unpair, wait_streaming
+from input_devices import expect_frames, list_devices
+from rig import scenario
+
+PAD, PAD_ADDRESS = "pad", "C0:DD:EE:00:00:01"
+FAKE, FAKE_ADDRESS = "lookalike", "C0:DD:EE:00:00:0F"
+
+TAP = """
+at 0ms    tap click 150ms
+at 400ms  end
+"""
+
+
+def keyboards_from_bluetoothd() -> list[str]:
+    """Input devices bluetoothd's HID plugin made for the look-alike (named after it;
+    the bridge's own are 'Daydream Controller Gamepad' and so on)."""
+    return [f"{path} {name}" for path, name in list_devices().items() if name.startswith("Daydream controller")]
+
+
+@scenario("pair: a look-alike with a HID keyboard service is refused and removed; the known controller still works",
+          needs=("run", "pair"))
+def pair_refuses_lookalike(rig):
+    """`daydream-bridge pair ADDRESS` on a device named 'Daydream controller' with FE55
+    and a HID service (0x1812): exit 1 saying why, no bond or device left in BlueZ,
+    no keyboard left behind; then `run` ignores it while it advertises and the
+    paired controller streams to its gamepad."""
+    ensure_paired(rig, PAD, PAD_ADDRESS)
+    try:
+        refuse_and_carry_on(rig)
+    finally:
+        unpair(rig, FAKE, FAKE_ADDRESS)  # later scenarios expect one controller
+
+
+def refuse_and_carry_on(rig):
+    rig.emulator.request("power", name=PAD, on=False)
+    rig.controller(FAKE, FAKE_ADDRESS, hid=True)
+    path = device_path(FAKE_ADDRESS, rig.adapter)
+    mark = rig.emulator.mark()
+    started = time.monotonic()
+    result = run_bridge_command(rig, "pair", FAKE_ADDRESS)
+    output = result.stdout + result.stderr
+    assert result.returncode == 1, f"pair of the look-alike exited {result.returncode}:\n{output}"
+    assert "not a Daydream controller" in output and "0x1812" in output, f"pair gave no reason:\n{output}"
+    assert "Paired and trusted" not in output, output
+    # It was bonded (the check needs its services), then removed: BlueZ no longer knows it.
+    rig.emulator.wait_event("paired", FAKE, since=mark, timeout=5)
+    rig.bluez.wait(lambda: DEVICE not in rig.bluez.objects().get(path, {}), 10, "BlueZ to forget the look-alike")
+    rig.emulator.wait_event("disconnected", FAKE, since=mark, timeout=10)
+    rig.figure(f"look-alike refused and removed by 'pair': {time.monotonic() - started:.1f} s")
+    deadline = time.monotonic() + 5
+    while (left := keyboards_from_bluetoothd()) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not left, f"bluetoothd's keyboard for the look-alike is still there: {left}"
+
+    # The bridge runs while the look-alike advertises: the known controller streams, the look-alike stays unpaired.
+    rig.emulator.request("power", name=PAD, on=True)
+    mark = rig.emulator.mark()
+    start_bridge(rig)
+    pad = gamepad(rig)
+    wait_streaming(rig, PAD, since=mark)
+    _, frames = play_and_read(rig, PAD, TAP, [pad])
+    expect_frames(frames[pad], [["BTN_SOUTH 1"], ["BTN_SOUTH 0"]], "the known controller beside the look-alike")
+    pad.close()
+    assert not rig.bluez.get_or_none(path, DEVICE, "Paired"), "the bridge paired the look-alike"
+    assert not any(e["event"] == "paired" and e["name"] == FAKE for e in rig.emulator.events[mark:]), \
+        "the look-alike was paired while the bridge ran"
+    assert not keyboards_from_bluetoothd(), "a keyboard for the look-alike appeared while the bridge ran"
