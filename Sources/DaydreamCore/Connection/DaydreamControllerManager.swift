@@ -55,7 +55,7 @@ public final class DaydreamControllerManager {
         public var verificationTimeout = TimeSpan.seconds(20)
         /// How long `pairNextController` without an address watches after the
         /// first unpaired controller shows up, for others in range.
-        public var candidateWindow = TimeSpan.seconds(1)
+        public var candidateWindow = TimeSpan.seconds(2)
         /// How long after bluetoothd appears its adapters may take to show up
         /// before "no adapter" is reported (it takes its bus name first, then
         /// reads the adapters from the kernel).
