@@ -13,6 +13,7 @@ from rig import scenario
 
 PAD, PAD_ADDRESS = "pad", "C0:DD:EE:00:00:01"
 FAKE, FAKE_ADDRESS = "lookalike", "C0:DD:EE:00:00:0F"
+OTHER, OTHER_ADDRESS = "pad-c", "C0:DD:EE:00:00:0E"
 
 TAP = """
 at 0ms    tap click 150ms
@@ -38,6 +39,28 @@ def pair_refuses_lookalike(rig):
         refuse_and_carry_on(rig)
     finally:
         unpair(rig, FAKE, FAKE_ADDRESS)  # later scenarios expect one controller
+        if OTHER in rig.controllers:
+            unpair(rig, OTHER, OTHER_ADDRESS)
+
+
+@scenario("pair: several unpaired controllers in range -> pair lists them and pairs none", needs=("pair",))
+def pair_lists_candidates(rig):
+    """`daydream-bridge pair` without ADDRESS, with two unpaired devices calling
+    themselves Daydream controllers in range: it names both and bonds neither."""
+    try:
+        rig.controller(FAKE, FAKE_ADDRESS, hid=True)
+        rig.controller(OTHER, OTHER_ADDRESS)
+        mark = rig.emulator.mark()
+        result = run_bridge_command(rig, "pair")
+        output = result.stdout + result.stderr
+        assert result.returncode == 1, f"pair with two candidates exited {result.returncode}:\n{output}"
+        assert FAKE_ADDRESS in result.stdout and OTHER_ADDRESS in result.stdout, f"pair did not list both:\n{output}"
+        assert "daydream-bridge pair ADDRESS" in result.stderr, output
+        rig.emulator.poll()
+        assert not any(e["event"] == "paired" for e in rig.emulator.events[mark:]), "pair bonded one of them"
+    finally:
+        unpair(rig, FAKE, FAKE_ADDRESS)
+        unpair(rig, OTHER, OTHER_ADDRESS)
 
 
 def refuse_and_carry_on(rig):
