@@ -23,7 +23,7 @@ enum RunCommand: Subcommand {
     until exit, across Bluetooth drops.
 
     Options:
-      --pair           Pair a controller first (hold its home button).
+      --pair           Pair a controller first, as 'pair' does (hold its home button).
       --config FILE    Use this config instead of the lookup
                        ($XDG_CONFIG_HOME/daydream-bridge/config.toml, then
                        /etc/daydream-bridge/config.toml, then the built-in default).

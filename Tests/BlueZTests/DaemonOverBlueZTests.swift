@@ -136,6 +136,36 @@ import Testing
         }    }
 
     @Test(.enabled(if: CommandTests.binaryExists, "the daydream-bridge binary is not built next to the tests"))
+    func runPairWithSeveralCandidatesPairsNoneAndALookAlikeIsRefused() throws {
+        let bus = try TestBus()
+        defer { bus.stop() }
+        let reactor = try Reactor()
+        let fake = try FakeBlueZ(busAddress: bus.address, reactor: reactor)
+        defer { fake.stop() }
+        try fake.command("add_adapter")
+        try fake.command("add_device", ManagerRig.controller(ManagerRig.first, paired: false))
+        try fake.command("add_device", ManagerRig.controller(ManagerRig.second, paired: false))
+        let arguments = ["run", "--pair", "--print", "--socket", "none", "--config", DaemonOverBlueZTests.defaultConfig]
+        let several = try Daemon(bus: bus, arguments: arguments)
+        #expect(wait(reactor) { several.stderr.contains("2 unpaired controllers are in range") }, "\(several.stderr)")
+        #expect(several.stderr.contains("daydream-bridge pair ADDRESS"))
+        #expect(try !fake.log().contains { $0.hasPrefix("Pair ") })
+        #expect(several.stop() == 0)
+
+        // One candidate, a look-alike: refused, removed, and not tried again.
+        try fake.command("remove_device", ["address": ManagerRig.second])
+        try fake.command("remove_device", ["address": ManagerRig.first])
+        try fake.command("add_device", ManagerRig.controller(ManagerRig.first, paired: false, ["hid_service": true]))
+        let lookAlike = try Daemon(bus: bus, arguments: arguments, outputName: "look-alike")
+        #expect(wait(reactor) { lookAlike.stderr.contains("still looking") }, "\(lookAlike.stderr)")
+        #expect(lookAlike.stderr.contains("HID service (0x1812)"))
+        let devices = try fake.state()["devices"] as? [String: Any]
+        #expect(devices?[ManagerRig.first] == nil)
+        #expect(try !fake.log().contains { $0.hasPrefix("Set.Device1.Trusted") })
+        #expect(lookAlike.stop() == 0)
+    }
+
+    @Test(.enabled(if: CommandTests.binaryExists, "the daydream-bridge binary is not built next to the tests"))
     func withoutAnAdapterItSaysWhatToDoAndWaits() throws {
         let bus = try TestBus()
         defer { bus.stop() }

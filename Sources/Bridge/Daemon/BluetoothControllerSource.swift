@@ -8,7 +8,8 @@ import Timebase
 /// `DaydreamControllerManager` connects to every paired controller and reconnects with backoff; each
 /// one that connects is handed to the daemon. Problems (BlueZ not running, no adapter, adapter off or
 /// blocked) are logged by the manager, one line each saying what to do, and shown in the status.
-/// With `pairFirst`, discovery runs until an unpaired controller shows up, and it is paired.
+/// With `pairFirst`, discovery runs until an unpaired controller shows up, and it is paired like
+/// `daydream-bridge pair` pairs it: checked, and refused when several are in range.
 ///
 /// When the system bus goes away (dbus-daemon stopped or restarted), the manager on it is stopped
 /// and dropped (its controllers are released as on any disconnect), and the bus is tried again with
@@ -25,7 +26,8 @@ public final class BluetoothControllerSource {
     public private(set) var manager: DaydreamControllerManager
     private let reactor: Reactor
     private let pairFirst: Bool
-    private var pairing = false
+    private var pairingRequest: PairingRequest?
+    private var pairingRetry: ScheduledTimer?
     private var paired = false
     private var found: (@MainActor (DDController) -> Void)?
     private var problem: (@MainActor (String) -> Void)?
@@ -59,18 +61,25 @@ public final class BluetoothControllerSource {
         running = false
         retryTimer?.cancel()
         retryTimer = nil
+        stopPairing()
         manager.stop()
+    }
+
+    private func stopPairing() {
+        pairingRequest?.cancel()
+        pairingRequest = nil
+        pairingRetry?.cancel()
+        pairingRetry = nil
     }
 
     private func follow(_ manager: DaydreamControllerManager) {
         manager.controllerConnected = { [weak self] in self?.found?($0) }
         manager.problemHandler = { [weak self] problem in self?.handle(problem) }
-        if pairFirst && !paired {
-            manager.controllerSighted = { [weak self] device in self?.pairIfNew(device) }
-            Logger.notice("looking for an unpaired controller to pair: hold its home button until the light blinks")
-            manager.startDiscovery()
-        }
         manager.start()
+        if pairFirst && !paired {
+            Logger.notice("looking for an unpaired controller to pair: hold its home button until the light blinks")
+            lookForAControllerToPair()
+        }
     }
 
     private func handle(_ reported: DaydreamControllerManager.Problem) {
@@ -89,11 +98,10 @@ public final class BluetoothControllerSource {
     private func dropManager(_ lost: DaydreamControllerManager) {
         guard running, lost === manager, retryTimer == nil else { return }
         lost.controllerConnected = nil
-        lost.controllerSighted = nil
         lost.problemHandler = nil
+        stopPairing()
         lost.stop()
         lost.client.connection.close()
-        pairing = false
         retryDelay = Self.firstRetryDelay
         Logger.notice("trying the D-Bus system bus again until it answers")
         scheduleRetry()
@@ -118,22 +126,25 @@ public final class BluetoothControllerSource {
         }
     }
 
-    private func pairIfNew(_ device: DeviceInfo) {
-        guard !pairing, device.isDaydreamController, !device.isPaired else { return }
-        pairing = true
+    private func lookForAControllerToPair() {
         let manager = self.manager
-        Logger.notice("pairing \(device.address) (\(device.name ?? "no name"))")
-        manager.pair(address: device.address) { [weak self] result in
+        pairingRequest = manager.pairNextController { [weak self] result in
             guard let self, manager === self.manager else { return }
+            pairingRequest = nil
             switch result {
             case .success(let controller):
                 Logger.notice("paired and trusted \(controller.address)")
-                self.paired = true
-                manager.controllerSighted = nil
-                manager.stopDiscovery()
+                paired = true
+            case .failure(let error) where !error.candidates.isEmpty:
+                Logger.error("\(error.candidates.count) unpaired controllers are in range "
+                    + "(\(error.candidates.map(\.address).joined(separator: ", "))); pairing none: "
+                    + "run 'daydream-bridge pair ADDRESS' with the address of yours")
             case .failure(let error):
-                Logger.error("pairing \(device.address) failed: \(error); still looking")
-                self.pairing = false
+                Logger.error("\(error); still looking")
+                pairingRetry = manager.reactor.schedule(after: .seconds(2)) { [weak self] in
+                    self?.pairingRetry = nil
+                    self?.lookForAControllerToPair()
+                }
             }
         }
     }
