@@ -6,6 +6,11 @@ parts the bridge uses: ObjectManager at /, AgentManager1 at /org/bluez,
 Adapter1, Device1, GattService1, GattCharacteristic1 (ReadValue, StartNotify,
 AcquireNotify handing out one end of a SOCK_SEQPACKET socketpair).
 
+Notify sessions are kept per client as src/gatt-client.c keeps them: a
+StartNotify session lasts until that client's StopNotify or until it leaves
+the bus, across disconnects (subscribed again on the next connection), and
+while any session is open AcquireNotify answers InProgress.
+
 The test drives it with JSON lines on stdin; each command is answered with
 one JSON line on stdout: {"id": N, "ok": true, "result": ...} or
 {"id": N, "ok": false, "error": "..."}. The first line is {"ready": true}.
@@ -13,6 +18,7 @@ Needs Debian's python3-dbus and python3-gi (run it with /usr/bin/python3).
 """
 
 import argparse
+import errno
 import json
 import os
 import socket
@@ -109,6 +115,9 @@ class Fake:
             if isinstance(obj, Device) and not obj.props[DEVICE]["Paired"]:
                 self.remove_tree(path, quiet=True)
         self.agent = None
+        for obj in list(self.objects.values()):
+            if isinstance(obj, GattCharacteristic):
+                obj.forget_sessions()
         for obj in list(self.objects.values()):
             obj.remove_from_connection()
         self.root.remove_from_connection()
@@ -309,6 +318,8 @@ class Device(FakeObject):
         self.late_gatt = False       # another GATT object right after ServicesResolved
         self.hid_service = False     # a look-alike with a HID service (0x1812)
         self.daydream_input = True   # False: a look-alike without the FE55 input characteristic
+        self.resolves = True         # False: connected, but ServicesResolved never comes
+        self.acquire_hangs = False   # True: AcquireNotify is never answered
 
     def address(self):
         return str(self.props[DEVICE]["Address"])
@@ -352,10 +363,13 @@ class Device(FakeObject):
         GLib.idle_add(self.resolve)
 
     def resolve(self):
-        if not self.props[DEVICE]["Connected"]:
+        if not self.props[DEVICE]["Connected"] or not self.resolves:
             return False
         if self.gatt and not any(p.startswith(self.path + "/") for p in self.fake.objects):
             self.add_gatt()
+        for obj in list(self.fake.objects.values()):
+            if isinstance(obj, GattCharacteristic) and obj.path.startswith(self.path + "/"):
+                obj.subscribe_sessions()
         self.set(DEVICE, "ServicesResolved", dbus.Boolean(True))
         if self.late_gatt:
             # Like bluetoothd exporting a last object after ServicesResolved.
@@ -440,6 +454,8 @@ class GattCharacteristic(FakeObject):
             "Flags": dbus.Array(flags, signature="s"), "Notifying": dbus.Boolean(False),
             "Value": dbus.Array([dbus.Byte(b) for b in value], signature="y")}})
         self.socket = None
+        self.sessions = {}           # StartNotify sessions: client's bus name -> subscribed now
+        self.watches = {}            # client's bus name -> its NameOwnerChanged watch
         self.device = fake.objects[service.props[SERVICE]["Device"]]
 
     @dbus.service.method(CHARACTERISTIC, in_signature="a{sv}", out_signature="ay")
@@ -455,34 +471,84 @@ class GattCharacteristic(FakeObject):
     def WriteValue(self, value, options):
         self.record("WriteValue")
 
-    @dbus.service.method(CHARACTERISTIC)
-    def StartNotify(self):
+    @dbus.service.method(CHARACTERISTIC, sender_keyword="sender")
+    def StartNotify(self, sender=None):
         self.record("StartNotify")
         if "notify" not in self.props[CHARACTERISTIC]["Flags"]:
             raise dbus.exceptions.DBusException("Notify not supported", name="org.bluez.Error.NotSupported")
         if self.socket is not None:
             raise dbus.exceptions.DBusException("Notify acquired", name="org.bluez.Error.NotPermitted")
-        self.set(CHARACTERISTIC, "Notifying", dbus.Boolean(True))
+        if sender in self.sessions:
+            # One session per client: an answer again, or InProgress while it waits for a connection.
+            if not self.sessions[sender]:
+                raise dbus.exceptions.DBusException("In Progress", name="org.bluez.Error.InProgress")
+            return
+        connected = bool(self.device.props[DEVICE]["Connected"])
+        self.sessions[sender] = connected
+        self.watches[sender] = self.fake.bus.watch_name_owner(
+            sender, lambda owner, client=sender: owner or self.end_session(client))
+        if connected:
+            self.set(CHARACTERISTIC, "Notifying", dbus.Boolean(True))
 
-    @dbus.service.method(CHARACTERISTIC)
-    def StopNotify(self):
+    @dbus.service.method(CHARACTERISTIC, sender_keyword="sender")
+    def StopNotify(self, sender=None):
         self.record("StopNotify")
-        self.set(CHARACTERISTIC, "Notifying", dbus.Boolean(False))
-
-    @dbus.service.method(CHARACTERISTIC, in_signature="a{sv}", out_signature="hq")
-    def AcquireNotify(self, options):
-        self.record("AcquireNotify")
-        if self.device.refuse_acquire:
-            raise dbus.exceptions.DBusException("refused", name=self.device.refuse_acquire)
         if self.socket is not None:
-            raise dbus.exceptions.DBusException("Notify acquired", name="org.bluez.Error.NotPermitted")
+            self.release(False)
+            return
+        if sender not in self.sessions:
+            raise dbus.exceptions.DBusException("No notify session started", name="org.bluez.Error.Failed")
+        self.end_session(sender)
+
+    def end_session(self, client):
+        self.sessions.pop(client, None)
+        watch = self.watches.pop(client, None)
+        if watch is not None:
+            watch.cancel()
+        if self.props[CHARACTERISTIC]["Notifying"] and not any(self.sessions.values()) and self.fake.bus is not None:
+            self.set(CHARACTERISTIC, "Notifying", dbus.Boolean(False))
+
+    def subscribe_sessions(self):
+        """A connection: every session is subscribed again."""
+        for client in self.sessions:
+            self.sessions[client] = True
+        if self.sessions and not self.props[CHARACTERISTIC]["Notifying"]:
+            self.set(CHARACTERISTIC, "Notifying", dbus.Boolean(True))
+
+    def forget_sessions(self):
+        """bluetoothd exits: its sessions go with it."""
+        for watch in self.watches.values():
+            watch.cancel()
+        self.watches.clear()
+        self.sessions.clear()
+
+    def session_log(self):
+        return {client: subscribed for client, subscribed in self.sessions.items()}
+
+    @dbus.service.method(CHARACTERISTIC, in_signature="a{sv}", out_signature="hq", async_callbacks=("ok", "err"))
+    def AcquireNotify(self, options, ok, err):
+        self.record("AcquireNotify")
+        if self.device.acquire_hangs:
+            return
+        if self.device.refuse_acquire:
+            err(dbus.exceptions.DBusException("refused", name=self.device.refuse_acquire))
+            return
+        if not self.device.props[DEVICE]["Connected"]:
+            err(dbus.exceptions.DBusException("Not connected", name="org.bluez.Error.Failed"))
+            return
+        if self.socket is not None:
+            err(dbus.exceptions.DBusException("Notify acquired", name="org.bluez.Error.NotPermitted"))
+            return
+        if self.sessions:
+            err(dbus.exceptions.DBusException("In Progress", name="org.bluez.Error.InProgress"))
+            return
         mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.socket = mine
         self.props[CHARACTERISTIC]["NotifyAcquired"] = dbus.Boolean(True)
         handed = dbus.types.UnixFd(theirs.fileno())
         theirs.close()
         GLib.io_add_watch(mine.fileno(), GLib.IO_HUP | GLib.IO_ERR, self.peer_closed)
-        return (handed, dbus.UInt16(23))
+        ok(handed, dbus.UInt16(23))
 
     def peer_closed(self, *_):
         self.fake.log.append("notify socket closed " + self.path)
@@ -490,10 +556,13 @@ class GattCharacteristic(FakeObject):
         return False
 
     def release(self, quiet):
+        """The connection dropped: the socket closes; sessions stay, waiting for the next one."""
         if self.socket is not None:
             self.socket.close()
             self.socket = None
             self.props[CHARACTERISTIC].pop("NotifyAcquired", None)
+        for client in self.sessions:
+            self.sessions[client] = False
         if self.props[CHARACTERISTIC]["Notifying"]:
             if quiet:
                 self.props[CHARACTERISTIC]["Notifying"] = dbus.Boolean(False)
@@ -502,9 +571,13 @@ class GattCharacteristic(FakeObject):
 
     def notify(self, data):
         if self.socket is not None:
-            self.socket.send(bytes(data))
+            try:
+                self.socket.send(bytes(data))
+            except OSError as error:  # like bluetoothd's "sendmsg: Connection reset by peer"
+                self.fake.log.append("sendmsg %s %s" % (errno.errorcode.get(error.errno, error.errno), self.path))
+                return "failed"
             return "socket"
-        if self.props[CHARACTERISTIC]["Notifying"]:
+        if any(self.sessions.values()):
             self.set(CHARACTERISTIC, "Value", dbus.Array([dbus.Byte(b) for b in data], signature="y"))
             return "signal"
         return "dropped"
@@ -588,6 +661,9 @@ def run_command(fake, command, answer):
                 "agent": list(fake.agent[1:]) if fake.agent else None, "default_agent": fake.default_agent,
                 "devices": {o.address(): {k: plain(v) for k, v in o.props[DEVICE].items()}
                             for o in fake.objects.values() if isinstance(o, Device)}}
+    if cmd == "sessions":
+        return {o.path: o.session_log() for o in fake.objects.values()
+                if isinstance(o, GattCharacteristic) and o.sessions}
     raise ValueError("unknown command " + cmd)
 
 
