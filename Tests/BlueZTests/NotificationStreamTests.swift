@@ -41,6 +41,27 @@ import Glibc
         stream.close()
     }
 
+    /// bluetoothd logged "sendmsg: Connection reset by peer" when the bridge closed the socket
+    /// with notifications unread: closing a unix socket with data in its queue resets the
+    /// connection. Read empty first, the peer sees a plain end (EPIPE).
+    @Test func closingReadsTheSocketEmptySoThePeerSeesAPlainEnd() throws {
+        let reactor = try Reactor()
+        var ends: [Int32] = [-1, -1]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0)
+        defer { close(ends[1]) }
+        let stream = try NotificationStream(
+            descriptor: ends[0], mtu: 23, reactor: reactor, onPacket: { _, _ in }, onClosed: { _ in })
+        let packet = [UInt8](repeating: 7, count: 20)
+        for _ in 0..<3 {
+            #expect(packet.withUnsafeBytes { send(ends[1], $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == 20)
+        }
+        stream.close()
+        let sent = packet.withUnsafeBytes { send(ends[1], $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        let error = errno
+        #expect(sent == -1)
+        #expect(error == EPIPE, "errno \(error) (ECONNRESET is \(ECONNRESET))")
+    }
+
     /// A descriptor the loop refuses (epoll takes no regular files or /dev/null) is a thrown
     /// error, and the half-made stream frees its buffer once: freed twice, as it was, glibc
     /// aborts the process here ("double free detected").

@@ -48,11 +48,19 @@ final class NotificationStream {
         buffer.deallocate()
     }
 
-    /// Stops reading and closes the socket.
+    /// Stops reading and closes the socket, once it is read empty: closing it with
+    /// notifications unread resets the connection, and bluetoothd's next `sendmsg`
+    /// fails with ECONNRESET ("Connection reset by peer") instead of seeing a clean end.
+    /// What is read here is dropped.
     func close() {
         guard let watch else { return }
         watch.cancel()
         self.watch = nil
+        while true {
+            let count = read(descriptor, buffer.baseAddress, buffer.count)
+            if count > 0 || (count < 0 && errno == EINTR) { continue }
+            break
+        }
         _ = Glibc.close(descriptor)
     }
 
