@@ -34,6 +34,7 @@ final class ControllerLink {
     private var reactor: Reactor { manager.reactor }
     private var backoff: Backoff
     private var retryTimer: ScheduledTimer?
+    private let sessions: NotifySessions
     private var batteryTimer: ScheduledTimer?
     private var stream: NotificationStream?
     private var valueObserved: [String] = []
@@ -57,6 +58,7 @@ final class ControllerLink {
         self.controller = controller
         self.manager = manager
         backoff = Backoff(initial: manager.options.reconnectDelay, maximum: manager.options.maximumReconnectDelay)
+        sessions = NotifySessions(client: manager.client, label: controller.address)
         controller.batteryLevelReader = { [weak self] _ in self?.readBattery() }
     }
 
@@ -106,7 +108,7 @@ final class ControllerLink {
 
     /// The Device1 object went away (BlueZ drops temporary devices); it may come back.
     func deviceVanished() {
-        lost("the controller's BlueZ object was removed", retry: false)
+        lost("the controller's BlueZ object was removed", retry: false, sessionsGone: true)
         devicePath = nil
         holdOffUntil = nil  // forgotten: a new pairing starts afresh
     }
@@ -119,7 +121,7 @@ final class ControllerLink {
             holdOffUntil = reactor.now + manager.options.maximumReconnectDelay
         }
         lastConnectFailure = nil
-        lost("bluetoothd stopped", retry: false)
+        lost("bluetoothd stopped", retry: false, sessionsGone: true)
         devicePath = nil
     }
 
@@ -228,6 +230,10 @@ final class ControllerLink {
                     Log.error("\(controller.address): cannot read notifications: \(error)")
                     lost("no notification socket")
                 }
+            case .failure(let error) where error.shortName == "InProgress":
+                // Another program has notifications on (a StartNotify session): share them.
+                Log.info("\(controller.address): AcquireNotify refused (\(error.name): another client's notifications are on); using StartNotify")
+                startNotify(input.path, attempt: attempt)
             case .failure(let error) where ["NotSupported", "NotPermitted", "Failed"].contains(error.shortName):
                 Log.info("\(controller.address): AcquireNotify refused (\(error.name)); using StartNotify")
                 startNotify(input.path, attempt: attempt)
@@ -244,7 +250,7 @@ final class ControllerLink {
             value.withUnsafeBytes { controller.receive($0, at: reactor.now) }
         }
         valueObserved.append(path)
-        client.startNotify(characteristic: path) { [weak self] result in
+        sessions.start(path) { [weak self] result in
             guard let self, attempt == generation, state == .subscribing else { return }
             switch result {
             case .success: streaming(.startNotify)
@@ -297,7 +303,7 @@ final class ControllerLink {
                 if let percent = value.first { controller.setBatteryLevel(percent: Int(percent)) }
             }
             valueObserved.append(battery.path)
-            client.startNotify(characteristic: battery.path) { [weak self] result in
+            sessions.start(battery.path) { [weak self] result in
                 if case .failure(let error) = result {
                     Log.info("\(self?.controller.address ?? "?"): battery notifications refused (\(error)); polling")
                     self?.pollBattery()
@@ -364,8 +370,10 @@ final class ControllerLink {
     // MARK: Loss
 
     /// The link is gone: release everything, report the disconnect (every held
-    /// button released, handlers called), and try again later when `retry`.
-    func lost(_ reason: String, retry: Bool = true) {
+    /// button released, handlers called), undo the StartNotify sessions (unless
+    /// `sessionsGone`: bluetoothd or the device's objects went away), and try again
+    /// later when `retry`.
+    func lost(_ reason: String, retry: Bool = true, sessionsGone: Bool = false) {
         generation += 1
         subscriptionRequested = false
         let wasStreaming = state == .streaming
@@ -376,6 +384,7 @@ final class ControllerLink {
         stream = nil
         for path in valueObserved { client.setValueObserver(characteristic: path, nil) }
         valueObserved.removeAll()
+        if sessionsGone { sessions.forgetAll() } else { sessions.stopAll() }
         batteryTimer?.cancel()
         batteryTimer = nil
         batteryPath = nil

@@ -1,0 +1,68 @@
+import BlueZ
+@testable import DaydreamCore
+import EventLoop
+import Foundation
+import Testing
+import Timebase
+
+/// The link's notify sessions, against the fake bluetoothd.
+@MainActor
+@Suite(.serialized, .enabled(if: TestEnvironment.canRunDBusTests, "needs dbus-daemon, python3-dbus, python3-gi"))
+struct LinkTests {
+    typealias Rig = ManagerRig
+    static let device = "/org/bluez/hci0/dev_C0_DD_EE_00_00_01"
+    static let input = device + "/service0014/char0015"
+
+    func calls(_ rig: Rig, _ prefix: String) throws -> [String] {
+        try rig.fake.log().filter { $0.hasPrefix(prefix + " ") }
+    }
+
+    @Test func aStartNotifyFallbackIsUndoneSoAcquireNotifyWorksAgain() throws {
+        let rig = try Rig(devices: [Rig.controller(Rig.first)])
+        defer { rig.stop() }
+        try rig.fake.command("configure", ["address": Rig.first, "refuse_acquire": "org.bluez.Error.NotPermitted"])
+        let controller = try rig.connected(Rig.first)
+        #expect(rig.manager.notifyMethod(of: controller) == .startNotify)
+        try rig.fake.command("configure", ["address": Rig.first, "refuse_acquire": NSNull()])
+        // BlueZ keeps a StartNotify session across the disconnect and answers AcquireNotify
+        // with InProgress while it is open: the link must have stopped it.
+        try rig.fake.command("drop", ["address": Rig.first, "present": true])
+        try rig.wait("the disconnect") { !controller.isConnected }
+        try rig.wait("the reconnect") { controller.isConnected }
+        #expect(rig.manager.notifyMethod(of: controller) == .acquireNotify)
+        #expect(try calls(rig, "StopNotify").contains("StopNotify \(Self.input)"))
+        try rig.send(Rig.first, Rig.volumeUpPacket)
+        try rig.wait("the packet") { controller.volumeUpButton.isPressed }
+    }
+
+    @Test func anotherProgramsNotificationsAreSharedAndLeftOn() throws {
+        let rig = try Rig(devices: [Rig.controller(Rig.first)])
+        defer { rig.stop() }
+        // Another program connects the controller and turns notifications on first.
+        let other = try BusConnection(address: rig.bus.address, reactor: rig.reactor)
+        defer { other.close() }
+        var answers: [String] = []
+        let call = { (path: String, interface: String, method: String) in
+            other.call(destination: "org.bluez", path: path, interface: interface, method: method) { result in
+                answers.append("\(method) \((try? result.get()) != nil ? "ok" : "failed")")
+            }
+        }
+        call(Self.device, "org.bluez.Device1", "Connect")
+        try rig.wait("the other's connect") { answers == ["Connect ok"] }
+        try rig.wait("the services") { (try? rig.fake.state()["devices"] as? [String: [String: Any]])?[Rig.first]?["ServicesResolved"] as? Bool == true }
+        call(Self.input, "org.bluez.GattCharacteristic1", "StartNotify")
+        try rig.wait("the other's StartNotify") { answers == ["Connect ok", "StartNotify ok"] }
+
+        // AcquireNotify answers InProgress: the bridge shares the notifications through StartNotify.
+        let controller = try rig.connected(Rig.first)
+        #expect(rig.manager.notifyMethod(of: controller) == .startNotify)
+        try rig.send(Rig.first, Rig.volumeUpPacket)
+        try rig.wait("the packet") { controller.volumeUpButton.isPressed }
+
+        // Stopping ends only the bridge's own session.
+        rig.manager.stop()
+        try rig.wait("the bridge's StopNotify") { (try? calls(rig, "StopNotify").contains("StopNotify \(Self.input)")) == true }
+        let sessions = try rig.fake.command("sessions") as? [String: [String: Bool]]
+        #expect(sessions?[Self.input]?.count == 1, "\(sessions ?? [:])")
+    }
+}
