@@ -5,7 +5,7 @@ import Foundation
 import Testing
 import Timebase
 
-/// The link's notify sessions, against the fake bluetoothd.
+/// The link's backoff and its notify sessions, against the fake bluetoothd.
 @MainActor
 @Suite(.serialized, .enabled(if: TestEnvironment.canRunDBusTests, "needs dbus-daemon, python3-dbus, python3-gi"))
 struct LinkTests {
@@ -15,6 +15,23 @@ struct LinkTests {
 
     func calls(_ rig: Rig, _ prefix: String) throws -> [String] {
         try rig.fake.log().filter { $0.hasPrefix(prefix + " ") }
+    }
+
+    @Test func aLinkThatDropsRightAfterStreamingSlowsDown() throws {
+        // The backoff used to restart at every subscription, so such a link was retried every 40 ms forever.
+        let rig = try Rig(devices: [Rig.controller(Rig.first)], maximumReconnectDelay: .seconds(5))
+        defer { rig.stop() }
+        let controller = try rig.connected(Rig.first)
+        var gaps: [TimeSpan] = []
+        for _ in 0..<5 {
+            try rig.fake.command("drop", ["address": Rig.first, "present": true])
+            try rig.wait("the disconnect") { !controller.isConnected }
+            let dropped = rig.reactor.now
+            try rig.wait("the reconnect") { controller.isConnected }
+            gaps.append(rig.reactor.now - dropped)
+        }
+        // 40 ms doubling, each delay at least half its ceiling: the fifth is at least 320 ms.
+        #expect(gaps[4] >= .milliseconds(320), "\(gaps)")
     }
 
     @Test func aStartNotifyFallbackIsUndoneSoAcquireNotifyWorksAgain() throws {

@@ -34,6 +34,8 @@ final class ControllerLink {
     private var reactor: Reactor { manager.reactor }
     private var backoff: Backoff
     private var retryTimer: ScheduledTimer?
+    /// When the current subscription began streaming: the backoff restarts only after a stream held.
+    private var streamStarted: MonotonicTime?
     private let sessions: NotifySessions
     private var batteryTimer: ScheduledTimer?
     private var stream: NotificationStream?
@@ -84,9 +86,13 @@ final class ControllerLink {
             guard manager.mayConnect(device) else { return }
             if device.isConnected && device.servicesResolved {
                 subscribe()
+            } else if retryTimer != nil {
+                // A retry is due: a link half up or half down now (Connected before
+                // ServicesResolved, or the other way) is looked at then, not counted as a failure.
+                return
             } else if device.isConnected {
                 state = .resolving
-            } else if retryTimer == nil {
+            } else {
                 if let holdOffUntil, reactor.now < holdOffUntil {
                     Log.debug("\(controller.address): not connecting before \(holdOffUntil - reactor.now) from now")
                     scheduleAttempt(at: holdOffUntil)
@@ -264,7 +270,7 @@ final class ControllerLink {
     private func streaming(_ method: DaydreamControllerManager.NotifyMethod) {
         state = .streaming
         notifyMethod = method
-        backoff.reset()
+        streamStarted = reactor.now
         retryTimer?.cancel()
         retryTimer = nil
         Log.info("\(controller.address): connected, streaming through \(method)")
@@ -372,7 +378,8 @@ final class ControllerLink {
     /// The link is gone: release everything, report the disconnect (every held
     /// button released, handlers called), undo the StartNotify sessions (unless
     /// `sessionsGone`: bluetoothd or the device's objects went away), and try again
-    /// later when `retry`.
+    /// later when `retry`. The backoff restarts from its first delay only when
+    /// the stream had held for `stableStreamDuration`.
     func lost(_ reason: String, retry: Bool = true, sessionsGone: Bool = false) {
         generation += 1
         subscriptionRequested = false
@@ -380,6 +387,10 @@ final class ControllerLink {
         let wasActive = state != .idle
         state = .idle
         notifyMethod = nil
+        if let streamStarted, reactor.now - streamStarted >= manager.options.stableStreamDuration {
+            backoff.reset()
+        }
+        streamStarted = nil
         stream?.close()
         stream = nil
         for path in valueObserved { client.setValueObserver(characteristic: path, nil) }

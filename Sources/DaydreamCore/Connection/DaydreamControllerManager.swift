@@ -42,10 +42,14 @@ public final class DaydreamControllerManager {
         public var powersOnAdapter = true
         /// Keep discovering while a known controller is away, so it is found when it wakes.
         public var discoversWhileControllersAreAway = true
-        /// The first reconnect delay; it doubles up to `maximumReconnectDelay`.
+        /// The first reconnect delay; it doubles up to `maximumReconnectDelay`, and
+        /// each delay is drawn at random between half and all of that.
         public var reconnectDelay = TimeSpan.milliseconds(500)
         /// The longest delay between reconnect attempts.
         public var maximumReconnectDelay = TimeSpan.seconds(30)
+        /// How long a stream must hold before the reconnect delay starts again from
+        /// `reconnectDelay`: a link that drops soon after each subscription keeps slowing down.
+        public var stableStreamDuration = TimeSpan.seconds(10)
         /// How often the battery is read when it cannot notify.
         public var batteryPollInterval = TimeSpan.seconds(600)
         /// Register the pairing agent as BlueZ's default agent too.
