@@ -5,7 +5,8 @@ import Foundation
 import Testing
 import Timebase
 
-/// The link's backoff and its notify sessions, against the fake bluetoothd.
+/// The link's judgement of the stream (Connected=false, silence), its
+/// backoff, and its notify sessions, against the fake bluetoothd.
 @MainActor
 @Suite(.serialized, .enabled(if: TestEnvironment.canRunDBusTests, "needs dbus-daemon, python3-dbus, python3-gi"))
 struct LinkTests {
@@ -15,6 +16,63 @@ struct LinkTests {
 
     func calls(_ rig: Rig, _ prefix: String) throws -> [String] {
         try rig.fake.log().filter { $0.hasPrefix(prefix + " ") }
+    }
+
+    /// Sends `packet` (rest by default) every 40 ms until `condition` holds; throws after 5 s.
+    func stream(_ rig: Rig, _ packet: String = Rig.restPacket, until what: String, _ condition: () -> Bool) throws {
+        let end = rig.reactor.now + .seconds(5)
+        while !condition() {
+            guard rig.reactor.now < end else { throw TestFailure("timed out streaming until \(what)") }
+            _ = try rig.fake.command("send", ["address": Rig.first, "hex": packet])
+            _ = rig.reactor.run(until: condition, timeout: .milliseconds(40))
+        }
+    }
+
+    @Test func connectedFalseWhileTheSocketDeliversReleasesAtOnceAndKeepsTheStream() throws {
+        // bluetoothd (after a restart) can drop its connected flag while the link lives.
+        let rig = try Rig(devices: [Rig.controller(Rig.first)]) { $0.silenceTimeout = .seconds(1) }
+        defer { rig.stop() }
+        let controller = try rig.connected(Rig.first)
+        try rig.send(Rig.first, Rig.volumeUpPacket)
+        try rig.wait("the press") { controller.volumeUpButton.isPressed }
+        try rig.fake.command("set_property", ["path": Self.device, "interface": "org.bluez.Device1",
+                                              "name": "Connected", "value": false])
+        try rig.wait("the release") { !controller.volumeUpButton.isPressed && !controller.isConnected }
+        try stream(rig, until: "the stream resumes") { controller.isConnected }
+        try rig.sync()
+        // The same socket: no second Connect or AcquireNotify, the socket never closed.
+        #expect(try calls(rig, "Connect").count == 1)
+        #expect(try calls(rig, "AcquireNotify").count == 1)
+        #expect(try !rig.fake.log().contains { $0.hasPrefix("notify socket closed") })
+        #expect(rig.events.prefix(4) == ["added \(Rig.first)", "connected \(Rig.first)", "disconnected \(Rig.first)",
+                                         "connected \(Rig.first)"])
+        try stream(rig, Rig.volumeUpPacket, until: "packets again") { controller.volumeUpButton.isPressed }
+    }
+
+    @Test func connectedFalseAndThenSilenceEndsTheStreamAndConnectsAgain() throws {
+        let rig = try Rig(devices: [Rig.controller(Rig.first)]) { $0.silenceTimeout = .milliseconds(500) }
+        defer { rig.stop() }
+        let controller = try rig.connected(Rig.first)
+        try rig.fake.command("set_property", ["path": Self.device, "interface": "org.bluez.Device1",
+                                              "name": "Connected", "value": false])
+        try rig.wait("the release") { !controller.isConnected }
+        try rig.wait("the socket closed") { (try? rig.fake.log().contains { $0.hasPrefix("notify socket closed") }) == true }
+        try rig.wait("the reconnect") { controller.isConnected }
+        #expect(try calls(rig, "Connect").count >= 2)
+    }
+
+    @Test func aSilentStreamReleasesAndIsSubscribedAgain() throws {
+        let rig = try Rig(devices: [Rig.controller(Rig.first)]) { $0.silenceTimeout = .milliseconds(200) }
+        defer { rig.stop() }
+        let controller = try rig.connected(Rig.first)
+        try rig.send(Rig.first, Rig.volumeUpPacket)
+        try rig.wait("the press") { controller.volumeUpButton.isPressed }
+        // Nothing more: the button must not stay down.
+        try rig.wait("the release") { !controller.volumeUpButton.isPressed && !controller.isConnected }
+        // Still nothing: the socket is given up and the still connected link subscribed again.
+        try rig.wait("a second subscription") { (try? calls(rig, "AcquireNotify").count) == 2 }
+        try rig.wait("the stream") { controller.isConnected }
+        try stream(rig, until: "a packet") { controller.statistics.received >= 2 }
     }
 
     @Test func aLinkThatDropsRightAfterStreamingSlowsDown() throws {
@@ -35,7 +93,8 @@ struct LinkTests {
     }
 
     @Test func aStartNotifyFallbackIsUndoneSoAcquireNotifyWorksAgain() throws {
-        let rig = try Rig(devices: [Rig.controller(Rig.first)])
+        // No socket to hang up on the StartNotify path: the silence after Connected=false decides.
+        let rig = try Rig(devices: [Rig.controller(Rig.first)]) { $0.silenceTimeout = .milliseconds(500) }
         defer { rig.stop() }
         try rig.fake.command("configure", ["address": Rig.first, "refuse_acquire": "org.bluez.Error.NotPermitted"])
         let controller = try rig.connected(Rig.first)

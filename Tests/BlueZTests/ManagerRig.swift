@@ -24,7 +24,8 @@ final class ManagerRig {
     var events: [String] = []
 
     init(policy: DaydreamControllerManager.ConnectionPolicy = .pairedOnly, adapter: [String: Any]? = [:],
-         devices: [[String: Any]] = [], maximumReconnectDelay: TimeSpan = .milliseconds(200)) throws {
+         devices: [[String: Any]] = [], maximumReconnectDelay: TimeSpan = .milliseconds(200),
+         configure: (inout DaydreamControllerManager.Options) -> Void = { _ in }) throws {
         let bus = try TestBus()
         self.bus = bus
         do {
@@ -45,6 +46,9 @@ final class ManagerRig {
         var options = DaydreamControllerManager.Options(policy: policy)
         options.reconnectDelay = .milliseconds(40)
         options.maximumReconnectDelay = maximumReconnectDelay
+        // The fake sends only what a test asks for: no silence is a stall unless a test says so.
+        options.silenceTimeout = .seconds(60)
+        configure(&options)
         manager = DaydreamControllerManager(
             reactor: reactor, connection: try BusConnection(address: bus.address, reactor: reactor), options: options)
         manager.problemHandler = { [unowned self] in problems.append($0) }

@@ -8,6 +8,14 @@ import Timebase
 /// battery and device information; on loss, report at once and reconnect
 /// with backoff. One link per address, for the life of the manager, so the
 /// `DDController` stays the same object across reconnects.
+///
+/// The stream decides whether the link is up. The controller streams without
+/// pause while awake, so a silence of `Options.silenceTimeout`, or BlueZ
+/// reporting `Connected=false` (which bluetoothd can do while the link lives),
+/// interrupts the stream: everything is released at once and reported as a
+/// disconnect, but the socket is still read. Notifications arriving during the
+/// next `silenceTimeout` show the link is up and the stream resumes; otherwise,
+/// or at the socket's hang-up, the link is lost.
 @MainActor
 final class ControllerLink {
     enum State: Equatable {
@@ -21,6 +29,9 @@ final class ControllerLink {
         case subscribing
         /// Packets flow.
         case streaming
+        /// The stream went silent or BlueZ reported a disconnect: everything is released;
+        /// the next `silenceTimeout` decides between resuming and losing the link.
+        case interrupted
     }
 
     let controller: DDController
@@ -34,8 +45,15 @@ final class ControllerLink {
     private var reactor: Reactor { manager.reactor }
     private var backoff: Backoff
     private var retryTimer: ScheduledTimer?
+    /// The one deadline of the current state: the next silence check while streaming,
+    /// the end of an interruption.
+    private var stateTimer: ScheduledTimer?
     /// When the current subscription began streaming: the backoff restarts only after a stream held.
     private var streamStarted: MonotonicTime?
+    /// When the stream was interrupted.
+    private var interruptedAt: MonotonicTime?
+    /// When the StartNotify path last got a value.
+    private var lastValueReceived = MonotonicTime.zero
     private let sessions: NotifySessions
     private var batteryTimer: ScheduledTimer?
     private var stream: NotificationStream?
@@ -72,7 +90,11 @@ final class ControllerLink {
     func update(_ device: DeviceInfo) {
         devicePath = device.path
         switch state {
-        case .streaming, .subscribing:
+        case .streaming:
+            if !device.isConnected { interrupt("BlueZ reports the controller disconnected") }
+        case .interrupted:
+            break  // the stream decides
+        case .subscribing:
             if !device.isConnected { lost("BlueZ reports the controller disconnected") }
         case .resolving:
             if !device.isConnected {
@@ -253,7 +275,10 @@ final class ControllerLink {
     private func startNotify(_ path: String, attempt: Int) {
         client.setValueObserver(characteristic: path) { [weak self] value in
             guard let self else { return }
-            value.withUnsafeBytes { controller.receive($0, at: reactor.now) }
+            let now = reactor.now
+            lastValueReceived = now
+            guard state != .interrupted else { return }
+            value.withUnsafeBytes { controller.receive($0, at: now) }
         }
         valueObserved.append(path)
         sessions.start(path) { [weak self] result in
@@ -271,13 +296,83 @@ final class ControllerLink {
         state = .streaming
         notifyMethod = method
         streamStarted = reactor.now
+        lastValueReceived = reactor.now
         retryTimer?.cancel()
         retryTimer = nil
         Log.info("\(controller.address): connected, streaming through \(method)")
         controller.markConnected()
         manager.linkConnected(self)
+        armSilenceCheck()
         setUpBattery()
         readDeviceInformation()
+    }
+
+    // MARK: Silence and interruptions
+
+    private var silenceTimeout: TimeSpan { manager.options.silenceTimeout }
+    private var lastReceived: MonotonicTime { stream?.lastReceived ?? lastValueReceived }
+
+    /// One check a `silenceTimeout` after the last notification (not a timer per packet).
+    private func armSilenceCheck() {
+        stateTimer?.cancel()
+        stateTimer = reactor.schedule(at: lastReceived + silenceTimeout) { [weak self] in
+            guard let self else { return }
+            stateTimer = nil
+            checkStream()
+        }
+    }
+
+    private func checkStream() {
+        // What is queued has arrived: read it before judging (the loop may have been late).
+        stream?.readQueued()
+        switch state {
+        case .streaming:
+            if reactor.now - lastReceived >= silenceTimeout {
+                interrupt("no notification for \(silenceTimeout)")
+            } else {
+                armSilenceCheck()
+            }
+        case .interrupted:
+            if let interruptedAt, lastReceived > interruptedAt {
+                resume()
+            } else {
+                lost("nothing arrived for \(silenceTimeout) after the interruption")
+            }
+        default:
+            break
+        }
+    }
+
+    /// Releases everything at once and reports a disconnect, but keeps reading: the
+    /// next `silenceTimeout` decides (`checkStream`), or the socket's hang-up.
+    private func interrupt(_ reason: String) {
+        // Notifications already queued came before the interruption: still delivered.
+        stream?.readQueued()
+        guard state == .streaming else { return }
+        state = .interrupted
+        let now = reactor.now
+        interruptedAt = now
+        stream?.delivers = false
+        Log.info("\(controller.address): \(reason): everything released; waiting \(silenceTimeout) for the stream")
+        controller.markDisconnected()
+        manager.linkDisconnected(self)
+        stateTimer?.cancel()
+        stateTimer = reactor.schedule(at: now + silenceTimeout) { [weak self] in
+            guard let self else { return }
+            stateTimer = nil
+            checkStream()
+        }
+    }
+
+    /// Notifications kept coming through the interruption: the link is up.
+    private func resume() {
+        state = .streaming
+        interruptedAt = nil
+        stream?.delivers = true
+        Log.info("\(controller.address): the stream went on; connected again")
+        controller.markConnected()
+        manager.linkConnected(self)
+        armSilenceCheck()
     }
 
     // MARK: Battery and device information
@@ -383,10 +478,13 @@ final class ControllerLink {
     func lost(_ reason: String, retry: Bool = true, sessionsGone: Bool = false) {
         generation += 1
         subscriptionRequested = false
-        let wasStreaming = state == .streaming
+        let previous = state
         let wasActive = state != .idle
         state = .idle
         notifyMethod = nil
+        stateTimer?.cancel()
+        stateTimer = nil
+        interruptedAt = nil
         if let streamStarted, reactor.now - streamStarted >= manager.options.stableStreamDuration {
             backoff.reset()
         }
@@ -404,10 +502,12 @@ final class ControllerLink {
             retryTimer?.cancel()
             retryTimer = nil
         }
-        if wasStreaming {
+        if previous == .streaming {
             Log.info("\(controller.address): disconnected: \(reason)")
             controller.markDisconnected()
             manager.linkDisconnected(self)
+        } else if previous == .interrupted {
+            Log.info("\(controller.address): disconnected: \(reason)")  // released and reported when interrupted
         } else if wasActive {
             Log.debug("\(controller.address): connection attempt ended: \(reason)")
         }

@@ -50,6 +50,11 @@ public final class DaydreamControllerManager {
         /// How long a stream must hold before the reconnect delay starts again from
         /// `reconnectDelay`: a link that drops soon after each subscription keeps slowing down.
         public var stableStreamDuration = TimeSpan.seconds(10)
+        /// How long without a notification interrupts a stream (the controller streams about
+        /// 60 a second while awake): everything is released; notifications within the next
+        /// such span resume it, else the link is dropped and made again. The same span
+        /// decides after BlueZ reports `Connected=false` while the socket still delivers.
+        public var silenceTimeout = TimeSpan.milliseconds(500)
         /// How often the battery is read when it cannot notify.
         public var batteryPollInterval = TimeSpan.seconds(600)
         /// Register the pairing agent as BlueZ's default agent too.

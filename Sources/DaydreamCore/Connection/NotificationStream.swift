@@ -8,8 +8,16 @@ import Glibc
 /// `read` is one notification. The read buffer is allocated once, so the
 /// path from a readable socket to `onPacket` allocates nothing, and a packet
 /// costs one `read(2)`.
+///
+/// The link watches `lastReceived` for silence, and stops delivery
+/// (`delivers = false`) while it doubts the link: notifications are then read
+/// and counted in `lastReceived`, but not passed on.
 @MainActor
 final class NotificationStream {
+    /// When the last notification was read (the stream's start before the first).
+    private(set) var lastReceived: MonotonicTime
+    /// Whether notifications go to `onPacket`; when false they are read and dropped.
+    var delivers = true
     private let descriptor: Int32
     private var watch: IOWatch?
     private let buffer: UnsafeMutableRawBufferPointer
@@ -25,6 +33,7 @@ final class NotificationStream {
         self.descriptor = descriptor
         self.onPacket = onPacket
         self.onClosed = onClosed
+        lastReceived = reactor.now
         buffer = .allocate(byteCount: max(mtu, 512), alignment: 8)
         let flags = fcntl(descriptor, F_GETFL)
         _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
@@ -64,7 +73,14 @@ final class NotificationStream {
         _ = Glibc.close(descriptor)
     }
 
-    private func readable(_ events: IOEvents, now: MonotonicTime) {
+    /// Reads every notification queued now (delivered when `delivers`), so that a
+    /// silence is judged on what has arrived, not on when the loop last looked.
+    func readQueued() {
+        guard watch != nil else { return }
+        readable([], now: MonotonicTime.now(), untilEmpty: true)
+    }
+
+    private func readable(_ events: IOEvents, now: MonotonicTime, untilEmpty: Bool = false) {
         // While the link is up, one notification a turn. The watch is level-triggered, so one
         // still queued brings the loop straight back; a controller's packets come one at a time,
         // so reading on until EAGAIN would cost a second read(2) per packet that finds nothing.
@@ -75,8 +91,9 @@ final class NotificationStream {
         while readsAnother {
             let count = read(descriptor, buffer.baseAddress, buffer.count)
             if count > 0 {
-                onPacket(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), now)
-                readsAnother = hungUp
+                lastReceived = now
+                if delivers { onPacket(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), now) }
+                readsAnother = hungUp || untilEmpty
                 continue
             }
             if count == 0 {
