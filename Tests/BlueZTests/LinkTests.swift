@@ -5,7 +5,7 @@ import Foundation
 import Testing
 import Timebase
 
-/// The link's judgement of the stream (Connected=false, silence), its
+/// The link's judgement of the stream (Connected=false, silence, timeouts), its
 /// backoff, and its notify sessions, against the fake bluetoothd.
 @MainActor
 @Suite(.serialized, .enabled(if: TestEnvironment.canRunDBusTests, "needs dbus-daemon, python3-dbus, python3-gi"))
@@ -73,6 +73,28 @@ struct LinkTests {
         try rig.wait("a second subscription") { (try? calls(rig, "AcquireNotify").count) == 2 }
         try rig.wait("the stream") { controller.isConnected }
         try stream(rig, until: "a packet") { controller.statistics.received >= 2 }
+    }
+
+    @Test func aLinkThatNeverResolvesIsDisconnectedAndTriedAgain() throws {
+        let rig = try Rig(devices: [Rig.controller(Rig.first)]) { $0.resolveTimeout = .milliseconds(300) }
+        defer { rig.stop() }
+        try rig.fake.command("configure", ["address": Rig.first, "resolves": false])
+        rig.manager.start()
+        try rig.wait("the disconnect") { (try? calls(rig, "Disconnect").count) == 1 }
+        try rig.fake.command("configure", ["address": Rig.first, "resolves": true])
+        try rig.wait("the connection") { rig.manager.controller(address: Rig.first)?.isConnected == true }
+        #expect(try calls(rig, "Connect").count >= 2)
+    }
+
+    @Test func aSubscriptionThatNeverCompletesIsDisconnectedAndTriedAgain() throws {
+        let rig = try Rig(devices: [Rig.controller(Rig.first)]) { $0.subscribeTimeout = .milliseconds(300) }
+        defer { rig.stop() }
+        try rig.fake.command("configure", ["address": Rig.first, "acquire_hangs": true])
+        rig.manager.start()
+        try rig.wait("the disconnect") { (try? calls(rig, "Disconnect").count) == 1 }
+        try rig.fake.command("configure", ["address": Rig.first, "acquire_hangs": false])
+        try rig.wait("the connection") { rig.manager.controller(address: Rig.first)?.isConnected == true }
+        #expect(try calls(rig, "AcquireNotify").count >= 2)
     }
 
     @Test func aLinkThatDropsRightAfterStreamingSlowsDown() throws {

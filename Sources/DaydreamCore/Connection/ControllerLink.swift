@@ -15,7 +15,9 @@ import Timebase
 /// interrupts the stream: everything is released at once and reported as a
 /// disconnect, but the socket is still read. Notifications arriving during the
 /// next `silenceTimeout` show the link is up and the stream resumes; otherwise,
-/// or at the socket's hang-up, the link is lost.
+/// or at the socket's hang-up, the link is lost. Resolving services and
+/// subscribing are bounded too (`resolveTimeout`, `subscribeTimeout`): a link
+/// that never gets there is disconnected and tried again.
 @MainActor
 final class ControllerLink {
     enum State: Equatable {
@@ -45,8 +47,8 @@ final class ControllerLink {
     private var reactor: Reactor { manager.reactor }
     private var backoff: Backoff
     private var retryTimer: ScheduledTimer?
-    /// The one deadline of the current state: the next silence check while streaming,
-    /// the end of an interruption.
+    /// The one deadline of the current state: the resolving or subscribing timeout,
+    /// the next silence check while streaming, the end of an interruption.
     private var stateTimer: ScheduledTimer?
     /// When the current subscription began streaming: the backoff restarts only after a stream held.
     private var streamStarted: MonotonicTime?
@@ -113,7 +115,7 @@ final class ControllerLink {
                 // ServicesResolved, or the other way) is looked at then, not counted as a failure.
                 return
             } else if device.isConnected {
-                state = .resolving
+                resolving()
             } else {
                 if let holdOffUntil, reactor.now < holdOffUntil {
                     Log.debug("\(controller.address): not connecting before \(holdOffUntil - reactor.now) from now")
@@ -187,7 +189,7 @@ final class ControllerLink {
             case .success:
                 lastConnectFailure = nil
                 holdOffUntil = nil
-                state = .resolving
+                resolving()
                 if let device, device.servicesResolved { subscribe() }
             case .failure(let error):
                 state = .idle
@@ -234,8 +236,29 @@ final class ControllerLink {
         }
     }
 
+    private func resolving() {
+        state = .resolving
+        armTimeout(manager.options.resolveTimeout, "services were not resolved within \(manager.options.resolveTimeout)")
+    }
+
+    /// Bounds the current state: a link that is up but silent would otherwise wait forever.
+    private func armTimeout(_ span: TimeSpan, _ reason: String) {
+        stateTimer?.cancel()
+        stateTimer = reactor.schedule(after: span) { [weak self] in
+            guard let self else { return }
+            stateTimer = nil
+            let path = devicePath
+            Log.info("\(controller.address): \(reason); disconnecting to start afresh")
+            lost(reason)
+            if let path { client.disconnect(device: path) { _ in } }
+        }
+    }
+
     private func subscribe() {
-        state = .subscribing
+        if state != .subscribing {
+            state = .subscribing
+            armTimeout(manager.options.subscribeTimeout, "subscribing took over \(manager.options.subscribeTimeout)")
+        }
         guard let input = characteristic(DaydreamGATT.inputCharacteristicUUID, in: DaydreamGATT.serviceUUID) else {
             Log.debug("\(controller.address): services resolved, input characteristic not (yet) found")
             return

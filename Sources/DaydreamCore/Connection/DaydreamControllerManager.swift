@@ -55,6 +55,10 @@ public final class DaydreamControllerManager {
         /// such span resume it, else the link is dropped and made again. The same span
         /// decides after BlueZ reports `Connected=false` while the socket still delivers.
         public var silenceTimeout = TimeSpan.milliseconds(500)
+        /// How long a connected controller may take to have its services resolved.
+        public var resolveTimeout = TimeSpan.seconds(20)
+        /// How long subscribing to the input notifications may take.
+        public var subscribeTimeout = TimeSpan.seconds(10)
         /// How often the battery is read when it cannot notify.
         public var batteryPollInterval = TimeSpan.seconds(600)
         /// Register the pairing agent as BlueZ's default agent too.
