@@ -47,6 +47,12 @@ struct LinkTests {
         #expect(rig.events.prefix(4) == ["added \(Rig.first)", "connected \(Rig.first)", "disconnected \(Rig.first)",
                                          "connected \(Rig.first)"])
         try stream(rig, Rig.volumeUpPacket, until: "packets again") { controller.volumeUpButton.isPressed }
+        // BlueZ's flag stays down: another property changing is no new disconnect.
+        try rig.fake.command("set_property", ["path": Self.device, "interface": "org.bluez.Device1",
+                                              "name": "RSSI", "value": -42, "type": "n"])
+        try rig.sync()
+        #expect(controller.isConnected)
+        #expect(rig.events.filter { $0.hasPrefix("disconnected") }.count == 1, "\(rig.events)")
     }
 
     @Test func connectedFalseAndThenSilenceEndsTheStreamAndConnectsAgain() throws {

@@ -54,6 +54,8 @@ final class ControllerLink {
     private var streamStarted: MonotonicTime?
     /// When the stream was interrupted.
     private var interruptedAt: MonotonicTime?
+    /// `Device1.Connected` as last seen.
+    private var bluezReportedConnected = false
     /// When the StartNotify path last got a value.
     private var lastValueReceived = MonotonicTime.zero
     private let sessions: NotifySessions
@@ -91,9 +93,12 @@ final class ControllerLink {
     /// The device object appeared or changed.
     func update(_ device: DeviceInfo) {
         devicePath = device.path
+        // Only the change counts: a stream that outlived Connected=false goes on while the flag stays down.
+        let reportedDown = bluezReportedConnected && !device.isConnected
+        bluezReportedConnected = device.isConnected
         switch state {
         case .streaming:
-            if !device.isConnected { interrupt("BlueZ reports the controller disconnected") }
+            if reportedDown { interrupt("BlueZ reports the controller disconnected") }
         case .interrupted:
             break  // the stream decides
         case .subscribing:
