@@ -13,9 +13,11 @@ import Timebase
 /// pause while awake, so a silence of `Options.silenceTimeout`, or BlueZ
 /// reporting `Connected=false` (which bluetoothd can do while the link lives),
 /// interrupts the stream: everything is released at once and reported as a
-/// disconnect, but the socket is still read. Notifications arriving during the
-/// next `silenceTimeout` show the link is up and the stream resumes; otherwise,
-/// or at the socket's hang-up, the link is lost. Resolving services and
+/// disconnect, but the socket is still read. After a silence, the next
+/// notification resumes the stream (and nothing wakes the loop meanwhile).
+/// After `Connected=false`, notifications during the next `silenceTimeout`
+/// show the link is up and the stream resumes; none, and the link is lost.
+/// The socket's hang-up loses it at any time. Resolving services and
 /// subscribing are bounded too (`resolveTimeout`, `subscribeTimeout`): a link
 /// that never gets there is disconnected and tried again.
 @MainActor
@@ -32,7 +34,7 @@ final class ControllerLink {
         /// Packets flow.
         case streaming
         /// The stream went silent or BlueZ reported a disconnect: everything is released;
-        /// the next `silenceTimeout` decides between resuming and losing the link.
+        /// the stream decides between resuming and losing the link.
         case interrupted
     }
 
@@ -52,7 +54,8 @@ final class ControllerLink {
     private var stateTimer: ScheduledTimer?
     /// When the current subscription began streaming: the backoff restarts only after a stream held.
     private var streamStarted: MonotonicTime?
-    /// When the stream was interrupted.
+    /// When the stream was interrupted by BlueZ's `Connected=false`: the next
+    /// `silenceTimeout` decides. Nil while interrupted by a silence: the next notification does.
     private var interruptedAt: MonotonicTime?
     /// `Device1.Connected` as last seen.
     private var bluezReportedConnected = false
@@ -98,9 +101,10 @@ final class ControllerLink {
         bluezReportedConnected = device.isConnected
         switch state {
         case .streaming:
-            if reportedDown { interrupt("BlueZ reports the controller disconnected") }
+            if reportedDown { interrupt("BlueZ reports the controller disconnected", bluezReportsDisconnect: true) }
         case .interrupted:
-            break  // the stream decides
+            // After a silence BlueZ reports the link down too: now a silence ends it.
+            if reportedDown, interruptedAt == nil { awaitStream() }
         case .subscribing:
             if !device.isConnected { lost("BlueZ reports the controller disconnected") }
         case .resolving:
@@ -281,6 +285,7 @@ final class ControllerLink {
                         // (the controller holds neither the link nor the stream).
                         onPacket: { [controller] bytes, time in controller.receive(bytes, at: time) },
                         onClosed: { [weak self] reason in self?.lost(reason) })
+                    stream?.onUndelivered = { [weak self] in self?.notificationWhileInterrupted() }
                     streaming(.acquireNotify)
                 } catch {
                     Log.error("\(controller.address): cannot read notifications: \(error)")
@@ -305,7 +310,10 @@ final class ControllerLink {
             guard let self else { return }
             let now = reactor.now
             lastValueReceived = now
-            guard state != .interrupted else { return }
+            guard state != .interrupted else {
+                notificationWhileInterrupted()
+                return
+            }
             value.withUnsafeBytes { controller.receive($0, at: now) }
         }
         valueObserved.append(path)
@@ -356,7 +364,7 @@ final class ControllerLink {
         switch state {
         case .streaming:
             if reactor.now - lastReceived >= silenceTimeout {
-                interrupt("no notification for \(silenceTimeout)")
+                interrupt("no notification for \(silenceTimeout)", bluezReportsDisconnect: false)
             } else {
                 armSilenceCheck()
             }
@@ -371,25 +379,38 @@ final class ControllerLink {
         }
     }
 
-    /// Releases everything at once and reports a disconnect, but keeps reading: the
-    /// next `silenceTimeout` decides (`checkStream`), or the socket's hang-up.
-    private func interrupt(_ reason: String) {
+    /// Releases everything at once and reports a disconnect, but keeps reading. After
+    /// BlueZ's `Connected=false` the next `silenceTimeout` decides (`checkStream`);
+    /// after a silence the next notification resumes the stream, with no timer meanwhile.
+    private func interrupt(_ reason: String, bluezReportsDisconnect: Bool) {
         // Notifications already queued came before the interruption: still delivered.
         stream?.readQueued()
         guard state == .streaming else { return }
         state = .interrupted
-        let now = reactor.now
-        interruptedAt = now
         stream?.delivers = false
-        Log.info("\(controller.address): \(reason): everything released; waiting \(silenceTimeout) for the stream")
+        Log.info("\(controller.address): \(reason): everything released; the stream decides")
         controller.markDisconnected()
         manager.linkDisconnected(self)
+        stateTimer?.cancel()
+        stateTimer = nil
+        if bluezReportsDisconnect { awaitStream() }
+    }
+
+    /// Gives the stream `silenceTimeout` to show the link is up.
+    private func awaitStream() {
+        let now = reactor.now
+        interruptedAt = now
         stateTimer?.cancel()
         stateTimer = reactor.schedule(at: now + silenceTimeout) { [weak self] in
             guard let self else { return }
             stateTimer = nil
             checkStream()
         }
+    }
+
+    /// A notification read while interrupted (and dropped): after a silence, the link is up.
+    private func notificationWhileInterrupted() {
+        if state == .interrupted, interruptedAt == nil { resume() }
     }
 
     /// Notifications kept coming through the interruption: the link is up.

@@ -16,8 +16,11 @@ import Glibc
 final class NotificationStream {
     /// When the last notification was read (the stream's start before the first).
     private(set) var lastReceived: MonotonicTime
-    /// Whether notifications go to `onPacket`; when false they are read and dropped.
+    /// Whether notifications go to `onPacket`; when false they are read, dropped,
+    /// and announced to `onUndelivered`.
     var delivers = true
+    /// Called for each notification read while `delivers` is false.
+    var onUndelivered: (@MainActor () -> Void)?
     private let descriptor: Int32
     private var watch: IOWatch?
     private let buffer: UnsafeMutableRawBufferPointer
@@ -92,7 +95,11 @@ final class NotificationStream {
             let count = read(descriptor, buffer.baseAddress, buffer.count)
             if count > 0 {
                 lastReceived = now
-                if delivers { onPacket(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), now) }
+                if delivers {
+                    onPacket(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), now)
+                } else {
+                    onUndelivered?()
+                }
                 readsAnother = hungUp || untilEmpty
                 continue
             }
