@@ -93,7 +93,8 @@ public final class DaydreamControllerManager {
         case bluetoothdStoppedWhileConnecting(address: String)
         /// Pairing failed for another reason.
         case pairingFailed(address: String, reason: String)
-        /// The D-Bus system bus connection is gone (dbus-daemon stopped); nothing works until a restart.
+        /// The D-Bus system bus connection is gone (dbus-daemon stopped): this manager reaches BlueZ no
+        /// more, and a new one on a new connection is needed (the daemon makes one when the bus is back).
         case busLost
 
         public var description: String {
@@ -115,7 +116,7 @@ public final class DaydreamControllerManager {
             case .pairingFailed(let address, let reason):
                 "pairing \(address) failed: \(reason)"
             case .busLost:
-                "the D-Bus system bus went away (dbus-daemon stopped): restart daydream-bridge"
+                "the D-Bus system bus went away (dbus-daemon stopped): BlueZ cannot be reached on this connection"
             }
         }
     }
