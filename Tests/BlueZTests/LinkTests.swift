@@ -83,6 +83,23 @@ struct LinkTests {
         #expect(try calls(rig, "AcquireNotify").count == 1)
     }
 
+    @Test(arguments: [false, true])
+    func theNotificationThatEndsASilenceIsDelivered(startNotify: Bool) throws {
+        let rig = try Rig(devices: [Rig.controller(Rig.first)]) { $0.silenceTimeout = .milliseconds(200) }
+        defer { rig.stop() }
+        if startNotify {
+            try rig.fake.command("configure", ["address": Rig.first, "refuse_acquire": "org.bluez.Error.NotPermitted"])
+        }
+        let controller = try rig.connected(Rig.first)
+        #expect(rig.manager.notifyMethod(of: controller) == (startNotify ? .startNotify : .acquireNotify))
+        try rig.wait("the silence") { !controller.isConnected }
+        // One packet only: it resumes the stream and its press must count.
+        try rig.send(Rig.first, Rig.volumeUpPacket)
+        try rig.wait("the press in the first packet after the silence") {
+            controller.isConnected && controller.volumeUpButton.isPressed
+        }
+    }
+
     @Test func aSilenceThenConnectedFalseEndsTheStream() throws {
         let rig = try Rig(devices: [Rig.controller(Rig.first)]) { $0.silenceTimeout = .milliseconds(200) }
         defer { rig.stop() }

@@ -310,10 +310,8 @@ final class ControllerLink {
             guard let self else { return }
             let now = reactor.now
             lastValueReceived = now
-            guard state != .interrupted else {
-                notificationWhileInterrupted()
-                return
-            }
+            if state == .interrupted { notificationWhileInterrupted() }
+            guard state != .interrupted else { return }
             value.withUnsafeBytes { controller.receive($0, at: now) }
         }
         valueObserved.append(path)
@@ -408,7 +406,9 @@ final class ControllerLink {
         }
     }
 
-    /// A notification read while interrupted (and dropped): after a silence, the link is up.
+    /// A notification read while interrupted: after a silence, the link is up, and this
+    /// notification is the stream's first again (delivered, not dropped: it may hold a press).
+    /// After `Connected=false` it is dropped; the end of the `silenceTimeout` decides.
     private func notificationWhileInterrupted() {
         if state == .interrupted, interruptedAt == nil { resume() }
     }

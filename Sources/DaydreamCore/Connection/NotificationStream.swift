@@ -11,15 +11,15 @@ import Glibc
 ///
 /// The link watches `lastReceived` for silence, and stops delivery
 /// (`delivers = false`) while it doubts the link: notifications are then read
-/// and counted in `lastReceived`, but not passed on.
+/// and counted in `lastReceived`, but not passed on unless the link resumes on one.
 @MainActor
 final class NotificationStream {
     /// When the last notification was read (the stream's start before the first).
     private(set) var lastReceived: MonotonicTime
-    /// Whether notifications go to `onPacket`; when false they are read, dropped,
-    /// and announced to `onUndelivered`.
+    /// Whether notifications go to `onPacket`; when false they are read and announced
+    /// to `onUndelivered`, and dropped unless that turned delivery back on.
     var delivers = true
-    /// Called for each notification read while `delivers` is false.
+    /// Called for each notification read while `delivers` is false, before it is dropped.
     var onUndelivered: (@MainActor () -> Void)?
     private let descriptor: Int32
     private var watch: IOWatch?
@@ -95,11 +95,9 @@ final class NotificationStream {
             let count = read(descriptor, buffer.baseAddress, buffer.count)
             if count > 0 {
                 lastReceived = now
-                if delivers {
-                    onPacket(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), now)
-                } else {
-                    onUndelivered?()
-                }
+                // The link may resume on this notification (after a silence): then it is delivered.
+                if !delivers { onUndelivered?() }
+                if delivers { onPacket(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), now) }
                 readsAnother = hungUp || untilEmpty
                 continue
             }
