@@ -96,14 +96,16 @@ public enum Action: Hashable, Sendable {
 
 /// What one button does in a profile.
 ///
-/// TOML: `click = ACTION` (plain: acts at once on press, releases with the button), or
+/// TOML: `click = ACTION` (plain: acts at once on press, releases with the button; a chord
+/// member first waits the chord window), or
 /// `click = { tap = ACTION, hold = ACTION, hold-time = "500ms" }` (each key optional;
 /// `hold-time` defaults to `[bridge] hold-time`).
 public enum ButtonBinding: Hashable, Sendable {
-    /// Acts on press, releases on release, with no delay.
+    /// Acts on press, releases on release, with no delay (after the chord window for a chord member).
     case plain(Action)
-    /// Waits: released before the hold time, the tap acts (press and release at once);
-    /// still held at the hold time, the hold acts and lasts until the button is released.
+    /// Waits: released before the hold time, the tap acts (pressed at the release, held for the
+    /// configuration's tap time); still held at the hold time, the hold acts and lasts until
+    /// the button is released.
     /// A press that reaches the hold time with no hold action does nothing.
     case tapHold(tap: Action?, hold: Action?, holdTime: TimeSpan?)
 }

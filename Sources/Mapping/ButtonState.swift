@@ -5,7 +5,9 @@ import Timebase
 enum ButtonPhase: Sendable {
     /// Not pressed.
     case up
-    /// Pressed, waiting: for a tap/hold decision, or for a chord (a chord member).
+    /// Pressed, a chord member waiting (for the chord window) for the rest of a chord.
+    case chordPending(since: MonotonicTime)
+    /// Pressed, waiting for a tap/hold decision.
     case pending(since: MonotonicTime)
     /// Pressed and doing this held action until released.
     case acting(Action)
@@ -24,6 +26,10 @@ struct PreparedProfile: Sendable {
     let chordMembers: DaydreamButtons
     /// The hold time per button, indexed by `ControllerButton.rawValue`.
     let holdTimes: [TimeSpan]
+    /// How long a tap holds its action down.
+    let tapTime: TimeSpan
+    /// How long a chord member waits for the rest of its chord.
+    let chordWindow: TimeSpan
 
     init(_ profile: Profile, configuration: MappingConfiguration) {
         self.profile = profile
@@ -43,14 +49,15 @@ struct PreparedProfile: Sendable {
             if case .tapHold(_, _, let time?) = profile[button] { return time }
             return configuration.holdTime
         }
+        tapTime = configuration.tapTime
+        chordWindow = configuration.chordWindow
     }
+}
 
-    /// True when `button` must wait: it has a tap/hold binding or belongs to a chord.
-    func waits(_ button: ControllerButton) -> Bool {
-        if chordMembers.contains(button.mask) { return true }
-        if case .tapHold = profile[button] { return true }
-        return false
-    }
+/// A tap's action, pressed and waiting for its release at `due` (the tap time after the press).
+struct PendingTap: Sendable {
+    var action: Action
+    var due: MonotonicTime
 }
 
 /// A chord that fired and holds its action until one of its members is released.

@@ -8,7 +8,7 @@ extension MappingEngine {
         lastButtons = input.buttons
         guard input.buttons != previous else { return }
         for button in ControllerButton.allCases where previous.contains(button.mask) && !input.buttons.contains(button.mask) {
-            buttonReleased(button, into: &buffer)
+            buttonReleased(button, at: time, into: &buffer)
         }
         var pressed = false
         for button in ControllerButton.allCases where !previous.contains(button.mask) && input.buttons.contains(button.mask) {
@@ -18,9 +18,12 @@ extension MappingEngine {
         if pressed { fireCompletedChords(into: &buffer) }
     }
 
-    /// Holds that reached their threshold by `time`.
+    /// Chord windows and holds that ended by `time`, then taps whose tap time is up.
     mutating func advanceButtons(to time: MonotonicTime, into buffer: inout OutputBuffer) {
         for button in ControllerButton.allCases {
+            if case .chordPending(let since) = phases[button.rawValue], since + prepared.chordWindow <= time {
+                chordWindowEnded(button, pressedAt: since, into: &buffer)
+            }
             guard case .pending(let since) = phases[button.rawValue],
                   since + prepared.holdTimes[button.rawValue] <= time else { continue }
             switch prepared.profile[button] {
@@ -32,6 +35,20 @@ extension MappingEngine {
                 phases[button.rawValue] = .consumed
             }
         }
+        releaseTaps(dueBy: time, into: &buffer)
+    }
+
+    /// A chord member alone to the end of its window acts as itself: a plain binding presses
+    /// now, a tap/hold binding waits on for its hold time, counted from the press.
+    private mutating func chordWindowEnded(_ button: ControllerButton, pressedAt since: MonotonicTime, into buffer: inout OutputBuffer) {
+        switch prepared.profile[button] {
+        case .plain(let action):
+            startHeld(action, for: button, into: &buffer)
+        case .tapHold:
+            phases[button.rawValue] = .pending(since: since)
+        case nil:
+            phases[button.rawValue] = .consumed
+        }
     }
 
     private mutating func buttonPressed(_ button: ControllerButton, input: ControllerInput, at time: MonotonicTime, into buffer: inout OutputBuffer) {
@@ -39,16 +56,21 @@ extension MappingEngine {
             phases[button.rawValue] = .consumed
             return
         }
-        if prepared.waits(button) {
-            phases[button.rawValue] = .pending(since: time)
-        } else if case .plain(let action) = prepared.profile[button] {
+        if prepared.chordMembers.contains(button.mask) {
+            phases[button.rawValue] = .chordPending(since: time)
+            return
+        }
+        switch prepared.profile[button] {
+        case .plain(let action):
             startHeld(action, for: button, into: &buffer)
-        } else {
+        case .tapHold:
+            phases[button.rawValue] = .pending(since: time)
+        case nil:
             phases[button.rawValue] = .consumed
         }
     }
 
-    private mutating func buttonReleased(_ button: ControllerButton, into buffer: inout OutputBuffer) {
+    private mutating func buttonReleased(_ button: ControllerButton, at time: MonotonicTime, into buffer: inout OutputBuffer) {
         if button == .click { touchpad.dpadClickHeld = false }
         endChords(containing: button, into: &buffer)
         switch phases[button.rawValue] {
@@ -56,10 +78,10 @@ extension MappingEngine {
             break
         case .acting(let action):
             endHeld(action, into: &buffer)
-        case .pending:
+        case .pending, .chordPending:
             switch prepared.profile[button] {
             case .plain(let action), .tapHold(let action?, _, _):
-                tap(action, into: &buffer)
+                tap(action, at: time, into: &buffer)
             case .tapHold(nil, _, _), nil:
                 break
             }
@@ -67,11 +89,11 @@ extension MappingEngine {
         phases[button.rawValue] = .up
     }
 
-    /// Fires every chord whose members are all waiting.
+    /// Fires every chord whose members are all in their chord windows.
     private mutating func fireCompletedChords(into buffer: inout OutputBuffer) {
         var waiting: DaydreamButtons = []
         for button in ControllerButton.allCases {
-            if case .pending = phases[button.rawValue] { waiting.insert(button.mask) }
+            if case .chordPending = phases[button.rawValue] { waiting.insert(button.mask) }
         }
         guard waiting.rawValue.nonzeroBitCount >= 2 else { return }
         for chord in prepared.chords where waiting.isSuperset(of: chord.buttons) {
@@ -113,18 +135,37 @@ extension MappingEngine {
         }
     }
 
-    /// Press and release in two frames for keys; one-shot actions fire; a tapped air mouse does nothing.
-    private mutating func tap(_ action: Action, into buffer: inout OutputBuffer) {
+    /// Keys: pressed now and released a tap time later by `advance` (a tap of the same keys
+    /// still down is released first, in a frame of its own, so the two stay two presses).
+    /// One-shot actions fire; a tapped air mouse does nothing.
+    private mutating func tap(_ action: Action, at time: MonotonicTime, into buffer: inout OutputBuffer) {
         switch action {
         case .keys:
+            if let index = pendingTaps.firstIndex(where: { $0.action == action }) {
+                endHeld(action, into: &buffer)
+                pendingTaps.remove(at: index)
+                buffer.endFrame()
+            }
             start(action, into: &buffer)
-            buffer.endFrame()
-            endHeld(action, into: &buffer)
-            buffer.endFrame()
+            pendingTaps.append(PendingTap(action: action, due: time + prepared.tapTime))
         case .airMouse:
             break
         default:
             perform(action)
+        }
+    }
+
+    /// Releases the taps whose tap time is up by `time`, oldest first.
+    private mutating func releaseTaps(dueBy time: MonotonicTime, into buffer: inout OutputBuffer) {
+        guard !pendingTaps.isEmpty else { return }
+        var index = pendingTaps.startIndex
+        while index < pendingTaps.endIndex {
+            if pendingTaps[index].due <= time {
+                endHeld(pendingTaps[index].action, into: &buffer)
+                pendingTaps.remove(at: index)
+            } else {
+                index += 1
+            }
         }
     }
 

@@ -17,23 +17,27 @@ public enum MappingNotice: Hashable, Sendable {
 ///
 /// Buttons:
 /// - a plain binding acts on press and releases with the button, at once;
-/// - a tap/hold binding waits: released before its hold time it taps (press, `SYN_REPORT`,
-///   release, `SYN_REPORT`, at the release time); still down at the hold time (exactly, from
-///   `advance(to:)`) the hold acts and lasts until the button is released;
+/// - a tap/hold binding waits: released before its hold time it taps (at the release time its
+///   action is pressed, `SYN_REPORT`, and released a tap time later, `SYN_REPORT`, from
+///   `advance(to:)`, so a game that reads the buttons once a frame sees it); still down at the
+///   hold time (exactly, from `advance(to:)`) the hold acts and lasts until the button is released;
 /// - combinations press in order and release in reverse order;
-/// - a key pressed by two bindings at once goes up only when both let go.
+/// - a key pressed by two bindings at once goes up only when both let go; a key tapped again
+///   while its last tap is still down goes up first, in a frame of its own.
 ///
 /// Chords: a button that belongs to a chord of the active profile (or to the configuration's
-/// profile-cycling chord) waits like a tap/hold button. The chord fires when all its members
-/// are down and still waiting; its members are then swallowed until released, and a held chord
-/// action is released when the first member goes up. A waiting member released before the chord
-/// completes acts as a tap of its own binding (a plain binding taps too); one still down alone at
-/// its hold time acts as a hold (a plain binding is pressed then and held until release), after
-/// which it can no longer join a chord. When one snapshot completes several chords, larger
-/// chords win, then the one listed first.
+/// profile-cycling chord) first waits the chord window. The chord fires when all its members
+/// are down and still in their windows; its members are then swallowed until released, and a
+/// held chord action is released when the first member goes up. A member released within its
+/// window taps its own binding (a plain binding taps too); one still down alone at the end of
+/// its window acts as itself from then on: a plain binding is pressed and held until release,
+/// a tap/hold binding goes on waiting for its hold time (counted from the press). It can then
+/// no longer join a chord. When one snapshot completes several chords, larger chords win,
+/// then the one listed first.
 ///
 /// Every button still down when everything is released (disconnect, profile switch, reload)
-/// is swallowed until it goes up, so nothing acts twice and nothing sticks.
+/// is swallowed until it goes up, and every tap still down is released with the rest, so
+/// nothing acts twice and nothing sticks.
 public struct MappingEngine: Sendable {
     /// The configuration in force.
     public private(set) var configuration: MappingConfiguration
@@ -45,6 +49,7 @@ public struct MappingEngine: Sendable {
     var output: OutputState
     var phases: [ButtonPhase]
     var activeChords: [ActiveChord]
+    var pendingTaps: [PendingTap]
     var lastButtons: DaydreamButtons = []
     var airMouseHolds = 0
     var request: ProfileRequest?
@@ -65,6 +70,8 @@ public struct MappingEngine: Sendable {
         phases = Array(repeating: .up, count: ControllerButton.allCases.count)
         activeChords = []
         activeChords.reserveCapacity(4)
+        pendingTaps = []
+        pendingTaps.reserveCapacity(ControllerButton.allCases.count)
         notices = []
         notices.reserveCapacity(4)
     }
@@ -79,10 +86,16 @@ public struct MappingEngine: Sendable {
     public var nextDeadline: MonotonicTime? {
         var earliest: MonotonicTime?
         for button in ControllerButton.allCases {
-            if case .pending(let since) = phases[button.rawValue] {
-                let deadline = since + prepared.holdTimes[button.rawValue]
-                if earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
+            let deadline: MonotonicTime
+            switch phases[button.rawValue] {
+            case .chordPending(let since): deadline = since + prepared.chordWindow
+            case .pending(let since): deadline = since + prepared.holdTimes[button.rawValue]
+            case .up, .acting, .consumed: continue
             }
+            if earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
+        }
+        for tap in pendingTaps where earliest.map({ tap.due < $0 }) ?? true {
+            earliest = tap.due
         }
         return earliest
     }
@@ -91,7 +104,8 @@ public struct MappingEngine: Sendable {
     public var isIdle: Bool { output.isIdle }
 
     /// Maps a new controller snapshot taken at `time`; deadlines up to `time` are handled first.
-    /// One frame (`SYN_REPORT` per changed device) ends the snapshot's events; taps add a frame.
+    /// One frame (`SYN_REPORT` per changed device) ends the snapshot's events; a key tapped
+    /// again while its last tap is down adds a frame for its release.
     public mutating func update(_ input: ControllerInput, at time: MonotonicTime, into buffer: inout OutputBuffer) {
         advance(to: time, into: &buffer)
         updateButtons(input, at: time, into: &buffer)
@@ -105,7 +119,7 @@ public struct MappingEngine: Sendable {
         buffer.endFrame()
     }
 
-    /// Handles deadlines (hold thresholds) up to `time`, in their own frame.
+    /// Handles deadlines (chord windows, hold thresholds, tap releases) up to `time`, in their own frame.
     public mutating func advance(to time: MonotonicTime, into buffer: inout OutputBuffer) {
         advanceButtons(to: time, into: &buffer)
         buffer.endFrame()
@@ -119,6 +133,8 @@ public struct MappingEngine: Sendable {
         // Held actions first, so combinations go up in reverse order; then whatever else is down.
         for chord in activeChords.reversed() { endHeld(chord.action, into: &buffer) }
         activeChords.removeAll(keepingCapacity: true)
+        for tap in pendingTaps.reversed() { endHeld(tap.action, into: &buffer) }
+        pendingTaps.removeAll(keepingCapacity: true)
         for button in ControllerButton.allCases.reversed() {
             if case .acting(let action) = phases[button.rawValue] { endHeld(action, into: &buffer) }
             phases[button.rawValue] = lastButtons.contains(button.mask) ? .consumed : .up

@@ -82,7 +82,7 @@ public struct OutputEvent: Hashable, Sendable {
 ///
 /// The caller owns it and calls `removeAll()` after writing; capacity is kept, so appending
 /// allocates nothing in steady state. Every device's changes within one frame end with one
-/// `SYN_REPORT` for that device; a tap (press and release at the same instant) is two frames.
+/// `SYN_REPORT` for that device; a press and a release of one key are never in one frame.
 public struct OutputBuffer: Sendable {
     /// The events, in the order to write them.
     public private(set) var events: [OutputEvent]

@@ -135,6 +135,8 @@ public enum GamepadIdentity: String, Hashable, Sendable, CaseIterable {
 /// - `[bridge] next-profile` -> `nextProfileChord` (a chord like `"home+app"` that cycles
 ///   profiles in every profile; default: none);
 /// - `[bridge] hold-time` -> `holdTime` (default `"1s"`; durations are `"750ms"`, `"1s"`, `"1.5s"`);
+/// - `[bridge] tap-time` -> `tapTime` (default `"100ms"`);
+/// - `[bridge] chord-window` -> `chordWindow` (default `"40ms"`);
 /// - `[gamepad] identity` -> `gamepadIdentity` (default `"default"`);
 /// - `[profile.NAME]` -> `profiles`, in file order;
 /// - `[controller."AA:BB:CC:DD:EE:FF"] profile = "NAME"` -> `controllerProfiles`.
@@ -147,6 +149,10 @@ public struct MappingConfiguration: Hashable, Sendable {
     public var nextProfileChord: DaydreamButtons?
     /// How long a press must last to be a hold (default 1 s).
     public var holdTime: TimeSpan
+    /// How long a tap holds its action down before releasing it (default 100 ms).
+    public var tapTime: TimeSpan
+    /// How long a chord member waits for the rest of its chord before acting as itself (default 40 ms).
+    public var chordWindow: TimeSpan
     /// The gamepad identity.
     public var gamepadIdentity: GamepadIdentity
     /// Profile names by controller address (`AA:BB:CC:DD:EE:FF`, compared without regard to case).
@@ -155,12 +161,27 @@ public struct MappingConfiguration: Hashable, Sendable {
     /// The built-in hold time: 1 s, like the iOS library's long press.
     public static let defaultHoldTime = TimeSpan.seconds(1)
 
+    /// The built-in tap time: 100 ms, three frames of a 30 fps game. A game that reads the
+    /// buttons once a frame sees a press only if it spans one of its reads; 100 ms spans at
+    /// least two even when a frame runs late (a 30 fps game dropping to 20 fps), and is about
+    /// as long as a quick press of a real button, so games that want a press to last more
+    /// than one frame take it too.
+    public static let defaultTapTime = TimeSpan.milliseconds(100)
+
+    /// The built-in chord window: 40 ms. People pressing two buttons "together" land them
+    /// within a few tens of milliseconds; the controller reports every 12.5-17 ms, so 40 ms
+    /// spans two or three reports. Short enough that a chord member pressed for 150 ms is
+    /// still down for 110 ms.
+    public static let defaultChordWindow = TimeSpan.milliseconds(40)
+
     /// A configuration with everything given.
     public init(
         profiles: [Profile],
         defaultProfile: String? = nil,
         nextProfileChord: DaydreamButtons? = nil,
         holdTime: TimeSpan = MappingConfiguration.defaultHoldTime,
+        tapTime: TimeSpan = MappingConfiguration.defaultTapTime,
+        chordWindow: TimeSpan = MappingConfiguration.defaultChordWindow,
         gamepadIdentity: GamepadIdentity = .default,
         controllerProfiles: [String: String] = [:]
     ) {
@@ -168,6 +189,8 @@ public struct MappingConfiguration: Hashable, Sendable {
         self.defaultProfile = defaultProfile
         self.nextProfileChord = nextProfileChord
         self.holdTime = holdTime
+        self.tapTime = tapTime
+        self.chordWindow = chordWindow
         self.gamepadIdentity = gamepadIdentity
         self.controllerProfiles = controllerProfiles
     }

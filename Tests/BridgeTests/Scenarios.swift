@@ -69,7 +69,8 @@ enum Scenarios {
         ("buttons", buttons), ("touch", touch), ("disconnect", disconnect), ("motion", motion),
     ]
 
-    /// Each button pressed briefly, then home held past the 1 s hold time, then a home+app chord.
+    /// Each button pressed briefly, then home held past the 1 s hold time, then a home+app chord
+    /// (app 20 ms after home, within the chord window).
     static var buttons: Recording {
         var s = ScenarioBuilder()
         s.stream(for: 100)
@@ -102,7 +103,7 @@ enum Scenarios {
         s.buttons = []
         s.stream(for: 200)
         s.buttons = .home
-        s.stream(for: 60)
+        s.stream(for: 20)
         s.buttons = [.home, .app]
         s.stream(for: 200)
         s.buttons = .home

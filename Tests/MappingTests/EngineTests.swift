@@ -128,15 +128,19 @@ struct HoldDeadlineTests {
             == [[EventCode.btnStart, 1], [EventCode.btnStart, 0]])
     }
 
-    /// One nanosecond earlier it is a tap.
+    /// One nanosecond earlier it is a tap: pressed at the release, released a tap time later.
     @Test func releaseJustBeforeIsATap() {
         let profile = Profile(name: "p", home: .tapHold(tap: .keys([EventCode.btnMode]), hold: .keys([EventCode.btnStart]), holdTime: nil))
         var engine = MappingEngine(configuration: MappingConfiguration(profiles: [profile]))
         var buffer = OutputBuffer()
         engine.update(ControllerInput(buttons: .home), at: .zero, into: &buffer)
-        engine.update(ControllerInput(), at: MonotonicTime(nanoseconds: 999_999_999), into: &buffer)
-        #expect(buffer.events.filter { !$0.isSynReport }.map { [$0.code, UInt16($0.value)] }
-            == [[EventCode.btnMode, 1], [EventCode.btnMode, 0]])
+        let release = MonotonicTime(nanoseconds: 999_999_999)
+        engine.update(ControllerInput(), at: release, into: &buffer)
+        #expect(buffer.events.filter { !$0.isSynReport }.map { [$0.code, UInt16($0.value)] } == [[EventCode.btnMode, 1]])
+        #expect(engine.nextDeadline == release + MappingConfiguration.defaultTapTime)
+        buffer.removeAll()
+        engine.update(ControllerInput(), at: release + MappingConfiguration.defaultTapTime, into: &buffer)
+        #expect(buffer.events.filter { !$0.isSynReport }.map { [$0.code, UInt16($0.value)] } == [[EventCode.btnMode, 0]])
         #expect(engine.nextDeadline == nil)
     }
 }

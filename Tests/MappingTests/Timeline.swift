@@ -7,7 +7,7 @@ import Timebase
 ///
 /// ```
 /// # comment
-/// bridge hold-time=1000ms next-profile=home+app default=NAME
+/// bridge hold-time=1000ms tap-time=100ms chord-window=40ms next-profile=home+app default=NAME
 /// profile NAME                      (the following lines configure it)
 /// bind BUTTON ACTION                (ACTION: CODE, CODE+CODE, or a special name)
 /// bind BUTTON tap=ACTION hold=ACTION hold-time=500ms
@@ -98,6 +98,8 @@ extension Timeline {
             for (key, value) in try options {
                 switch key {
                 case "hold-time": configuration.holdTime = try Self.span(value, number: number)
+                case "tap-time": configuration.tapTime = try Self.span(value, number: number)
+                case "chord-window": configuration.chordWindow = try Self.span(value, number: number)
                 case "next-profile": configuration.nextProfileChord = try Self.chord(value, number: number)
                 case "default": configuration.defaultProfile = value
                 default: throw fail("unknown bridge option \(key)")
