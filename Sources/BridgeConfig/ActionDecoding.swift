@@ -137,6 +137,13 @@ extension ConfigReader {
     /// Hold times accepted: long enough to tell from a tap, short enough to be meant.
     static let holdTimeRange: ClosedRange<TimeSpan> = .milliseconds(50) ... .seconds(10)
 
+    /// Tap times accepted: at least a frame of a 100 fps game, at most a second.
+    static let tapTimeRange: ClosedRange<TimeSpan> = .milliseconds(10) ... .seconds(1)
+
+    /// Chord windows accepted: from less than one report of the controller (only buttons
+    /// in the same report make a chord) to a second.
+    static let chordWindowRange: ClosedRange<TimeSpan> = .milliseconds(10) ... .seconds(1)
+
     /// A button binding: an action, or `{ tap = ACTION, hold = ACTION, hold-time = "500ms" }`.
     mutating func buttonBinding(_ value: TOMLValue, at path: KeyPath, scope: DecodingScope) -> ButtonBinding? {
         guard let table = value.table else {

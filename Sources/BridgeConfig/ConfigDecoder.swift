@@ -20,20 +20,23 @@ public struct ConfigErrors: Error, Sendable, Equatable {
 
 /// Turns the config's TOML into a `MappingConfiguration`, finding every problem at once.
 ///
-/// The file: `[bridge]` (`profile`, `next-profile`, `hold-time`), `[gamepad]`
+/// The file: `[bridge]` (`profile`, `next-profile`, `hold-time`, `tap-time`, `chord-window`), `[gamepad]`
 /// (`identity`), `[profile.NAME]` tables and `[controller."ADDRESS"]` tables
 /// (`profile`); `config/default.toml` explains each key. Unknown keys are errors.
 public enum ConfigDecoder {
     /// The top-level tables.
     static let rootKeys = ["bridge", "gamepad", "profile", "controller"]
     /// The keys of `[bridge]`.
-    static let bridgeKeys = ["profile", "next-profile", "hold-time"]
+    static let bridgeKeys = ["profile", "next-profile", "hold-time", "tap-time", "chord-window"]
     /// The keys of `[gamepad]`.
     static let gamepadKeys = ["identity"]
     /// The keys of `[controller."ADDRESS"]`.
     static let controllerKeys = ["profile"]
     /// Old or guessed names of keys, to point at the right one.
-    static let renamedKeys = ["long-press": "hold-time", "default-profile": "profile", "long-press-time": "hold-time"]
+    static let renamedKeys = [
+        "long-press": "hold-time", "default-profile": "profile", "long-press-time": "hold-time",
+        "chord-timeout": "chord-window", "chord-time": "chord-window", "tap-duration": "tap-time",
+    ]
 
     /// Decodes config text (UTF-8 bytes, as read from the file).
     public static func decode(_ bytes: [UInt8]) throws(ConfigErrors) -> MappingConfiguration {
@@ -150,6 +153,14 @@ extension ConfigReader {
         if let entry = bridge["hold-time"],
            let span = duration(entry.value, at: path.appending("hold-time"), in: Self.holdTimeRange) {
             configuration.holdTime = span
+        }
+        if let entry = bridge["tap-time"],
+           let span = duration(entry.value, at: path.appending("tap-time"), in: Self.tapTimeRange) {
+            configuration.tapTime = span
+        }
+        if let entry = bridge["chord-window"],
+           let span = duration(entry.value, at: path.appending("chord-window"), in: Self.chordWindowRange) {
+            configuration.chordWindow = span
         }
     }
 

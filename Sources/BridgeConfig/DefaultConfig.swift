@@ -48,6 +48,22 @@ next-profile = "home+app"
 # of the Daydream library for iOS. A button can set its own `hold-time`.
 hold-time = "1s"
 
+# How long a tap holds its action down: a tap/hold button released before
+# its hold time, or a chord member released before its chord window, presses
+# its action at the release and lets it go this long after. Default:
+# "100ms", three frames of a 30 fps game, so a game that reads the buttons
+# once a frame sees every tap. From "10ms" to "1s".
+tap-time = "100ms"
+
+# How long a button that belongs to a chord (this file's next-profile or a
+# [profile.NAME.chords] entry) waits for the chord's other buttons. Pressed
+# within it, the buttons make the chord; alone at its end, the button acts
+# as itself: a plain binding is pressed then and held as long as the
+# button, a tap/hold binding waits on for its hold time. Default: "40ms",
+# about how far apart people press two buttons "together". From "10ms" to
+# "1s".
+chord-window = "40ms"
+
 [gamepad]
 # How the virtual gamepad presents itself to games:
 #   "default"  the bridge's own name and USB ids; SDL maps it automatically.
@@ -70,8 +86,9 @@ identity = "default"
 #   "none"                       do nothing (the button is ignored).
 # or a tap/hold pair, each part optional:
 #   { tap = ACTION, hold = ACTION, hold-time = "500ms" }
-# Released before the hold time, the button taps (press and release at
-# once); held longer, the hold action starts then and lasts until release.
+# Released before the hold time, the button taps (its tap action is pressed
+# at the release and held for tap-time); held longer, the hold action starts
+# then and lasts until release.
 # A button left out does nothing.
 [profile.gamepad]
 click = "BTN_SOUTH"

@@ -58,6 +58,10 @@ struct ShippedConfigTests {
         #expect(configuration.defaultProfile == "gamepad")
         #expect(configuration.nextProfileChord == [.home, .app])
         #expect(configuration.holdTime == .seconds(1))
+        #expect(configuration.tapTime == MappingConfiguration.defaultTapTime)
+        #expect(configuration.tapTime == .milliseconds(100))
+        #expect(configuration.chordWindow == MappingConfiguration.defaultChordWindow)
+        #expect(configuration.chordWindow == .milliseconds(40))
         #expect(configuration.gamepadIdentity == .default)
         #expect(configuration.controllerProfiles.isEmpty)
 
