@@ -12,6 +12,9 @@ public struct ControllerInput: Hashable, Sendable {
     public var rotationRate: Vector3
     /// Acceleration in m/s^2.
     public var acceleration: Vector3
+    /// The controller's own clock when it took the snapshot (the packet's time field):
+    /// milliseconds, wrapping at 512. Nil when unknown; motion then goes by arrival time.
+    public var controllerTime: UInt16?
 
     /// A snapshot with every field given; the defaults are a controller at rest.
     public init(
@@ -19,13 +22,15 @@ public struct ControllerInput: Hashable, Sendable {
         touch: TouchPoint? = nil,
         orientation: Quaternion = .identity,
         rotationRate: Vector3 = .zero,
-        acceleration: Vector3 = .zero
+        acceleration: Vector3 = .zero,
+        controllerTime: UInt16? = nil
     ) {
         self.buttons = buttons
         self.touch = touch
         self.orientation = orientation
         self.rotationRate = rotationRate
         self.acceleration = acceleration
+        self.controllerTime = controllerTime
     }
 
     /// The snapshot a decoded packet describes.
@@ -35,7 +40,8 @@ public struct ControllerInput: Hashable, Sendable {
             touch: packet.touchPoint,
             orientation: packet.quaternion,
             rotationRate: packet.rotationRate,
-            acceleration: packet.accelerationSI
+            acceleration: packet.accelerationSI,
+            controllerTime: packet.time
         )
     }
 }

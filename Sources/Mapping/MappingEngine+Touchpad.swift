@@ -16,8 +16,9 @@ struct TouchpadState: Sendable {
     var lastPoint: TouchPoint?
     /// The last finger angle around the centre (wheel), nil when outside the rim band.
     var lastAngle: Double?
-    /// When the last point was seen.
+    /// When the last point arrived, and the controller's stamp on it.
     var lastTime = MonotonicTime.zero
+    var lastStamp: UInt16?
     /// Fractions of a count not yet emitted, horizontal and vertical.
     var remainderX = 0.0
     var remainderY = 0.0
@@ -74,9 +75,9 @@ extension MappingEngine {
         case .dpad(let options):
             updateDpad(input.touch, options, into: &buffer)
         case .trackpad(let options):
-            updateTrackpad(input.touch, options, at: time)
+            updateTrackpad(input, options, at: time)
         case .scroll(let options):
-            updateScroll(input.touch, options, at: time)
+            updateScroll(input, options, at: time)
         case .wheel(let options):
             updateWheel(input.touch, options)
         }
@@ -148,23 +149,25 @@ extension MappingEngine {
 
     // MARK: Trackpad, scroll, wheel
 
-    /// The finger's motion since the last sample of this gesture; nil on landing (no jump) and lift.
-    private mutating func touchDelta(_ touch: TouchPoint?, at time: MonotonicTime) -> (dx: Double, dy: Double, seconds: Double)? {
-        guard let touch else {
+    /// The finger's motion since the last sample of this gesture and the time it took (by the
+    /// controller's clock where plausible, see `SampleInterval`); nil on landing (no jump) and lift.
+    private mutating func touchDelta(_ input: ControllerInput, at time: MonotonicTime) -> (dx: Double, dy: Double, seconds: Double)? {
+        guard let touch = input.touch else {
             touchpad.endGesture()
             return nil
         }
         defer {
             touchpad.lastPoint = touch
             touchpad.lastTime = time
+            touchpad.lastStamp = input.controllerTime
         }
         guard let last = touchpad.lastPoint else { return nil }
-        let seconds = max((time - touchpad.lastTime).seconds, 0.001)
-        return (touch.x - last.x, touch.y - last.y, seconds)
+        let interval = SampleInterval.between(touchpad.lastStamp, input.controllerTime, arrival: time - touchpad.lastTime)
+        return (touch.x - last.x, touch.y - last.y, max(interval.seconds, 0.001))
     }
 
-    private mutating func updateTrackpad(_ touch: TouchPoint?, _ options: TrackpadOptions, at time: MonotonicTime) {
-        guard let delta = touchDelta(touch, at: time), delta.dx != 0 || delta.dy != 0 else { return }
+    private mutating func updateTrackpad(_ input: ControllerInput, _ options: TrackpadOptions, at time: MonotonicTime) {
+        guard let delta = touchDelta(input, at: time), delta.dx != 0 || delta.dy != 0 else { return }
         var gain = options.speed * 1000
         if options.acceleration != 1 {
             let speed = (delta.dx * delta.dx + delta.dy * delta.dy).squareRoot() / delta.seconds
@@ -174,8 +177,8 @@ extension MappingEngine {
         output.addRelative(EventCode.relY, takeWholeCounts(delta.dy * gain, remainder: &touchpad.remainderY))
     }
 
-    private mutating func updateScroll(_ touch: TouchPoint?, _ options: ScrollOptions, at time: MonotonicTime) {
-        guard let delta = touchDelta(touch, at: time) else { return }
+    private mutating func updateScroll(_ input: ControllerInput, _ options: ScrollOptions, at time: MonotonicTime) {
+        guard let delta = touchDelta(input, at: time) else { return }
         let sign = options.natural ? -1.0 : 1.0
         let unitsPerPad = options.detents * 120
         // Finger down scrolls down (REL_WHEEL negative); finger right scrolls right.

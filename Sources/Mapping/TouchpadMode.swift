@@ -85,7 +85,9 @@ public struct DpadOptions: Hashable, Sendable {
 ///
 /// Landing never moves the pointer, lifting emits nothing, and fractions of a count carry over.
 /// Counts per report = `speed` x 1000 x (pad widths moved) x (finger speed in pad widths per second) ^ (`acceleration` - 1),
-/// the acceleration factor kept within 0.2...5.
+/// the acceleration factor kept within 0.2...5. The finger's speed goes by the controller's own
+/// clock (the packets' stamps), so packets that Bluetooth delivers bunched move the pointer as
+/// far as evenly spaced ones; see `SampleInterval`.
 public struct TrackpadOptions: Hashable, Sendable {
     /// `speed` (default 1.0): 1.0 moves the pointer 1000 counts for a slide across the whole pad.
     public var speed: Double = 1.0

@@ -19,8 +19,11 @@ struct ScenarioBuilder {
     var gyro = RawVector.zero
     /// Gravity along +y, as a controller lying flat reports it.
     var acceleration = RawVector(0, 520, 0)
+    /// When a packet the controller stamped at a time is read: at that time unless changed.
+    var arrival: @Sendable (TimeSpan) -> TimeSpan = { $0 }
 
-    /// Sends one packet with the current state at the current time.
+    /// Sends one packet with the current state, stamped with the current time (whole
+    /// milliseconds, wrapping at 512) and read at `arrival` of it.
     mutating func send() {
         let packet = DaydreamPacket(
             time: UInt16(time.nanoseconds / 1_000_000 % 512), sequence: sequence % 32,
@@ -28,16 +31,19 @@ struct ScenarioBuilder {
             touchX: touch?.x ?? 0, touchY: touch?.y ?? 0, buttons: buttons, status: 0
         )
         sequence = (sequence + 1) % 32
-        entries.append(RecordingEntry(time: time, event: .packet(packet)))
+        entries.append(RecordingEntry(time: arrival(time), event: .packet(packet)))
     }
 
     /// Sends packets every `period` for `milliseconds`, calling `change` (with the fraction done, 0..<1) before each.
-    mutating func stream(for milliseconds: Int64, _ change: (inout ScenarioBuilder, Double) -> Void = { _, _ in }) {
-        let steps = Int(milliseconds / (Self.period.nanoseconds / 1_000_000))
+    mutating func stream(
+        for milliseconds: Int64, every period: TimeSpan = Self.period,
+        _ change: (inout ScenarioBuilder, Double) -> Void = { _, _ in }
+    ) {
+        let steps = Int(milliseconds * 1_000_000 / period.nanoseconds)
         for step in 0..<steps {
             change(&self, Double(step) / Double(steps))
             send()
-            time = time + Self.period
+            time = time + period
         }
     }
 
@@ -67,6 +73,7 @@ extension TimeSpan {
 enum Scenarios {
     static let all: [(name: String, recording: Recording)] = [
         ("buttons", buttons), ("touch", touch), ("disconnect", disconnect), ("motion", motion),
+        ("touch-jitter", swipe(arrival: bunchedArrival)),
     ]
 
     /// Each button pressed briefly, then home held past the 1 s hold time, then a home+app chord
@@ -198,5 +205,38 @@ enum Scenarios {
         s.gyro = .zero
         s.stream(for: 100)
         return s.recording("home held (air mouse while held), turning and tipping; rolling right and back (tilt)")
+    }
+
+    /// How often the controller samples in `swipe`: 80 Hz, the stamps 12 and 13 ms apart in turn.
+    static let swipePeriod = TimeSpan(nanoseconds: 12_500_000)
+
+    /// A finger swiping right and a little down across the pad, slowly, then fast, then
+    /// slowly again (so an accelerating trackpad's gain changes), sampled at 80 Hz; the
+    /// packets read at `arrival` of their stamps.
+    static func swipe(arrival: @escaping @Sendable (TimeSpan) -> TimeSpan) -> Recording {
+        var s = ScenarioBuilder()
+        s.arrival = arrival
+        s.stream(for: 100, every: swipePeriod)
+        s.touch = (40, 100)
+        s.stream(for: 900, every: swipePeriod) { s, done in
+            let eased = (1 - cos(done * Double.pi)) / 2
+            s.touch = (UInt8(40 + 175 * eased), UInt8(100 + 60 * eased))
+        }
+        s.touch = nil
+        s.stream(for: 100, every: swipePeriod)
+        return s.recording("a finger swipes right, slow, fast, slow; read bunched, as Bluetooth delivers")
+    }
+
+    /// When Bluetooth delivers a packet the controller stamped at `time`: at the next
+    /// connection event (every 30 ms, so two or three at once), 0.5 ms apart within it;
+    /// and those stamped from 520 to 620 ms only after a stall, at 630 ms, 0.05 ms apart.
+    @Sendable static func bunchedArrival(_ time: TimeSpan) -> TimeSpan {
+        let interval: Int64 = 30_000_000
+        let stamped = time.nanoseconds
+        if stamped >= 520_000_000, stamped < 620_000_000 {
+            return TimeSpan(nanoseconds: 630_000_000 + (stamped - 520_000_000) / 250)
+        }
+        let event = (stamped + interval - 1) / interval * interval
+        return TimeSpan(nanoseconds: event + (stamped - (event - interval)) / 25)
     }
 }

@@ -17,7 +17,8 @@ import Timebase
 /// tilt key=value ...
 /// start NAME                        (the profile the engine starts in)
 ///
-/// 0ms    press home; touch 0.5 0.25  (one snapshot; also: release, lift, gyro X Y Z rad/s, orient X Y Z degrees)
+/// 0ms    press home; touch 0.5 0.25  (one snapshot; also: release, lift, gyro X Y Z rad/s, orient X Y Z degrees,
+///                                    stamp MS: the controller's clock, 0...511, from then on; stamp none: unknown)
 /// 1500ms advance                     (only timers)
 /// 1500ms release-all | switch NAME | deadline   (deadline prints "=> TIME deadline 2500ms" or "none")
 /// => 200ms gamepad BTN_MODE 1        (expected: time, device, code name, value)
@@ -44,6 +45,7 @@ struct Timeline {
         case lift
         case gyro(Vector3)
         case orient(Vector3)
+        case stamp(UInt16?)
         case advance
         case releaseAll
         case switchProfile(String)
@@ -282,6 +284,14 @@ extension Timeline {
             case "lift": commands.append(.lift)
             case "gyro": commands.append(.gyro(try vector()))
             case "orient": commands.append(.orient(try vector()))
+            case "stamp":
+                guard arguments.count == 1 else { throw fail("stamp MS|none") }
+                if arguments[0] == "none" {
+                    commands.append(.stamp(nil))
+                } else {
+                    guard let stamp = UInt16(arguments[0]), stamp < 512 else { throw fail("stamp: 0...511 or none") }
+                    commands.append(.stamp(stamp))
+                }
             case "advance": commands.append(.advance)
             case "release-all": commands.append(.releaseAll)
             case "switch":

@@ -40,6 +40,9 @@ struct TimelineRunner {
             case .gyro(let rate):
                 input.rotationRate = rate
                 inputChanged = true
+            case .stamp(let stamp):
+                input.controllerTime = stamp
+                inputChanged = true
             case .orient(let degrees):
                 let radians = Double.pi / 180
                 input.orientation = Quaternion(rotationVector: Vector3(x: degrees.x * radians, y: degrees.y * radians, z: degrees.z * radians))
