@@ -8,8 +8,10 @@ import Timebase
 
 /// Air-mouse and tilt state.
 struct MotionState: Sendable {
-    /// When the last snapshot was mapped (for integrating the gyro), nil before the first.
+    /// When the last snapshot was mapped (for integrating the gyro), nil before the first,
+    /// and the controller's stamp on it.
     var lastTime: MonotonicTime?
+    var lastStamp: UInt16?
     /// Fractions of a pointer count not yet emitted.
     var remainderX = 0.0
     var remainderY = 0.0
@@ -19,6 +21,7 @@ struct MotionState: Sendable {
     /// Forgets the pointer's gesture; keeps the tilt's zero.
     mutating func resetGesture() {
         lastTime = nil
+        lastStamp = nil
         remainderX = 0
         remainderY = 0
     }
@@ -43,14 +46,18 @@ extension MappingEngine {
     private mutating func updateAirMouse(_ input: ControllerInput, at time: MonotonicTime) {
         let settings = prepared.profile.airMouse
         let last = motion.lastTime
+        let lastStamp = motion.lastStamp
         motion.lastTime = time
+        motion.lastStamp = input.controllerTime
         guard settings.always || airMouseHolds > 0 else {
             motion.remainderX = 0
             motion.remainderY = 0
             return
         }
         guard let last else { return }
-        let seconds = min(max((time - last).seconds, 0), Self.longestGyroStep)
+        // By the controller's clock where plausible, so packets read bunched turn the pointer evenly.
+        let interval = SampleInterval.between(lastStamp, input.controllerTime, arrival: time - last)
+        let seconds = min(max(interval.seconds, 0), Self.longestGyroStep)
         let gain = settings.speed * 1000 * seconds
         // Turning left (positive about the vertical y axis) moves left; tipping up (positive about x) moves up.
         var dx = -Self.withoutDrift(input.rotationRate.y, settings.deadzone) * gain

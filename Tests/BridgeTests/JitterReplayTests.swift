@@ -8,14 +8,18 @@ import Timebase
 /// `touch-jitter.recording`: a swipe whose packets arrive bunched, as Bluetooth delivers them,
 /// moves the pointer exactly as the same packets arriving evenly, in every trackpad profile
 /// (the accelerating ones included: their gain goes by the controller's clock, not arrival).
+/// `motion-jitter.recording`: the same for a turn of the controller with the air mouse on.
 @Suite("jittered arrival")
 @MainActor
 struct JitterReplayTests {
     /// (file, profile) of every shipped trackpad profile.
     nonisolated static let trackpads = ["default.toml mouse", "mouse.toml mouse"]
 
-    static func recording() throws -> Recording {
-        try #require(Scenarios.all.first { $0.name == "touch-jitter" }).recording
+    /// Every shipped profile whose air mouse is always on.
+    nonisolated static let airMice = ["mouse.toml reader"]
+
+    static func recording(_ name: String = "touch-jitter") throws -> Recording {
+        try #require(Scenarios.all.first { $0.name == name }).recording
     }
 
     /// The pointer's path: the relative motion of each report, in order, without times.
@@ -34,9 +38,10 @@ struct JitterReplayTests {
         return path
     }
 
-    @Test func theRecordingIsJittered() throws {
+    @Test(arguments: ["touch-jitter", "motion-jitter"])
+    func theRecordingIsJittered(name: String) throws {
         var times: [Int64] = []
-        for entry in try Self.recording().entries {
+        for entry in try Self.recording(name).entries {
             if case .packet = entry.event { times.append(entry.time.nanoseconds) }
         }
         var gaps: [Int64] = []
@@ -59,6 +64,18 @@ struct JitterReplayTests {
         let jittered = try Self.path(Self.recording(), parts[0], parts[1])
         let moved = even.filter { $0.hasPrefix("REL_X") }.compactMap { Int($0.split(separator: " ")[1]) }.reduce(0, +)
         #expect(moved > 300, "\(target): the swipe hardly moved the pointer (\(moved))")
+        #expect(jittered == even, "\(target): the jittered path differs from the even one")
+    }
+
+    @Test(arguments: airMice)
+    func airMousePathIsTheSameAsWithEvenArrivals(target: String) throws {
+        let parts = target.split(separator: " ").map(String.init)
+        let configuration = try ReplayGoldenTests.load(parts[0])
+        #expect(configuration.profile(named: parts[1])?.airMouse.always == true, "\(target): the air mouse is not always on")
+        let even = try Self.path(Scenarios.turn(arrival: { $0 }), parts[0], parts[1])
+        let jittered = try Self.path(Self.recording("motion-jitter"), parts[0], parts[1])
+        let moved = even.filter { $0.hasPrefix("REL_X") }.compactMap { Int($0.split(separator: " ")[1]) }.reduce(0, +)
+        #expect(moved < -300, "\(target): the turn hardly moved the pointer (\(moved))")
         #expect(jittered == even, "\(target): the jittered path differs from the even one")
     }
 }

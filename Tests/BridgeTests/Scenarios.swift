@@ -73,7 +73,7 @@ extension TimeSpan {
 enum Scenarios {
     static let all: [(name: String, recording: Recording)] = [
         ("buttons", buttons), ("touch", touch), ("disconnect", disconnect), ("motion", motion),
-        ("touch-jitter", swipe(arrival: bunchedArrival)),
+        ("touch-jitter", swipe(arrival: bunchedArrival)), ("motion-jitter", turn(arrival: bunchedArrival)),
     ]
 
     /// Each button pressed briefly, then home held past the 1 s hold time, then a home+app chord
@@ -225,6 +225,21 @@ enum Scenarios {
         s.touch = nil
         s.stream(for: 100, every: swipePeriod)
         return s.recording("a finger swipes right, slow, fast, slow; read bunched, as Bluetooth delivers")
+    }
+
+    /// The controller turned left, slowly, then fast, then slowly again, then tipped up,
+    /// sampled at 80 Hz; the packets read at `arrival` of their stamps.
+    static func turn(arrival: @escaping @Sendable (TimeSpan) -> TimeSpan) -> Recording {
+        var s = ScenarioBuilder()
+        s.arrival = arrival
+        s.stream(for: 100, every: swipePeriod)
+        s.stream(for: 700, every: swipePeriod) { s, done in
+            s.gyro = RawVector(0, Int16(40 + 300 * sin(done * Double.pi)), 0)
+        }
+        s.stream(for: 200, every: swipePeriod) { s, _ in s.gyro = RawVector(150, 0, 0) }
+        s.gyro = .zero
+        s.stream(for: 100, every: swipePeriod)
+        return s.recording("the controller turns left, slow, fast, slow, then tips up; read bunched, as Bluetooth delivers")
     }
 
     /// When Bluetooth delivers a packet the controller stamped at `time`: at the next
