@@ -16,16 +16,26 @@ extension MappingEngine {
             pressed = true
         }
         if pressed { fireCompletedChords(into: &buffer) }
+        refreshDeadline()
     }
 
     /// Chord windows and holds that ended by `time`, then taps whose tap time is up.
     mutating func advanceButtons(to time: MonotonicTime, into buffer: inout OutputBuffer) {
+        guard let deadline = earliestDeadline, deadline <= time else { return }
         for button in ControllerButton.allCases {
-            if case .chordPending(let since) = phases[button.rawValue], since + prepared.chordWindow <= time {
+            let pressedAt: MonotonicTime
+            switch phases[button.rawValue] {
+            case .chordPending(let since):
+                guard since + prepared.chordWindow <= time else { continue }
                 chordWindowEnded(button, pressedAt: since, into: &buffer)
+                guard case .pending = phases[button.rawValue] else { continue }
+                pressedAt = since
+            case .pending(let since):
+                pressedAt = since
+            case .up, .acting, .consumed:
+                continue
             }
-            guard case .pending(let since) = phases[button.rawValue],
-                  since + prepared.holdTimes[button.rawValue] <= time else { continue }
+            guard pressedAt + prepared.holdTimes[button.rawValue] <= time else { continue }
             switch prepared.profile[button] {
             case .plain(let action):
                 startHeld(action, for: button, into: &buffer)
@@ -35,7 +45,8 @@ extension MappingEngine {
                 phases[button.rawValue] = .consumed
             }
         }
-        releaseTaps(dueBy: time, into: &buffer)
+        if !pendingTaps.isEmpty { releaseTaps(dueBy: time, into: &buffer) }
+        refreshDeadline()
     }
 
     /// A chord member alone to the end of its window acts as itself: a plain binding presses
@@ -157,7 +168,6 @@ extension MappingEngine {
 
     /// Releases the taps whose tap time is up by `time`, oldest first.
     private mutating func releaseTaps(dueBy time: MonotonicTime, into buffer: inout OutputBuffer) {
-        guard !pendingTaps.isEmpty else { return }
         var index = pendingTaps.startIndex
         while index < pendingTaps.endIndex {
             if pendingTaps[index].due <= time {

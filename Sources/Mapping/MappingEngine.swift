@@ -50,6 +50,8 @@ public struct MappingEngine: Sendable {
     var phases: [ButtonPhase]
     var activeChords: [ActiveChord]
     var pendingTaps: [PendingTap]
+    /// What `nextDeadline` answers, kept by `refreshDeadline()`.
+    var earliestDeadline: MonotonicTime?
     var lastButtons: DaydreamButtons = []
     var airMouseHolds = 0
     var request: ProfileRequest?
@@ -83,13 +85,17 @@ public struct MappingEngine: Sendable {
     public var profile: Profile { prepared.profile }
 
     /// The earliest time `advance(to:)` has work to do, or nil when nothing is waiting.
-    public var nextDeadline: MonotonicTime? {
+    public var nextDeadline: MonotonicTime? { earliestDeadline }
+
+    /// Recomputes `earliestDeadline` from the buttons' phases and the taps still down; called
+    /// whenever those change (so the packet path reads one stored value instead).
+    mutating func refreshDeadline() {
         var earliest: MonotonicTime?
-        for button in ControllerButton.allCases {
+        for index in phases.indices {
             let deadline: MonotonicTime
-            switch phases[button.rawValue] {
+            switch phases[index] {
             case .chordPending(let since): deadline = since + prepared.chordWindow
-            case .pending(let since): deadline = since + prepared.holdTimes[button.rawValue]
+            case .pending(let since): deadline = since + prepared.holdTimes[index]
             case .up, .acting, .consumed: continue
             }
             if earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
@@ -97,7 +103,7 @@ public struct MappingEngine: Sendable {
         for tap in pendingTaps where earliest.map({ tap.due < $0 }) ?? true {
             earliest = tap.due
         }
-        return earliest
+        earliestDeadline = earliest
     }
 
     /// True when no key is down and every axis is at rest.
@@ -146,6 +152,7 @@ public struct MappingEngine: Sendable {
         motion.resetGesture()
         output.releaseEverything(into: &buffer)
         buffer.endFrame()
+        refreshDeadline()
     }
 
     /// Releases everything, then makes `name` the active profile. False (and nothing done) when no such profile.
