@@ -310,7 +310,8 @@ class Rig:
         with open(self.log_path, "rb") as f:
             return f.read()[-3000:].decode(errors="replace")
 
-    def close(self):
+    def close(self, keep_log=None):
+        """Stops everything; `keep_log` names a file to keep the daemon's log in."""
         if self.daemon.poll() is None:
             self.daemon.terminate()
             try:
@@ -320,6 +321,8 @@ class Rig:
         self.bus.terminate()
         self.bus.wait()
         self.log.close()
+        if keep_log:
+            shutil.copy(self.log_path, keep_log)
         shutil.rmtree(self.directory, ignore_errors=True)
 
 
@@ -434,6 +437,7 @@ def main():
     options = parser.parse_args()
 
     rig = None
+    result = None
     try:
         if options.mode == "floor":
             rig = FloorRig(options.bridge, options.controllers, options.rate)
@@ -453,12 +457,21 @@ def main():
         print(json.dumps({"error": str(error).split("\n")[0]}))
         return 2
     finally:
-        if rig is not None:
+        if rig is not None and result is None:
             rig.close()
+    failed = bool(result.get("problems"))
+    # A failed soak keeps the daemon's log next to the build, for the why.
+    kept = os.path.join(ROOT, ".build", "soak-daemon.log") if failed and options.mode == "soak" else None
+    if kept:
+        rig.close(keep_log=kept)
+    else:
+        rig.close()
     print(json.dumps(result))
-    if result.get("problems"):
+    if failed:
         for problem in result["problems"]:
             print(f"soak: {problem}", file=sys.stderr)
+        if kept:
+            print(f"soak: the daemon's log is in {kept}", file=sys.stderr)
         return 1
     return 0
 
