@@ -112,8 +112,10 @@ public struct DeviceCapabilities: Hashable, Sendable {
 /// Built from the union over all profiles of a configuration, so a profile switch never
 /// needs a new device. Classification helpers are added so udev sees the right class:
 /// a gamepad always carries `BTN_SOUTH` (= `BTN_GAMEPAD`, which SDL needs to map it) and at
-/// least two gamepad buttons (`BTN_EAST` is added when needed) so it is a joystick; a mouse
-/// always carries `REL_X`, `REL_Y` and `BTN_LEFT` so it is a mouse to udev and libinput.
+/// least two gamepad buttons (`BTN_EAST` is added when needed) so it is a joystick, and centred
+/// `ABS_X` and `ABS_Y` sticks, which SDL's device test without udev (Flatpak, Snap, Steam's
+/// runtime, `SDL_JOYSTICK_DISABLE_UDEV=1`) and Godot require; a mouse always carries `REL_X`,
+/// `REL_Y` and `BTN_LEFT` so it is a mouse to udev and libinput.
 public struct Capabilities: Hashable, Sendable {
     /// The gamepad, or nil when no profile emits gamepad codes.
     public var gamepad: DeviceCapabilities?
@@ -183,6 +185,8 @@ public struct Capabilities: Hashable, Sendable {
             pad.insertKey(EventCode.btnSouth)
             let gamepadButtons = pad.keys.filter { (EventCode.btnJoystick..<EventCode.btnDigi).contains($0) }
             if gamepadButtons.count < 2 { pad.insertKey(EventCode.btnEast) }
+            pad.insertAbsolute(EventCode.absX, .stick)
+            pad.insertAbsolute(EventCode.absY, .stick)
             gamepad = pad
         }
         if var pointer = mouse {

@@ -7,9 +7,9 @@ import Mapping
 public enum DeviceLayout {
     /// The description of the device of `kind` carrying `capabilities`.
     ///
-    /// - gamepad: always `BTN_SOUTH` (= `BTN_GAMEPAD`) and a second gamepad
-    ///   button, never a mouse button; with `.xbox360`, exactly xpad's codes
-    ///   (the profile's codes must be among them);
+    /// - gamepad: always `BTN_SOUTH` (= `BTN_GAMEPAD`), a second gamepad
+    ///   button and centred `ABS_X`/`ABS_Y`, never a mouse button; with
+    ///   `.xbox360`, exactly xpad's codes (the profile's codes must be among them);
     /// - mouse: always `REL_X`, `REL_Y` and `BTN_LEFT`, so udev and libinput
     ///   take it for a mouse even when a profile only scrolls;
     /// - keyboard: the keys as given.

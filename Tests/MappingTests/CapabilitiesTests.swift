@@ -49,6 +49,21 @@ struct CapabilitiesTests {
         #expect(caps.mouse == nil)
     }
 
+    /// SDL without udev (Flatpak, Snap, Steam's runtime, SDL_JOYSTICK_DISABLE_UDEV=1) and
+    /// Godot take a device for a joystick only with ABS_X and ABS_Y.
+    @Test(arguments: [
+        Profile(name: "dpad", touchpad: .dpad(DpadOptions())),
+        Profile(name: "hat", touchpad: .dpad({ var o = DpadOptions(); o.output = .hat; return o }())),
+        Profile(name: "tilt", tilt: TiltSettings()),
+        Profile(name: "right-stick", touchpad: .stick({ var o = StickOptions(); o.xAxis = EventCode.absRX; o.yAxis = EventCode.absRY; return o }())),
+        Profile(name: "buttons", click: .plain(.keys([EventCode.btnNorth]))),
+    ])
+    func gamepadAlwaysHasACentredLeftStick(profile: Profile) throws {
+        let pad = try #require(capabilities(profile).gamepad)
+        #expect(pad.absInfo(EventCode.absX) == .stick)
+        #expect(pad.absInfo(EventCode.absY) == .stick)
+    }
+
     @Test func keysGoToTheKeyboard() {
         let caps = capabilities(Profile(name: "p", volumeUp: .plain(.keys([115])), volumeDown: .plain(.keys([114]))))
         #expect(caps.keyboard?.keys == [114, 115])
@@ -87,9 +102,10 @@ struct CapabilitiesTests {
 
         var tilt = TiltSettings()
         tilt.axis = EventCode.absRX
-        let steering = capabilities(Profile(name: "p", tilt: tilt))
+        let steering = Profile(name: "p", tilt: tilt).capabilities
         #expect(steering.gamepad?.absInfo(EventCode.absRX) == .stick)
-        #expect(steering.gamepad?.absInfo(EventCode.absX) == nil)
+        // Only the tilt's own axis; the device's ABS_X/ABS_Y are classification codes.
+        #expect(steering.gamepad?.absoluteAxes.map(\.code) == [EventCode.absRX])
     }
 
     @Test func theUnionOverAllProfiles() {

@@ -45,6 +45,17 @@ struct DeviceLayoutTests {
         #expect(device.codes(type: Code.evKey) == [Code.btnSouth, Code.btnEast])
     }
 
+    /// A d-pad-only pad carries the centred left stick SDL's test without udev needs.
+    @Test func dpadOnlyGamepadStillHasACentredStick() throws {
+        let dpad = DeviceCapabilities(keys: [Code.btnDpadUp, UInt16(BTN_DPAD_DOWN), UInt16(BTN_DPAD_LEFT), UInt16(BTN_DPAD_RIGHT)])
+        let device = try EvdevDevice(DeviceLayout.description(for: .gamepad, capabilities: dpad))
+        #expect(device.codes(type: Code.evAbs) == [Code.absX, Code.absY])
+        for code in [Code.absX, Code.absY] {
+            let axis = try #require(device.absInfo(code))
+            #expect(axis.minimum == -32768 && axis.maximum == 32767 && axis.value == 0 && axis.fuzz == 0)
+        }
+    }
+
     @Test func gamepadWithAMouseButtonIsRefused() throws {
         var capabilities = Fixture.gamepad
         capabilities.insertKey(Code.btnLeft)
