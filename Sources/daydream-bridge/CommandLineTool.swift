@@ -21,6 +21,7 @@ enum CommandLineTool {
         PairCommand.self,
         ForgetCommand.self,
         ListCommand.self,
+        MappingCommand.self,
     ]
 
     static func main(_ arguments: [String]) -> Int32 {
