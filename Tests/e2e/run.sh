@@ -45,6 +45,14 @@ else
 fi
 [ -x "$bin/daydream-bridge" ] || loud "no daydream-bridge in $bin"
 
+# The real clients' probes, built on the host against Debian's packages.
+clients="$repo/.build/e2e-clients"
+mkdir -p "$clients"
+echo "e2e: building the SDL probe against $(pkg-config --modversion sdl2 2>/dev/null || echo '(no sdl2)') (libsdl2-dev)"
+# shellcheck disable=SC2046
+${CC:-cc} -std=gnu11 -O1 -Wall -Wextra -Werror -o "$clients/sdl_probe" "$here/clients/sdl_probe.c" \
+    $(pkg-config --cflags --libs sdl2) || loud "the SDL probe (clients/sdl_probe.c) did not build"
+
 echo "e2e: checking the emulator's packet encoder against 'daydream-bridge decode'"
 "$venv/bin/python3" "$here/emulator/check_encoder.py" "$bin/daydream-bridge" || loud "the emulator's encoder disagrees with the bridge's decoder"
 echo "e2e: emulator self-test on the host (Bumble central on the emulated link)"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Installs what the end-to-end rig needs, when any of it is missing:
-# Debian packages (QEMU, Debian's kernel, BlueZ, udev, python3-dbus/evdev)
-# and a venv for Debian's /usr/bin/python3 with virtme-ng and bumble.
+# Debian packages (QEMU, Debian's kernel, BlueZ, udev, python3-dbus/evdev,
+# and the real clients the scenarios drive: libsdl2-dev with a C compiler,
+# libinput-tools, joystick's jstest) and a venv for Debian's /usr/bin/python3 with virtme-ng and bumble.
 # Idempotent; quick when everything is present. Runs as root, or through sudo,
 # with no stdin. Prints the venv's path on its last line.
 set -eu
@@ -16,7 +17,8 @@ BUMBLE_VERSION=0.0.236
 VIRTME_NG_VERSION=1.42
 
 packages="qemu-system-x86 linux-image-amd64 bluez udev kmod dbus-daemon
-python3-venv python3-dbus python3-evdev python3-gi python3-pip evtest procps busybox-static"
+python3-venv python3-dbus python3-evdev python3-gi python3-pip evtest procps busybox-static
+gcc pkg-config libsdl2-dev libinput-tools joystick"
 
 missing=""
 for package in $packages; do

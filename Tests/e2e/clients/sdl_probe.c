@@ -1,0 +1,230 @@
+/*
+ * What a game built on SDL 2 sees of the bridge's devices (the end-to-end
+ * scenarios in scenarios/s25_sdl.py run it; run.sh compiles it against
+ * Debian's libsdl2-dev). One JSON object a line on standard output.
+ *
+ *   sdl_probe devices
+ *       every joystick SDL finds: name, path, GUID, ids, counts, whether it
+ *       is a game controller, its controller name, mapping and the binding
+ *       of every button and axis.
+ *   sdl_probe events [--video]
+ *       opens every game controller and prints each SDL_CONTROLLER* event
+ *       (and with --video, SDL's evdev keyboard and mouse events through the
+ *       dummy video driver "evdev") until standard input closes. The first
+ *       line is {"ready": ...} once the first controller is open (or at
+ *       once with --video). Times: SDL's event timestamp (ms) and the same
+ *       instant on CLOCK_MONOTONIC (ns).
+ *
+ * SDL_JOYSTICK_DISABLE_UDEV=1 in the environment makes SDL find devices
+ * without udev, as inside Flatpak or Steam's runtime.
+ */
+#include <SDL.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static Uint64 start_ticks;
+static long long start_monotonic_ns;
+
+static long long monotonic_ns(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
+}
+
+static long long event_monotonic_ns(Uint32 timestamp)
+{
+    return start_monotonic_ns + ((long long)timestamp - (long long)start_ticks) * 1000000LL;
+}
+
+/* A JSON string; the names printed here need no escapes but quotes and backslashes. */
+static void print_string(const char *text)
+{
+    putchar('"');
+    for (const char *c = text ? text : ""; *c; ++c) {
+        if (*c == '"' || *c == '\\') putchar('\\');
+        if ((unsigned char)*c >= 0x20) putchar(*c);
+    }
+    putchar('"');
+}
+
+static void print_bind(SDL_GameControllerButtonBind bind)
+{
+    char text[32] = "";
+    switch (bind.bindType) {
+    case SDL_CONTROLLER_BINDTYPE_BUTTON: snprintf(text, sizeof text, "b%d", bind.value.button); break;
+    case SDL_CONTROLLER_BINDTYPE_AXIS: snprintf(text, sizeof text, "a%d", bind.value.axis); break;
+    case SDL_CONTROLLER_BINDTYPE_HAT: snprintf(text, sizeof text, "h%d.%d", bind.value.hat.hat, bind.value.hat.hat_mask); break;
+    default: break;
+    }
+    print_string(text);
+}
+
+static void print_bindings(SDL_GameController *controller)
+{
+    int first = 1;
+    printf(", \"bindings\": {");
+    for (int button = 0; button < SDL_CONTROLLER_BUTTON_MAX; ++button) {
+        SDL_GameControllerButtonBind bind = SDL_GameControllerGetBindForButton(controller, (SDL_GameControllerButton)button);
+        if (bind.bindType == SDL_CONTROLLER_BINDTYPE_NONE) continue;
+        printf(first ? "" : ", ");
+        first = 0;
+        print_string(SDL_GameControllerGetStringForButton((SDL_GameControllerButton)button));
+        printf(": ");
+        print_bind(bind);
+    }
+    for (int axis = 0; axis < SDL_CONTROLLER_AXIS_MAX; ++axis) {
+        SDL_GameControllerButtonBind bind = SDL_GameControllerGetBindForAxis(controller, (SDL_GameControllerAxis)axis);
+        if (bind.bindType == SDL_CONTROLLER_BINDTYPE_NONE) continue;
+        printf(first ? "" : ", ");
+        first = 0;
+        print_string(SDL_GameControllerGetStringForAxis((SDL_GameControllerAxis)axis));
+        printf(": ");
+        print_bind(bind);
+    }
+    printf("}");
+}
+
+static int list_devices(void)
+{
+    if (SDL_Init(SDL_INIT_GAMECONTROLLER) != 0) {
+        fprintf(stderr, "sdl_probe: SDL_Init: %s\n", SDL_GetError());
+        return 1;
+    }
+    SDL_version version;
+    SDL_GetVersion(&version);
+    printf("{\"sdl\": \"%d.%d.%d\", \"joysticks\": %d}\n", version.major, version.minor, version.patch, SDL_NumJoysticks());
+    for (int index = 0; index < SDL_NumJoysticks(); ++index) {
+        char guid[33];
+        SDL_JoystickGetGUIDString(SDL_JoystickGetDeviceGUID(index), guid, sizeof guid);
+        printf("{\"index\": %d, \"name\": ", index);
+        print_string(SDL_JoystickNameForIndex(index));
+        printf(", \"path\": ");
+        print_string(SDL_JoystickPathForIndex(index));
+        printf(", \"guid\": \"%s\", \"vendor\": %d, \"product\": %d, \"version\": %d", guid,
+               SDL_JoystickGetDeviceVendor(index), SDL_JoystickGetDeviceProduct(index),
+               SDL_JoystickGetDeviceProductVersion(index));
+        SDL_Joystick *joystick = SDL_JoystickOpen(index);
+        if (joystick) {
+            printf(", \"axes\": %d, \"buttons\": %d, \"hats\": %d", SDL_JoystickNumAxes(joystick),
+                   SDL_JoystickNumButtons(joystick), SDL_JoystickNumHats(joystick));
+        }
+        int is_controller = SDL_IsGameController(index);
+        printf(", \"gamecontroller\": %s", is_controller ? "true" : "false");
+        if (is_controller) {
+            SDL_GameController *controller = SDL_GameControllerOpen(index);
+            printf(", \"controller_name\": ");
+            print_string(controller ? SDL_GameControllerName(controller) : NULL);
+            char *mapping = SDL_GameControllerMappingForDeviceIndex(index);
+            printf(", \"mapping\": ");
+            print_string(mapping);
+            SDL_free(mapping);
+            if (controller) {
+                print_bindings(controller);
+                SDL_GameControllerClose(controller);
+            }
+        }
+        if (joystick) SDL_JoystickClose(joystick);
+        printf("}\n");
+    }
+    SDL_Quit();
+    return 0;
+}
+
+static void print_event_head(const char *kind, Uint32 timestamp)
+{
+    printf("{\"event\": \"%s\", \"t_ms\": %u, \"mono_ns\": %lld", kind, timestamp, event_monotonic_ns(timestamp));
+}
+
+static int stdin_closed(void)
+{
+    struct pollfd input = { .fd = STDIN_FILENO, .events = POLLIN };
+    if (poll(&input, 1, 0) <= 0) return 0;
+    char buffer[64];
+    return read(STDIN_FILENO, buffer, sizeof buffer) <= 0;
+}
+
+static int watch_events(int video)
+{
+    Uint32 systems = SDL_INIT_GAMECONTROLLER | (video ? SDL_INIT_VIDEO : 0);
+    if (video) SDL_SetHint(SDL_HINT_VIDEODRIVER, "evdev");
+    if (SDL_Init(systems) != 0) {
+        fprintf(stderr, "sdl_probe: SDL_Init: %s\n", SDL_GetError());
+        return 1;
+    }
+    start_ticks = SDL_GetTicks64();
+    start_monotonic_ns = monotonic_ns();
+    int ready = 0;
+    if (video) {
+        printf("{\"ready\": \"video\", \"video_driver\": ");
+        print_string(SDL_GetCurrentVideoDriver());
+        printf("}\n");
+        fflush(stdout);
+        ready = 1;
+    }
+    while (!stdin_closed()) {
+        SDL_Event event;
+        if (!SDL_WaitEventTimeout(&event, 2)) continue;
+        switch (event.type) {
+        case SDL_CONTROLLERDEVICEADDED: {
+            SDL_GameController *controller = SDL_GameControllerOpen(event.cdevice.which);
+            print_event_head("added", event.cdevice.timestamp);
+            printf(", \"name\": ");
+            print_string(controller ? SDL_GameControllerName(controller) : SDL_GetError());
+            printf("}\n");
+            if (controller && !ready) {
+                printf("{\"ready\": \"controller\"}\n");
+                ready = 1;
+            }
+            break;
+        }
+        case SDL_CONTROLLERDEVICEREMOVED:
+            print_event_head("removed", event.cdevice.timestamp);
+            printf("}\n");
+            break;
+        case SDL_CONTROLLERBUTTONDOWN:
+        case SDL_CONTROLLERBUTTONUP:
+            print_event_head("button", event.cbutton.timestamp);
+            printf(", \"name\": ");
+            print_string(SDL_GameControllerGetStringForButton((SDL_GameControllerButton)event.cbutton.button));
+            printf(", \"down\": %d}\n", event.cbutton.state == SDL_PRESSED);
+            break;
+        case SDL_CONTROLLERAXISMOTION:
+            print_event_head("axis", event.caxis.timestamp);
+            printf(", \"name\": ");
+            print_string(SDL_GameControllerGetStringForAxis((SDL_GameControllerAxis)event.caxis.axis));
+            printf(", \"value\": %d}\n", event.caxis.value);
+            break;
+        case SDL_KEYDOWN:
+        case SDL_KEYUP:
+            if (event.key.repeat) break;
+            print_event_head("key", event.key.timestamp);
+            printf(", \"name\": ");
+            print_string(SDL_GetScancodeName(event.key.keysym.scancode));
+            printf(", \"down\": %d}\n", event.key.state == SDL_PRESSED);
+            break;
+        case SDL_MOUSEBUTTONDOWN:
+        case SDL_MOUSEBUTTONUP:
+            print_event_head("mouse_button", event.button.timestamp);
+            printf(", \"button\": %d, \"down\": %d}\n", event.button.button, event.button.state == SDL_PRESSED);
+            break;
+        default:
+            break;
+        }
+        fflush(stdout);
+    }
+    SDL_Quit();
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    if (argc >= 2 && strcmp(argv[1], "devices") == 0) return list_devices();
+    if (argc >= 2 && strcmp(argv[1], "events") == 0) return watch_events(argc >= 3 && strcmp(argv[2], "--video") == 0);
+    fprintf(stderr, "usage: sdl_probe devices | events [--video]\n");
+    return 64;
+}
