@@ -139,10 +139,12 @@ static void print_event_head(const char *kind, Uint32 timestamp)
     printf("{\"event\": \"%s\", \"t_ms\": %u, \"mono_ns\": %lld", kind, timestamp, event_monotonic_ns(timestamp));
 }
 
+/* Waits up to 4 ms for standard input; true once it is closed. (SDL's own
+ * SDL_WaitEventTimeout polls every millisecond, too busy for the emulated VM.) */
 static int stdin_closed(void)
 {
     struct pollfd input = { .fd = STDIN_FILENO, .events = POLLIN };
-    if (poll(&input, 1, 0) <= 0) return 0;
+    if (poll(&input, 1, 4) <= 0) return 0;
     char buffer[64];
     return read(STDIN_FILENO, buffer, sizeof buffer) <= 0;
 }
@@ -165,54 +167,56 @@ static int watch_events(int video)
         fflush(stdout);
         ready = 1;
     }
+    SDL_Event event;
     while (!stdin_closed()) {
-        SDL_Event event;
-        if (!SDL_WaitEventTimeout(&event, 2)) continue;
-        switch (event.type) {
-        case SDL_CONTROLLERDEVICEADDED: {
-            SDL_GameController *controller = SDL_GameControllerOpen(event.cdevice.which);
-            print_event_head("added", event.cdevice.timestamp);
-            printf(", \"name\": ");
-            print_string(controller ? SDL_GameControllerName(controller) : SDL_GetError());
-            printf("}\n");
-            if (controller && !ready) {
-                printf("{\"ready\": \"controller\"}\n");
-                ready = 1;
+        SDL_PumpEvents();
+        while (SDL_PollEvent(&event)) {
+            switch (event.type) {
+            case SDL_CONTROLLERDEVICEADDED: {
+                SDL_GameController *controller = SDL_GameControllerOpen(event.cdevice.which);
+                print_event_head("added", event.cdevice.timestamp);
+                printf(", \"name\": ");
+                print_string(controller ? SDL_GameControllerName(controller) : SDL_GetError());
+                printf("}\n");
+                if (controller && !ready) {
+                    printf("{\"ready\": \"controller\"}\n");
+                    ready = 1;
+                }
+                break;
             }
-            break;
-        }
-        case SDL_CONTROLLERDEVICEREMOVED:
-            print_event_head("removed", event.cdevice.timestamp);
-            printf("}\n");
-            break;
-        case SDL_CONTROLLERBUTTONDOWN:
-        case SDL_CONTROLLERBUTTONUP:
-            print_event_head("button", event.cbutton.timestamp);
-            printf(", \"name\": ");
-            print_string(SDL_GameControllerGetStringForButton((SDL_GameControllerButton)event.cbutton.button));
-            printf(", \"down\": %d}\n", event.cbutton.state == SDL_PRESSED);
-            break;
-        case SDL_CONTROLLERAXISMOTION:
-            print_event_head("axis", event.caxis.timestamp);
-            printf(", \"name\": ");
-            print_string(SDL_GameControllerGetStringForAxis((SDL_GameControllerAxis)event.caxis.axis));
-            printf(", \"value\": %d}\n", event.caxis.value);
-            break;
-        case SDL_KEYDOWN:
-        case SDL_KEYUP:
-            if (event.key.repeat) break;
-            print_event_head("key", event.key.timestamp);
-            printf(", \"name\": ");
-            print_string(SDL_GetScancodeName(event.key.keysym.scancode));
-            printf(", \"down\": %d}\n", event.key.state == SDL_PRESSED);
-            break;
-        case SDL_MOUSEBUTTONDOWN:
-        case SDL_MOUSEBUTTONUP:
-            print_event_head("mouse_button", event.button.timestamp);
-            printf(", \"button\": %d, \"down\": %d}\n", event.button.button, event.button.state == SDL_PRESSED);
-            break;
-        default:
-            break;
+            case SDL_CONTROLLERDEVICEREMOVED:
+                print_event_head("removed", event.cdevice.timestamp);
+                printf("}\n");
+                break;
+            case SDL_CONTROLLERBUTTONDOWN:
+            case SDL_CONTROLLERBUTTONUP:
+                print_event_head("button", event.cbutton.timestamp);
+                printf(", \"name\": ");
+                print_string(SDL_GameControllerGetStringForButton((SDL_GameControllerButton)event.cbutton.button));
+                printf(", \"down\": %d}\n", event.cbutton.state == SDL_PRESSED);
+                break;
+            case SDL_CONTROLLERAXISMOTION:
+                print_event_head("axis", event.caxis.timestamp);
+                printf(", \"name\": ");
+                print_string(SDL_GameControllerGetStringForAxis((SDL_GameControllerAxis)event.caxis.axis));
+                printf(", \"value\": %d}\n", event.caxis.value);
+                break;
+            case SDL_KEYDOWN:
+            case SDL_KEYUP:
+                if (event.key.repeat) break;
+                print_event_head("key", event.key.timestamp);
+                printf(", \"name\": ");
+                print_string(SDL_GetScancodeName(event.key.keysym.scancode));
+                printf(", \"down\": %d}\n", event.key.state == SDL_PRESSED);
+                break;
+            case SDL_MOUSEBUTTONDOWN:
+            case SDL_MOUSEBUTTONUP:
+                print_event_head("mouse_button", event.button.timestamp);
+                printf(", \"button\": %d, \"down\": %d}\n", event.button.button, event.button.state == SDL_PRESSED);
+                break;
+            default:
+                break;
+            }
         }
         fflush(stdout);
     }
