@@ -118,6 +118,9 @@ def sdl_dpad_only(rig):
     """A profile with the touchpad as d-pad buttons: the gamepad still has a centred left stick,
     so SDL's device test without udev (which needs ABS_X and ABS_Y) finds it, mapped."""
     pad_path = bridge_with(rig, DPAD_ONLY, GAMEPAD)
+    _, joysticks = sdl_devices(rig, udev=False, label="d-pad-only profile")
+    assert [j["path"] for j in joysticks] == [pad_path], \
+        f"SDL's device test without udev finds {joysticks}, not the gamepad {pad_path} (it needs ABS_X and ABS_Y)"
     bindings = expected_bindings(rig)
     assert bindings == {"a": "b0", "b": "b1", "dpup": "b2", "dpdown": "b3", "dpleft": "b4", "dpright": "b5",
                         "leftx": "a0", "lefty": "a1"}, f"daydream-bridge mapping: {bindings}"
