@@ -135,7 +135,7 @@ public enum GamepadIdentity: String, Hashable, Sendable, CaseIterable {
 /// - `[bridge] next-profile` -> `nextProfileChord` (a chord like `"home+app"` that cycles
 ///   profiles in every profile; default: none);
 /// - `[bridge] hold-time` -> `holdTime` (default `"1s"`; durations are `"750ms"`, `"1s"`, `"1.5s"`);
-/// - `[bridge] tap-time` -> `tapTime` (default `"100ms"`);
+/// - `[bridge] tap-time` -> `tapTime` (default `"120ms"`);
 /// - `[bridge] chord-window` -> `chordWindow` (default `"40ms"`);
 /// - `[gamepad] identity` -> `gamepadIdentity` (default `"default"`);
 /// - `[profile.NAME]` -> `profiles`, in file order;
@@ -149,7 +149,7 @@ public struct MappingConfiguration: Hashable, Sendable {
     public var nextProfileChord: DaydreamButtons?
     /// How long a press must last to be a hold (default 1 s).
     public var holdTime: TimeSpan
-    /// How long a tap holds its action down before releasing it (default 100 ms).
+    /// How long a tap holds its action down before releasing it (default 120 ms).
     public var tapTime: TimeSpan
     /// How long a chord member waits for the rest of its chord before acting as itself (default 40 ms).
     public var chordWindow: TimeSpan
@@ -161,12 +161,13 @@ public struct MappingConfiguration: Hashable, Sendable {
     /// The built-in hold time: 1 s, like the iOS library's long press.
     public static let defaultHoldTime = TimeSpan.seconds(1)
 
-    /// The built-in tap time: 100 ms, three frames of a 30 fps game. A game that reads the
-    /// buttons once a frame sees a press only if it spans one of its reads; 100 ms spans at
+    /// The built-in tap time: 120 ms, over three frames of a 30 fps game. A game that reads the
+    /// buttons once a frame sees a press only if it spans one of its reads; 120 ms spans at
     /// least two even when a frame runs late (a 30 fps game dropping to 20 fps), and is about
     /// as long as a quick press of a real button, so games that want a press to last more
-    /// than one frame take it too.
-    public static let defaultTapTime = TimeSpan.milliseconds(100)
+    /// than one frame take it too. The 20 ms over 100 ms keep a game's own measure of the
+    /// press (SDL's event times, taken when it reads them) at 100 ms or more.
+    public static let defaultTapTime = TimeSpan.milliseconds(120)
 
     /// The built-in chord window: 40 ms. People pressing two buttons "together" land them
     /// within a few tens of milliseconds; the controller reports every 12.5-17 ms, so 40 ms

@@ -59,7 +59,7 @@ struct ShippedConfigTests {
         #expect(configuration.nextProfileChord == [.home, .app])
         #expect(configuration.holdTime == .seconds(1))
         #expect(configuration.tapTime == MappingConfiguration.defaultTapTime)
-        #expect(configuration.tapTime == .milliseconds(100))
+        #expect(configuration.tapTime == .milliseconds(120))
         #expect(configuration.chordWindow == MappingConfiguration.defaultChordWindow)
         #expect(configuration.chordWindow == .milliseconds(40))
         #expect(configuration.gamepadIdentity == .default)
