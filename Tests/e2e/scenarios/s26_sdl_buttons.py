@@ -21,7 +21,7 @@ PRESS_MS = 150
 SEEN_DOWN_MS = 100
 # The longest a held button may wait for a chord partner before its action
 # starts (issue 15): the bridge's chord window.
-CHORD_WINDOW_MS = 100
+CHORD_WINDOW_MS = 40
 # From the emulator's packet (60 Hz) to SDL's event: BlueZ, the bridge,
 # uinput and SDL's polling, under software emulation.
 DELIVERY_MS = 60
