@@ -27,7 +27,7 @@ extension MappingEngine {
             switch phases[button.rawValue] {
             case .chordPending(let since):
                 guard since + prepared.chordWindow <= time else { continue }
-                chordWindowEnded(button, pressedAt: since, into: &buffer)
+                chordWindowEnded(button, pressedAt: since, at: since + prepared.chordWindow, into: &buffer)
                 guard case .pending = phases[button.rawValue] else { continue }
                 pressedAt = since
             case .pending(let since):
@@ -35,12 +35,13 @@ extension MappingEngine {
             case .up, .acting, .consumed:
                 continue
             }
-            guard pressedAt + prepared.holdTimes[button.rawValue] <= time else { continue }
+            let holdEnded = pressedAt + prepared.holdTimes[button.rawValue]
+            guard holdEnded <= time else { continue }
             switch prepared.profile[button] {
             case .plain(let action):
-                startHeld(action, for: button, into: &buffer)
+                startHeld(action, for: button, startedLate: holdEnded, into: &buffer)
             case .tapHold(_, let hold?, _):
-                startHeld(hold, for: button, into: &buffer)
+                startHeld(hold, for: button, startedLate: holdEnded, into: &buffer)
             case .tapHold(_, nil, _), nil:
                 phases[button.rawValue] = .consumed
             }
@@ -49,12 +50,14 @@ extension MappingEngine {
         refreshDeadline()
     }
 
-    /// A chord member alone to the end of its window acts as itself: a plain binding presses
-    /// now, a tap/hold binding waits on for its hold time, counted from the press.
-    private mutating func chordWindowEnded(_ button: ControllerButton, pressedAt since: MonotonicTime, into buffer: inout OutputBuffer) {
+    /// A chord member alone to the end of its window (`end`) acts as itself: a plain binding
+    /// presses now, a tap/hold binding waits on for its hold time, counted from the press.
+    private mutating func chordWindowEnded(
+        _ button: ControllerButton, pressedAt since: MonotonicTime, at end: MonotonicTime, into buffer: inout OutputBuffer
+    ) {
         switch prepared.profile[button] {
         case .plain(let action):
-            startHeld(action, for: button, into: &buffer)
+            startHeld(action, for: button, startedLate: end, into: &buffer)
         case .tapHold:
             phases[button.rawValue] = .pending(since: since)
         case nil:
@@ -87,8 +90,13 @@ extension MappingEngine {
         switch phases[button.rawValue] {
         case .up, .consumed:
             break
-        case .acting(let action):
-            endHeld(action, into: &buffer)
+        case .acting(let action, let lastsUntil):
+            if case .keys = action, let lastsUntil, time < lastsUntil {
+                // Started late and let go soon after: it stays down a tap time, like a tap.
+                pendingTaps.append(PendingTap(action: action, due: lastsUntil))
+            } else {
+                endHeld(action, into: &buffer)
+            }
         case .pending, .chordPending:
             switch prepared.profile[button] {
             case .plain(let action), .tapHold(let action?, _, _):
@@ -136,10 +144,15 @@ extension MappingEngine {
     // MARK: Actions
 
     /// Starts an action for a button: held actions last until release, one-shot ones fire now.
-    private mutating func startHeld(_ action: Action, for button: ControllerButton, into buffer: inout OutputBuffer) {
+    /// One started after the press (`startedLate`: when its chord window or hold time ended)
+    /// lasts at least a tap time, even if the button is let go sooner.
+    private mutating func startHeld(
+        _ action: Action, for button: ControllerButton, startedLate: MonotonicTime? = nil, into buffer: inout OutputBuffer
+    ) {
         if action.isHeld {
+            releasePendingTap(of: action, into: &buffer)
             start(action, into: &buffer)
-            phases[button.rawValue] = .acting(action)
+            phases[button.rawValue] = .acting(action, lastsUntil: startedLate.map { $0 + prepared.tapTime })
         } else {
             perform(action)
             phases[button.rawValue] = .consumed
@@ -152,11 +165,7 @@ extension MappingEngine {
     private mutating func tap(_ action: Action, at time: MonotonicTime, into buffer: inout OutputBuffer) {
         switch action {
         case .keys:
-            if let index = pendingTaps.firstIndex(where: { $0.action == action }) {
-                endHeld(action, into: &buffer)
-                pendingTaps.remove(at: index)
-                buffer.endFrame()
-            }
+            releasePendingTap(of: action, into: &buffer)
             start(action, into: &buffer)
             pendingTaps.append(PendingTap(action: action, due: time + prepared.tapTime))
         case .airMouse:
@@ -164,6 +173,15 @@ extension MappingEngine {
         default:
             perform(action)
         }
+    }
+
+    /// The same keys still down from a tap go up first, in a frame of their own, so that the
+    /// next press is a press of its own (and the tap's due release cannot cut it short).
+    private mutating func releasePendingTap(of action: Action, into buffer: inout OutputBuffer) {
+        guard let index = pendingTaps.firstIndex(where: { $0.action == action }) else { return }
+        endHeld(action, into: &buffer)
+        pendingTaps.remove(at: index)
+        buffer.endFrame()
     }
 
     /// Releases the taps whose tap time is up by `time`, oldest first.

@@ -142,7 +142,7 @@ public struct MappingEngine: Sendable {
         for tap in pendingTaps.reversed() { endHeld(tap.action, into: &buffer) }
         pendingTaps.removeAll(keepingCapacity: true)
         for button in ControllerButton.allCases.reversed() {
-            if case .acting(let action) = phases[button.rawValue] { endHeld(action, into: &buffer) }
+            if case .acting(let action, _) = phases[button.rawValue] { endHeld(action, into: &buffer) }
             phases[button.rawValue] = lastButtons.contains(button.mask) ? .consumed : .up
         }
         airMouseHolds = 0

@@ -116,7 +116,8 @@ struct EngineTests {
 
 @Suite("Hold deadlines without a timer")
 struct HoldDeadlineTests {
-    /// A release arriving exactly at the hold time, with no `advance` before it: the hold wins.
+    /// A release arriving exactly at the hold time, with no `advance` before it: the hold wins,
+    /// and, started late, it stays down a tap time.
     @Test func releaseAtTheThresholdIsAHold() {
         let profile = Profile(name: "p", home: .tapHold(tap: .keys([EventCode.btnMode]), hold: .keys([EventCode.btnStart]), holdTime: nil))
         var engine = MappingEngine(configuration: MappingConfiguration(profiles: [profile]))
@@ -124,6 +125,9 @@ struct HoldDeadlineTests {
         engine.update(ControllerInput(buttons: .home), at: .zero, into: &buffer)
         #expect(engine.nextDeadline == .seconds(1))
         engine.update(ControllerInput(), at: .seconds(1), into: &buffer)
+        #expect(buffer.events.filter { !$0.isSynReport }.map { [$0.code, UInt16($0.value)] } == [[EventCode.btnStart, 1]])
+        #expect(engine.nextDeadline == .seconds(1) + MappingConfiguration.defaultTapTime)
+        engine.advance(to: .seconds(1) + MappingConfiguration.defaultTapTime, into: &buffer)
         #expect(buffer.events.filter { !$0.isSynReport }.map { [$0.code, UInt16($0.value)] }
             == [[EventCode.btnStart, 1], [EventCode.btnStart, 0]])
     }
