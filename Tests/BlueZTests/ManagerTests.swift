@@ -351,7 +351,7 @@ struct ManagerTests {
         #expect(rig.problems.isEmpty, "reported: \(rig.problems)")
     }
 
-    @Test func losingTheBusReleasesControllersAndSaysToRestart() throws {
+    @Test func losingTheBusReleasesControllersAndReportsTheLoss() throws {
         let rig = try Rig(devices: [Rig.controller(Rig.first)])
         defer { rig.stop() }
         let controller = try rig.connected(Rig.first)
