@@ -46,8 +46,27 @@ mkdir -p /run/dbus
 rm -f /run/dbus/pid /run/dbus/system_bus_socket
 dbus-daemon --system --fork --nopidfile || fail "dbus-daemon"
 
+# The udev daemons running: systemd-udevd processes whose parent is not one
+# (its workers have the same name).
+udev_daemons() {
+    for pid in $(pgrep -x systemd-udevd); do
+        parent=$(awk '{print $4}' "/proc/$pid/stat" 2>/dev/null)
+        [ "$(cat "/proc/$parent/comm" 2>/dev/null)" = systemd-udevd ] || echo "$pid"
+    done
+}
+
+# One udev daemon only. virtme-ng's init starts systemd-udevd when it finds
+# one; a second would take /run/udev/control (so `udevadm control --reload`
+# and `settle` reach only it) while the first goes on handling every uevent
+# with the rules it loaded at boot, and both write /run/udev/data: a device
+# then keeps whichever finished last, with or without rules installed since.
 mkdir -p /run/udev
-/lib/systemd/systemd-udevd --daemon >"$logs/udevd.log" 2>&1 || say "systemd-udevd did not start"
+if udevadm control --ping >/dev/null 2>&1; then
+    say "systemd-udevd already running (pid $(udev_daemons | tr '\n' ' '))"
+else
+    /lib/systemd/systemd-udevd --daemon >"$logs/udevd.log" 2>&1 || say "systemd-udevd did not start"
+fi
+[ "$(udev_daemons | wc -l)" -le 1 ] || fail "more than one udev daemon: $(udev_daemons | tr '\n' ' ')"
 
 say "services up; running scenarios"
 export PATH="$bin:$PATH"
