@@ -2,7 +2,8 @@
 # Runs inside the VM as root (virtme-ng over the host's root file system).
 # Usage: boot.sh REPO OUT VENV BRIDGE_BIN_DIR [runner arguments...]
 # Starts the emulator first (Python is slow under emulation), then dbus,
-# udev and the scenario runner (which owns bluetoothd and the bridge).
+# udev (unless virtme-ng's init has started it: one daemon only) and the
+# scenario runner (which owns bluetoothd and the bridge).
 # Logs live in /run/e2e (the shared directory is slow) and are copied to
 # OUT at the end.
 set -u
