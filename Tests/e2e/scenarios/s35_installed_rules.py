@@ -77,14 +77,16 @@ def installed_rules(files: dict[str, str]):
 
 def why_unmarked(device) -> str:
     """What udev itself says about a device the rules did not mark: its
-    database entry, then a dry run of the rules on it (which files it read,
-    what the 65- file did)."""
+    database entry, then the rules run on it again by `udevadm test` (which
+    files it read, what they did)."""
     syspath = os.path.realpath(f"/sys/class/input/{os.path.basename(device.path)}")
+    # Read first: `udevadm test` (systemd 252) writes the database entry it computes.
+    entry = device.udev_properties()
     test = subprocess.run(["udevadm", "test", "--action=add", syspath], capture_output=True, text=True, timeout=60)
     lines = [line for line in (test.stdout + test.stderr).splitlines()
              if "rules" in line or "DAYDREAM" in line or "ID_INPUT" in line]
     return (f"rules files: {sorted(os.listdir(RULES_DIR))}\n"
-            f"udevadm info: {device.udev_properties()}\n"
+            f"udev's entry: {entry}\n"
             f"udevadm test --action=add {syspath} (rules lines):\n  " + "\n  ".join(lines[-40:]))
 
 
