@@ -34,13 +34,7 @@ enum MappingCommand: Subcommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try OptionScanner(arguments, flags: [], options: ["--config", "--identity"])
         guard options.positionals.isEmpty else { throw UsageError("mapping takes no arguments") }
-        let loaded: LoadedConfig
-        do {
-            loaded = try ConfigLoader.load(ConfigurationChoice.source(path: options.value("--config")))
-        } catch {
-            for line in error.lines { printError(line) }
-            return ExitCode.configError
-        }
+        guard let loaded = loadCommandConfig(path: options.value("--config")) else { return ExitCode.configError }
         var identity = loaded.configuration.gamepadIdentity
         if let name = options.value("--identity") {
             guard let chosen = GamepadIdentity(rawValue: name) else {

@@ -54,13 +54,7 @@ enum ReplayCommand: Subcommand {
             printError(error.describe(file: path))
             return ExitCode.failure
         }
-        let loaded: LoadedConfig
-        do {
-            loaded = try ConfigLoader.load(ConfigurationChoice.source(path: options.value("--config")))
-        } catch {
-            for line in error.lines { printError(line) }
-            return ExitCode.configError
-        }
+        guard let loaded = loadCommandConfig(path: options.value("--config")) else { return ExitCode.configError }
         let profile = options.value("--profile")
         if let profile, loaded.configuration.profile(named: profile) == nil {
             throw UsageError(ConfigurationChoice.unknownProfile(profile, in: loaded))
