@@ -93,6 +93,8 @@ struct PairingSafetyTests {
         rig.manager.start()
         try rig.wait("the cache") { rig.manager.client.isReady }
         let controller = try pair(rig, Rig.first).get()
+        // Pairing returns before the stream subscribes: read the log once it has.
+        try rig.wait("the connection") { controller.isConnected }
         let log = try rig.fake.log()
         let resolved = try #require(log.firstIndex(of: "Connect \(path(Rig.first))"))
         let trusted = try #require(log.firstIndex(of: "Set.Device1.Trusted \(path(Rig.first))"))
@@ -101,7 +103,6 @@ struct PairingSafetyTests {
         // No subscription before the check passed and Trusted was set.
         let acquire = try #require(log.firstIndex { $0.hasPrefix("AcquireNotify \(path(Rig.first))") })
         #expect(trusted < acquire, "\(log)")
-        try rig.wait("the connection") { controller.isConnected }
     }
 
     @Test func pairingNewControllersIsAnOptInThatEndsWithDiscovery() throws {
