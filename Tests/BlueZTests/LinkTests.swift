@@ -112,6 +112,38 @@ struct LinkTests {
         #expect(try calls(rig, "Connect").count >= 2)
     }
 
+    @Test func oneControllersLostSocketLeavesAnothersAlone() throws {
+        // The fake watched each notify socket by descriptor number and never dropped the watch
+        // when it closed the socket itself. Socket numbers are reused: a later socket of another
+        // controller got that number, and its hang-up closed the first controller's socket too.
+        let rig = try Rig(devices: [Rig.controller(Rig.first), Rig.controller(Rig.second)]) {
+            $0.silenceTimeout = .milliseconds(300)
+        }
+        defer { rig.stop() }
+        rig.manager.start()
+        let both = [Rig.first, Rig.second]
+        func streaming(_ address: String) -> Bool {
+            rig.manager.controller(address: address).map { rig.manager.notifyMethod(of: $0) == .acquireNotify } ?? false
+        }
+        try rig.wait("both streaming") { both.allSatisfy(streaming) }
+        for address in both { try rig.fake.command("drop", ["address": address, "present": false]) }
+        try rig.wait("both lost") { !both.contains(where: streaming) }
+        // Back in the other order, so each gets the socket number the other had.
+        for address in both.reversed() {
+            try rig.fake.command("configure", ["address": address, "present": true])
+            try rig.wait("\(address) streaming again") { streaming(address) }
+        }
+        let second = "/org/bluez/hci0/dev_C0_DD_EE_00_00_02"
+        try rig.fake.command("set_property", ["path": second, "interface": "org.bluez.Device1",
+                                              "name": "Connected", "value": false])
+        try rig.wait("the second's socket closed") { (try? rig.fake.log().contains("notify socket closed \(second)/service0014/char0015")) == true }
+        try rig.sync()
+        #expect(try !rig.fake.log().contains("notify socket closed \(Self.input)"))
+        // The first controller's socket still carries its packets.
+        try rig.send(Rig.first, Rig.volumeUpPacket)
+        try rig.wait("the first's press") { rig.manager.controller(address: Rig.first)?.volumeUpButton.isPressed == true }
+    }
+
     @Test func aLinkThatNeverResolvesIsDisconnectedAndTriedAgain() throws {
         let rig = try Rig(devices: [Rig.controller(Rig.first)]) { $0.resolveTimeout = .milliseconds(300) }
         defer { rig.stop() }

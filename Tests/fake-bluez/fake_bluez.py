@@ -135,6 +135,8 @@ class Fake:
     def remove_tree(self, path, quiet=False):
         for child in sorted([p for p in self.objects if p == path or p.startswith(path + "/")], reverse=True):
             obj = self.objects.pop(child)
+            if isinstance(obj, GattCharacteristic):
+                obj.release(True)  # its socket and the watch on it go with it
             if self.bus is not None and not quiet:
                 self.root.InterfacesRemoved(child, dbus.Array(list(obj.props.keys()), signature="s"))
             if self.bus is not None:
@@ -454,6 +456,7 @@ class GattCharacteristic(FakeObject):
             "Flags": dbus.Array(flags, signature="s"), "Notifying": dbus.Boolean(False),
             "Value": dbus.Array([dbus.Byte(b) for b in value], signature="y")}})
         self.socket = None
+        self.socket_watch = None     # the GLib watch on self.socket's hang-up
         self.sessions = {}           # StartNotify sessions: client's bus name -> subscribed now
         self.watches = {}            # client's bus name -> its NameOwnerChanged watch
         self.device = fake.objects[service.props[SERVICE]["Device"]]
@@ -547,16 +550,22 @@ class GattCharacteristic(FakeObject):
         self.props[CHARACTERISTIC]["NotifyAcquired"] = dbus.Boolean(True)
         handed = dbus.types.UnixFd(theirs.fileno())
         theirs.close()
-        GLib.io_add_watch(mine.fileno(), GLib.IO_HUP | GLib.IO_ERR, self.peer_closed)
+        # A watch is on a descriptor number, which the next socket may get once this one is
+        # closed: release() removes it, or another controller's hang-up would close this one's.
+        self.socket_watch = GLib.io_add_watch(mine.fileno(), GLib.IO_HUP | GLib.IO_ERR, self.peer_closed)
         ok(handed, dbus.UInt16(23))
 
     def peer_closed(self, *_):
+        self.socket_watch = None  # returning False removes it
         self.fake.log.append("notify socket closed " + self.path)
         self.release(True)
         return False
 
     def release(self, quiet):
         """The connection dropped: the socket closes; sessions stay, waiting for the next one."""
+        if self.socket_watch is not None:
+            GLib.source_remove(self.socket_watch)
+            self.socket_watch = None
         if self.socket is not None:
             self.socket.close()
             self.socket = None
