@@ -47,11 +47,12 @@ let package = Package(
         // The public library: DaydreamCore re-exported, plus what needs Foundation (the iOS-style
         // notifications, the static discovery API on the main dispatch queue).
         .target(name: "Daydream", dependencies: ["DaydreamCore", "BlueZ", "EventLoop"]),
-        // The mapping engine: pure.
+        // The mapping engine: pure. Event codes and their names are generated from the kernel
+        // header by scripts/generate-event-codes (EventCodeTable.swift).
         .target(name: "Mapping", dependencies: ["DaydreamProtocol", "Timebase"]),
-        // TOML text -> profiles, with diagnostics; event code names come from VirtualDevice's
-        // EventCodeNames (libevdev's tables).
-        .target(name: "BridgeConfig", dependencies: ["CTOML", "CEvdev", "DaydreamProtocol", "Mapping", "Timebase", "VirtualDevice"]),
+        // TOML text -> profiles, with diagnostics; event code names come from Mapping's
+        // EventCodeNames (a table generated from linux/input-event-codes.h).
+        .target(name: "BridgeConfig", dependencies: ["CTOML", "DaydreamProtocol", "Mapping", "Timebase"]),
         // uinput devices through libevdev.
         .target(name: "VirtualDevice", dependencies: ["CEvdev", "Mapping"]),
         // The recording text format (`record`, `replay`): pure, so a fuzzer can target it.

@@ -1,7 +1,6 @@
 import DaydreamProtocol
 import Mapping
 import Timebase
-import VirtualDevice
 
 /// What the decoder knows about the whole file while it reads one value.
 struct DecodingScope {

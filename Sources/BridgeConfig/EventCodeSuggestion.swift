@@ -1,5 +1,4 @@
-import CEvdev
-import VirtualDevice
+import Mapping
 
 extension EventCodeNames {
     /// The valid name nearest to `name` among `types`, for the config's
@@ -19,10 +18,10 @@ extension EventCodeNames {
     }
 
     private static func namePrefixes(of type: UInt16) -> [String] {
-        switch Int32(type) {
-        case EV_KEY: ["KEY_", "BTN_"]
-        case EV_REL: ["REL_"]
-        case EV_ABS: ["ABS_"]
+        switch type {
+        case EventType.key: ["KEY_", "BTN_"]
+        case EventType.rel: ["REL_"]
+        case EventType.abs: ["ABS_"]
         default: []
         }
     }

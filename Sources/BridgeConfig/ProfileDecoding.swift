@@ -1,6 +1,5 @@
 import DaydreamProtocol
 import Mapping
-import VirtualDevice
 
 extension ConfigReader {
     /// The keys of `[profile.NAME]`.
@@ -126,8 +125,8 @@ extension ConfigReader {
             users.append((stick.yAxis, "touchpad y-axis"))
         }
         if case .dpad(let dpad) = profile.touchpad, dpad.output == .hat {
-            users.append((EventCode.absHat0X, "touchpad d-pad hat"))
-            users.append((EventCode.absHat0Y, "touchpad d-pad hat"))
+            users.append((EventCode.absHat0x, "touchpad d-pad hat"))
+            users.append((EventCode.absHat0y, "touchpad d-pad hat"))
         }
         guard let tilt = profile.tilt, let entry = table["tilt"] else { return }
         if let user = users.first(where: { $0.axis == tilt.axis }) {

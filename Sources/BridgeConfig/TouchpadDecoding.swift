@@ -1,5 +1,4 @@
 import Mapping
-import VirtualDevice
 
 extension ConfigReader {
     /// The options each touchpad mode takes besides `mode`.

@@ -142,8 +142,8 @@ extension MappingEngine {
         case .hat:
             let x: Int32 = directions & Direction.left != 0 ? -1 : (directions & Direction.right != 0 ? 1 : 0)
             let y: Int32 = directions & Direction.up != 0 ? -1 : (directions & Direction.down != 0 ? 1 : 0)
-            output.setAbsolute(EventCode.absHat0X, x, into: &buffer)
-            output.setAbsolute(EventCode.absHat0Y, y, into: &buffer)
+            output.setAbsolute(EventCode.absHat0x, x, into: &buffer)
+            output.setAbsolute(EventCode.absHat0y, y, into: &buffer)
         }
     }
 
@@ -218,11 +218,11 @@ extension MappingEngine {
     private mutating func emitWheel(_ units: Int32, horizontal: Bool) {
         guard units != 0 else { return }
         if horizontal {
-            output.addRelative(EventCode.relHWheelHiRes, units)
+            output.addRelative(EventCode.relHwheelHiRes, units)
             touchpad.detentX &+= units
             let detents = touchpad.detentX / 120
             touchpad.detentX -= detents * 120
-            output.addRelative(EventCode.relHWheel, detents)
+            output.addRelative(EventCode.relHwheel, detents)
         } else {
             output.addRelative(EventCode.relWheelHiRes, units)
             touchpad.detentY &+= units

@@ -50,8 +50,8 @@ extension Profile {
             case .buttons:
                 for code in EventCode.btnDpadUp...EventCode.btnDpadRight { result.insertKey(code) }
             case .hat:
-                result.insertAbsolute(EventCode.absHat0X, .hat)
-                result.insertAbsolute(EventCode.absHat0Y, .hat)
+                result.insertAbsolute(EventCode.absHat0x, .hat)
+                result.insertAbsolute(EventCode.absHat0y, .hat)
             }
         case .trackpad:
             result.insertRelative(EventCode.relX)
@@ -60,12 +60,12 @@ extension Profile {
             result.insertRelative(EventCode.relWheel)
             result.insertRelative(EventCode.relWheelHiRes)
             if options.horizontal {
-                result.insertRelative(EventCode.relHWheel)
-                result.insertRelative(EventCode.relHWheelHiRes)
+                result.insertRelative(EventCode.relHwheel)
+                result.insertRelative(EventCode.relHwheelHiRes)
             }
         case .wheel(let options):
-            result.insertRelative(options.horizontal ? EventCode.relHWheel : EventCode.relWheel)
-            result.insertRelative(options.horizontal ? EventCode.relHWheelHiRes : EventCode.relWheelHiRes)
+            result.insertRelative(options.horizontal ? EventCode.relHwheel : EventCode.relWheel)
+            result.insertRelative(options.horizontal ? EventCode.relHwheelHiRes : EventCode.relWheelHiRes)
         }
         if usesAirMouse {
             result.insertRelative(EventCode.relX)

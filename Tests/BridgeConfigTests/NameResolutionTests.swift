@@ -1,12 +1,12 @@
 import CEvdev
+import Mapping
 import Testing
 import Timebase
-import VirtualDevice
 @testable import BridgeConfig
 
 @Suite("Names, suggestions and durations")
 struct NameResolutionTests {
-    @Test("event names resolve through libevdev's tables")
+    @Test("event names resolve through the generated table")
     func resolve() throws {
         let south = try #require(EventCodeNames.resolve("BTN_SOUTH", types: [EventCodeNames.key]))
         #expect(south.type == UInt16(EV_KEY))
@@ -19,7 +19,7 @@ struct NameResolutionTests {
         #expect(EventCodeNames.resolve("BTN_SOTH", types: [EventCodeNames.key]) == nil)
     }
 
-    @Test("the enumerated names are libevdev's, without the markers")
+    @Test("the enumerated names are the printing names, without the markers")
     func enumeration() {
         let names = EventCodeNames.allNames(type: EventCodeNames.key)
         #expect(names.contains("BTN_SOUTH"))

@@ -55,7 +55,7 @@ struct CapabilitiesTests {
         Profile(name: "dpad", touchpad: .dpad(DpadOptions())),
         Profile(name: "hat", touchpad: .dpad({ var o = DpadOptions(); o.output = .hat; return o }())),
         Profile(name: "tilt", tilt: TiltSettings()),
-        Profile(name: "right-stick", touchpad: .stick({ var o = StickOptions(); o.xAxis = EventCode.absRX; o.yAxis = EventCode.absRY; return o }())),
+        Profile(name: "right-stick", touchpad: .stick({ var o = StickOptions(); o.xAxis = EventCode.absRx; o.yAxis = EventCode.absRy; return o }())),
         Profile(name: "buttons", click: .plain(.keys([EventCode.btnNorth]))),
     ])
     func gamepadAlwaysHasACentredLeftStick(profile: Profile) throws {
@@ -73,8 +73,8 @@ struct CapabilitiesTests {
 
     @Test func touchpadModesAddTheirCodes() {
         let hat = capabilities(Profile(name: "p", touchpad: .dpad({ var o = DpadOptions(); o.output = .hat; return o }())))
-        #expect(hat.gamepad?.absInfo(EventCode.absHat0X) == .hat)
-        #expect(hat.gamepad?.absInfo(EventCode.absHat0Y) == .hat)
+        #expect(hat.gamepad?.absInfo(EventCode.absHat0x) == .hat)
+        #expect(hat.gamepad?.absInfo(EventCode.absHat0y) == .hat)
 
         let buttons = capabilities(Profile(name: "p", touchpad: .dpad(DpadOptions())))
         #expect(buttons.gamepad?.keys.contains(EventCode.btnDpadUp) == true)
@@ -82,14 +82,14 @@ struct CapabilitiesTests {
 
         let scroll = capabilities(Profile(name: "p", touchpad: .scroll(ScrollOptions())))
         #expect(scroll.mouse?.relativeAxes == [
-            EventCode.relX, EventCode.relY, EventCode.relHWheel, EventCode.relWheel,
-            EventCode.relWheelHiRes, EventCode.relHWheelHiRes,
+            EventCode.relX, EventCode.relY, EventCode.relHwheel, EventCode.relWheel,
+            EventCode.relWheelHiRes, EventCode.relHwheelHiRes,
         ])
         #expect(scroll.gamepad == nil)
 
         let wheel = capabilities(Profile(name: "p", touchpad: .wheel(WheelOptions())))
         #expect(wheel.mouse?.hasRelative(EventCode.relWheelHiRes) == true)
-        #expect(wheel.mouse?.hasRelative(EventCode.relHWheel) == false)
+        #expect(wheel.mouse?.hasRelative(EventCode.relHwheel) == false)
     }
 
     @Test func airMouseAndTiltOnlyWhenUsed() {
@@ -101,11 +101,11 @@ struct CapabilitiesTests {
         #expect(held.gamepad == nil)
 
         var tilt = TiltSettings()
-        tilt.axis = EventCode.absRX
+        tilt.axis = EventCode.absRx
         let steering = Profile(name: "p", tilt: tilt).capabilities
-        #expect(steering.gamepad?.absInfo(EventCode.absRX) == .stick)
+        #expect(steering.gamepad?.absInfo(EventCode.absRx) == .stick)
         // Only the tilt's own axis; the device's ABS_X/ABS_Y are classification codes.
-        #expect(steering.gamepad?.absoluteAxes.map(\.code) == [EventCode.absRX])
+        #expect(steering.gamepad?.absoluteAxes.map(\.code) == [EventCode.absRx])
     }
 
     @Test func theUnionOverAllProfiles() {
@@ -130,7 +130,7 @@ struct CapabilitiesTests {
         #expect(OutputDeviceKind.routeKey(0) == nil)                     // KEY_RESERVED
         #expect(OutputDeviceKind.routeKey(0x300) == nil)
         #expect(OutputDeviceKind.route(type: EventType.rel, code: EventCode.relWheel) == .mouse)
-        #expect(OutputDeviceKind.route(type: EventType.abs, code: EventCode.absHat0Y) == .gamepad)
+        #expect(OutputDeviceKind.route(type: EventType.abs, code: EventCode.absHat0y) == .gamepad)
         #expect(OutputDeviceKind.route(type: EventType.syn, code: 0) == nil)
     }
 }

@@ -12,7 +12,7 @@ struct DeviceModel {
         var problems: [String] = []
         var open: Set<OutputDeviceKind> = []
         for event in events {
-            let name = CodeNames.name(type: event.type, code: event.code)
+            let name = EventCodeNames.name(type: event.type, code: event.code)
             if event.isSynReport {
                 if !open.contains(event.device) { problems.append("empty frame on \(event.device)") }
                 open.remove(event.device)
@@ -40,9 +40,9 @@ struct DeviceModel {
             problems.append("frame left open on \(device)")
         }
         if afterReleaseAll {
-            for code in keysDown.sorted() { problems.append("\(CodeNames.name(type: EventType.key, code: code)) still down") }
+            for code in keysDown.sorted() { problems.append("\(EventCodeNames.name(type: EventType.key, code: code)) still down") }
             for (code, value) in axes.sorted(by: { $0.key < $1.key }) where value != 0 {
-                problems.append("\(CodeNames.name(type: EventType.abs, code: code)) still at \(value)")
+                problems.append("\(EventCodeNames.name(type: EventType.abs, code: code)) still at \(value)")
             }
         }
         return problems

@@ -334,7 +334,7 @@ extension Timeline {
     }
 
     static func absolute(_ text: String, number: Int) throws -> UInt16 {
-        guard let code = CodeNames.absolute(text) else { throw TimelineError(line: number, message: "unknown axis \(text)") }
+        guard let code = EventCodeNames.resolve(text, types: [EventType.abs])?.code else { throw TimelineError(line: number, message: "unknown axis \(text)") }
         return code
     }
 
@@ -342,7 +342,7 @@ extension Timeline {
         if let special = Action(specialName: text) { return special }
         var codes: [UInt16] = []
         for name in text.split(separator: "+").map(String.init) {
-            guard let code = CodeNames.key(name) else { throw TimelineError(line: number, message: "unknown code \(name)") }
+            guard let code = EventCodeNames.resolve(name, types: [EventType.key])?.code else { throw TimelineError(line: number, message: "unknown code \(name)") }
             codes.append(code)
         }
         return .keys(codes)

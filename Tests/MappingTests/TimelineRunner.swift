@@ -96,7 +96,7 @@ struct TimelineRunner {
             lines.append("\(Self.format(time)) !! \(problem)")
         }
         for event in buffer.events {
-            lines.append("\(Self.format(time)) \(event.device) \(CodeNames.name(type: event.type, code: event.code))"
+            lines.append("\(Self.format(time)) \(event.device) \(EventCodeNames.name(type: event.type, code: event.code))"
                 + (event.isSynReport ? "" : " \(event.value)"))
         }
         buffer.removeAll()
