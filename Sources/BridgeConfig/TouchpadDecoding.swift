@@ -141,9 +141,11 @@ extension ConfigReader {
                 + "expected a stick, trigger or hat axis like \"ABS_X\", \"ABS_RZ\" or \"ABS_HAT0X\"")
             return nil
         }
-        if gamepadIdentity == .xbox360, !XboxPad.axes.contains(axis.code) {
-            error(at: value.position, "\(path): \(name) is not an axis of an Xbox 360 pad ([gamepad] identity = \"xbox360\"); "
-                + "expected one of \(XboxPad.axisNames.joined(separator: ", "))")
+        // Sticks and tilt write the full stick range: only the pad's stick axes have it.
+        if gamepadIdentity == .xbox360, !XboxPad.axes(withRangeOf: .stick).contains(axis.code) {
+            let what = XboxPad.capabilities.absInfo(axis.code) == nil ? "an axis" : "a stick axis"
+            error(at: value.position, "\(path): \(name) is not \(what) of an Xbox 360 pad ([gamepad] identity = \"xbox360\"); "
+                + "expected one of \(XboxPad.axisNames(withRangeOf: .stick).joined(separator: ", "))")
             return nil
         }
         return axis.code

@@ -9,7 +9,7 @@ public enum DeviceLayout {
     ///
     /// - gamepad: always `BTN_SOUTH` (= `BTN_GAMEPAD`), a second gamepad
     ///   button and centred `ABS_X`/`ABS_Y`, never a mouse button; with
-    ///   `.xbox360`, exactly xpad's codes (the profile's codes must be among them);
+    ///   `.xbox360`, exactly `XboxPad`'s codes (the profile's codes must be among them);
     /// - mouse: always `REL_X`, `REL_Y` and `BTN_LEFT`, so udev and libinput
     ///   take it for a mouse even when a profile only scrolls;
     /// - keyboard: the keys as given.
@@ -34,45 +34,19 @@ public enum DeviceLayout {
         return description
     }
 
-    /// The codes xpad gives a wired Xbox 360 pad (without its force feedback):
-    /// A B X Y, shoulders, Back, Start, Guide, stick clicks; sticks
-    /// -32768...32767, triggers 0...255 as `ABS_Z`/`ABS_RZ`, the d-pad as a hat.
-    public static let xbox360Capabilities = DeviceCapabilities(
-        keys: [UInt16(BTN_A), UInt16(BTN_B), UInt16(BTN_X), UInt16(BTN_Y), UInt16(BTN_TL), UInt16(BTN_TR),
-               UInt16(BTN_SELECT), UInt16(BTN_START), UInt16(BTN_MODE), UInt16(BTN_THUMBL), UInt16(BTN_THUMBR)],
-        absoluteAxes: [
-            AbsoluteAxis(code: UInt16(ABS_X), info: .stick), AbsoluteAxis(code: UInt16(ABS_Y), info: .stick),
-            AbsoluteAxis(code: UInt16(ABS_RX), info: .stick), AbsoluteAxis(code: UInt16(ABS_RY), info: .stick),
-            AbsoluteAxis(code: UInt16(ABS_Z), info: AbsInfo(minimum: 0, maximum: 255)),
-            AbsoluteAxis(code: UInt16(ABS_RZ), info: AbsInfo(minimum: 0, maximum: 255)),
-            AbsoluteAxis(code: UInt16(ABS_HAT0X), info: .hat), AbsoluteAxis(code: UInt16(ABS_HAT0Y), info: .hat),
-        ])
-
     private static func gamepad(_ codes: DeviceCapabilities, identity: GamepadIdentity) throws(VirtualDeviceError) -> DeviceDescription {
         switch identity {
         case .default:
             return DeviceDescription(identity: .gamepad, capabilities: codes)
         case .xbox360:
-            let layout = xbox360Capabilities
-            var foreign = codes.keys.filter { !layout.hasKey($0) }.map { EventCodeNames.name(type: UInt16(EV_KEY), code: $0) }
-            foreign += codes.relativeAxes.map { EventCodeNames.name(type: UInt16(EV_REL), code: $0) }
-            for axis in codes.absoluteAxes {
-                let name = EventCodeNames.name(type: UInt16(EV_ABS), code: axis.code)
-                guard let xpadAxis = layout.absInfo(axis.code) else {
-                    foreign.append(name)
-                    continue
-                }
-                if xpadAxis.minimum != axis.info.minimum || xpadAxis.maximum != axis.info.maximum {
-                    foreign.append("\(name) as \(axis.info.minimum)...\(axis.info.maximum)")
-                }
-            }
+            let foreign = XboxPad.foreignCodes(in: codes)
             if !foreign.isEmpty {
                 throw .unsupportedCodes(
                     device: DeviceIdentity.xbox360.name, codes: foreign,
                     reason: "identity \"xbox360\" has exactly xpad's codes (BTN_A/B/X/Y, BTN_TL/TR, BTN_SELECT/START/MODE, "
                         + "BTN_THUMBL/R, ABS_X/Y/RX/RY, ABS_Z/RZ 0...255, ABS_HAT0X/Y; use the hat for the d-pad)")
             }
-            return DeviceDescription(identity: .xbox360, capabilities: layout)
+            return DeviceDescription(identity: .xbox360, capabilities: XboxPad.capabilities)
         }
     }
 

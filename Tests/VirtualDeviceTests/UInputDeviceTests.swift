@@ -132,6 +132,6 @@ struct UInputDeviceTests {
         let reader = try Reader(#require(set[.gamepad]))
         #expect(reader.evdev.name == "Microsoft X-Box 360 pad")
         #expect(reader.evdev.identity.vendor == 0x045E && reader.evdev.identity.product == 0x028E)
-        #expect(reader.evdev.codes(type: Code.evKey) == DeviceLayout.xbox360Capabilities.keys)
+        #expect(reader.evdev.codes(type: Code.evKey) == XboxPad.capabilities.keys)
     }
 }
