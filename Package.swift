@@ -102,7 +102,7 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["DaydreamProtocol", "TmuxRig"]),
         .testTarget(
             name: "MappingTests",
-            dependencies: ["Mapping", "DaydreamProtocol", "Timebase"],
+            dependencies: ["Mapping", "BridgeConfig", "DaydreamProtocol", "Timebase"],
             resources: [.copy("Timelines")]
         ),
         .testTarget(

@@ -29,16 +29,22 @@ struct HarnessTests {
     }
 
     @Test func badTimelinesAreRejectedWithTheirLine() {
-        #expect(throws: TimelineError.self) { try Timeline(text: "profile p\nbind nose BTN_SOUTH\n") }
-        #expect(throws: TimelineError.self) { try Timeline(text: "0ms press click\nprofile p\n") }
-        #expect(throws: TimelineError.self) { try Timeline(text: "profile p\nbind click BTN_SOTH\n") }
-        do {
-            _ = try Timeline(text: "profile p\n\n10ms wiggle\n")
-            Issue.record("an unknown command was accepted")
-        } catch let error as TimelineError {
-            #expect(error.line == 3)
-        } catch {
-            Issue.record("unexpected \(error)")
+        #expect(throws: TimelineError.self) { try Timeline(text: "0ms press click\n[profile.p]\n") }
+        let cases = [
+            ("[profile.p]\nnose = \"BTN_SOUTH\"\n", 2, "unknown key 'nose'"),
+            ("[profile.p]\nclick = \"BTN_SOTH\"\n", 2, "did you mean BTN_SOUTH?"),
+            ("[profile.p]\n\n10ms wiggle\n", 3, "unknown command wiggle"),
+        ]
+        for (text, line, message) in cases {
+            do {
+                _ = try Timeline(text: text)
+                Issue.record("accepted: \(text)")
+            } catch let error as TimelineError {
+                #expect(error.line == line)
+                #expect(error.message.contains(message), "\(error)")
+            } catch {
+                Issue.record("unexpected \(error)")
+            }
         }
     }
 }

@@ -11,7 +11,7 @@ struct TimelineRunner {
     private(set) var lines: [String] = []
 
     init(_ timeline: Timeline) {
-        engine = MappingEngine(configuration: timeline.configuration, profileName: timeline.startProfile)
+        engine = MappingEngine(configuration: timeline.configuration)
     }
 
     static func run(_ timeline: Timeline) -> [String] {
