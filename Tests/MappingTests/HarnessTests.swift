@@ -47,4 +47,39 @@ struct HarnessTests {
             }
         }
     }
+
+    @Test func eventsOutsideTheCapabilitiesFailTheTimeline() throws {
+        let text = """
+            [profile.p]
+            click = "BTN_SOUTH"
+            0ms press click
+            => 0ms gamepad BTN_SOUTH 1
+            => 0ms gamepad SYN_REPORT
+            """
+        let timeline = try Timeline(text: text)
+        #expect(TimelineRunner.run(timeline) == timeline.expected)
+        // The same events, against devices that lack the code.
+        var capabilities = timeline.configuration.capabilities
+        capabilities.gamepad?.keys.removeAll { $0 == EventCode.btnSouth }
+        let actual = TimelineRunner.run(timeline, capabilities: capabilities)
+        #expect(actual != timeline.expected)
+        #expect(actual.first == "0ms !! BTN_SOUTH is not in the gamepad's capabilities")
+    }
+
+    @Test func axisValuesOutsideTheirRangeFailTheTimeline() throws {
+        let text = """
+            [profile.p]
+            touchpad = { mode = "stick" }
+            0ms touch 1 0.5
+            => 0ms gamepad ABS_X 32767
+            => 0ms gamepad SYN_REPORT
+            """
+        let timeline = try Timeline(text: text)
+        #expect(TimelineRunner.run(timeline) == timeline.expected)
+        var capabilities = timeline.configuration.capabilities
+        capabilities.gamepad?.absoluteAxes.removeAll { $0.code == EventCode.absX }
+        capabilities.gamepad?.insertAbsolute(EventCode.absX, AbsInfo(minimum: -255, maximum: 255))
+        let actual = TimelineRunner.run(timeline, capabilities: capabilities)
+        #expect(actual.first == "0ms !! ABS_X 32767 outside the gamepad's -255...255")
+    }
 }

@@ -3,19 +3,27 @@ import Mapping
 import Timebase
 
 /// Runs a timeline through a `MappingEngine` and writes the output as timeline lines.
+///
+/// Besides the events, it writes a `!!` line for each problem: an event the devices
+/// would refuse (a code outside the configuration's capabilities, an axis value outside
+/// its range) and what `DeviceModel` finds (a key pressed twice, a frame left open...).
 struct TimelineRunner {
     private var engine: MappingEngine
+    private let capabilities: Capabilities
     private var buffer = OutputBuffer()
     private var input = ControllerInput()
     private var model = DeviceModel()
     private(set) var lines: [String] = []
 
-    init(_ timeline: Timeline) {
+    /// A runner for `timeline`, checking events against `capabilities` (the devices the
+    /// configuration creates, unless a test gives others).
+    init(_ timeline: Timeline, capabilities: Capabilities? = nil) {
         engine = MappingEngine(configuration: timeline.configuration)
+        self.capabilities = capabilities ?? timeline.configuration.capabilities
     }
 
-    static func run(_ timeline: Timeline) -> [String] {
-        var runner = TimelineRunner(timeline)
+    static func run(_ timeline: Timeline, capabilities: Capabilities? = nil) -> [String] {
+        var runner = TimelineRunner(timeline, capabilities: capabilities)
         for step in timeline.steps { runner.perform(step) }
         return runner.lines
     }
@@ -96,6 +104,7 @@ struct TimelineRunner {
             lines.append("\(Self.format(time)) !! \(problem)")
         }
         for event in buffer.events {
+            if let problem = capabilityProblem(event) { lines.append("\(Self.format(time)) !! \(problem)") }
             lines.append("\(Self.format(time)) \(event.device) \(EventCodeNames.name(type: event.type, code: event.code))"
                 + (event.isSynReport ? "" : " \(event.value)"))
         }
@@ -108,6 +117,24 @@ struct TimelineRunner {
                 lines.append("\(Self.format(time)) notice recentered")
             }
         }
+    }
+
+    /// Why the device of `event` could not write it, or nil when it can.
+    private func capabilityProblem(_ event: OutputEvent) -> String? {
+        guard !event.isSynReport else { return nil }
+        let name = EventCodeNames.name(type: event.type, code: event.code)
+        guard let device = capabilities[event.device] else { return "\(name) on a \(event.device) the configuration does not create" }
+        switch event.type {
+        case EventType.key where device.hasKey(event.code), EventType.rel where device.hasRelative(event.code):
+            return nil
+        case EventType.abs:
+            guard let info = device.absInfo(event.code) else { break }
+            return (info.minimum...info.maximum).contains(event.value)
+                ? nil : "\(name) \(event.value) outside the \(event.device)'s \(info.minimum)...\(info.maximum)"
+        default:
+            break
+        }
+        return "\(name) is not in the \(event.device)'s capabilities"
     }
 
     static func format(_ time: MonotonicTime) -> String {
