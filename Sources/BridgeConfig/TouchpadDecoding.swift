@@ -152,7 +152,7 @@ extension ConfigReader {
     }
 
     /// `ABS_MT_SLOT`: the multitouch axes start here.
-    static let firstMultitouchAxis: UInt16 = 0x2f
+    static let firstMultitouchAxis = EventCode.absMtSlot
 }
 
 /// Reads the optional keys of one options table, keeping the defaults for absent keys
