@@ -70,7 +70,12 @@ chord-window = "40ms"
 # How the virtual gamepad presents itself to games:
 #   "default"  the bridge's own name and USB ids; SDL maps it automatically.
 #   "xbox360"  "Microsoft X-Box 360 pad" with Microsoft's ids (045e:028e),
-#              for games that only know Xbox pads.
+#              for games that only know Xbox pads. It has exactly that
+#              pad's codes, so profiles may use only BTN_SOUTH, BTN_EAST,
+#              BTN_NORTH, BTN_WEST, BTN_TL, BTN_TR, BTN_SELECT, BTN_START,
+#              BTN_MODE, BTN_THUMBL and BTN_THUMBR on the gamepad, ABS_X,
+#              ABS_Y, ABS_RX or ABS_RY for a stick or tilt, and the hat for
+#              a d-pad; check-config says so where a profile does not.
 identity = "default"
 
 # A profile: what each control does. Any number of [profile.NAME] tables.
