@@ -34,16 +34,18 @@ let package = Package(
 
         // Pure values: packet layout, units, GATT UUIDs.
         .target(name: "DaydreamProtocol"),
+        // Owned file descriptors and system call errors: the lowest layer, for every owner of an fd.
+        .target(name: "Descriptors"),
         // Monotonic time and the scheduler protocol; a manual clock for tests.
         .target(name: "Timebase"),
         // epoll, timers, signals, clock; libdbus watch/timeout glue lives in BlueZ.
-        .target(name: "EventLoop", dependencies: ["CLinux", "Timebase"]),
+        .target(name: "EventLoop", dependencies: ["CLinux", "Descriptors", "Timebase"]),
         // libdbus wrapper and the org.bluez client.
-        .target(name: "BlueZ", dependencies: ["CDBus", "EventLoop", "Timebase", "DaydreamProtocol"]),
+        .target(name: "BlueZ", dependencies: ["CDBus", "Descriptors", "EventLoop", "Timebase", "DaydreamProtocol"]),
         // The controller model and connection manager (DDController, DaydreamControllerManager),
         // with a Swift-native observer hook for connect/disconnect/battery: no Foundation, so the
         // daemon never loads it (nor ICU).
-        .target(name: "DaydreamCore", dependencies: ["DaydreamProtocol", "Timebase", "BlueZ", "EventLoop"]),
+        .target(name: "DaydreamCore", dependencies: ["DaydreamProtocol", "Timebase", "BlueZ", "Descriptors", "EventLoop"]),
         // The public library: DaydreamCore re-exported, plus what needs Foundation (the iOS-style
         // notifications, the static discovery API on the main dispatch queue).
         .target(name: "Daydream", dependencies: ["DaydreamCore", "BlueZ", "EventLoop"]),
@@ -52,26 +54,29 @@ let package = Package(
         .target(name: "Mapping", dependencies: ["DaydreamProtocol", "Timebase"]),
         // TOML text -> profiles, with diagnostics; event code names come from Mapping's
         // EventCodeNames (a table generated from linux/input-event-codes.h).
-        .target(name: "BridgeConfig", dependencies: ["CTOML", "DaydreamProtocol", "Mapping", "Timebase"]),
+        .target(name: "BridgeConfig", dependencies: ["CTOML", "DaydreamProtocol", "Descriptors", "Mapping", "Timebase"]),
         // uinput devices through libevdev.
         .target(name: "VirtualDevice", dependencies: ["CEvdev", "Mapping"]),
         // The recording text format (`record`, `replay`): pure, so a fuzzer can target it.
         .target(name: "Recording", dependencies: ["DaydreamProtocol", "Timebase"]),
         // systemd's notify protocol without libsystemd.
-        .target(name: "SystemIntegration"),
+        .target(name: "SystemIntegration", dependencies: ["Descriptors"]),
         // The daemon: controllers -> mapping -> devices.
         .target(
             name: "Bridge",
             dependencies: [
                 "DaydreamCore", "DaydreamProtocol", "Mapping", "BridgeConfig", "VirtualDevice", "EventLoop", "BlueZ",
-                "Recording", "Timebase", "CEvdev", "SystemIntegration",
+                "Recording", "Timebase", "CEvdev", "SystemIntegration", "Descriptors",
             ],
             resources: []
         ),
         .executableTarget(
             name: "daydream-bridge",
             // DaydreamCore, never Daydream: the daemon links no Foundation.
-            dependencies: ["Bridge", "DaydreamCore", "DaydreamProtocol", "BridgeConfig", "Mapping", "VirtualDevice", "Recording", "Timebase", "EventLoop", "BlueZ"]
+            dependencies: [
+                "Bridge", "DaydreamCore", "DaydreamProtocol", "BridgeConfig", "Mapping", "VirtualDevice", "Recording", "Timebase",
+                "EventLoop", "BlueZ", "Descriptors",
+            ]
         ),
         // The library's README example, built as a program.
         .executableTarget(
@@ -84,7 +89,7 @@ let package = Package(
             name: "daydream-bench",
             dependencies: [
                 "Bridge", "DaydreamCore", "DaydreamProtocol", "Mapping", "Timebase", "BridgeConfig", "VirtualDevice",
-                "EventLoop", "CEvdev",
+                "EventLoop", "CEvdev", "Descriptors",
             ],
             path: "Benchmarks/daydream-bench"
         ),
@@ -95,6 +100,7 @@ let package = Package(
             cSettings: [.unsafeFlags(["-Wall", "-Wextra", "-Werror"])]
         ),
 
+        .testTarget(name: "DescriptorsTests", dependencies: ["Descriptors"]),
         .testTarget(name: "DaydreamProtocolTests", dependencies: ["DaydreamProtocol"]),
         .testTarget(name: "DaydreamTests", dependencies: ["Daydream", "DaydreamProtocol", "Timebase"]),
         // tmux on a private server, for the tests of the full-screen monitor (CLITests, BlueZTests).
@@ -124,7 +130,7 @@ let package = Package(
         // dbus-daemon and a fake org.bluez (Tests/fake-bluez).
         .testTarget(
             name: "BlueZTests",
-            dependencies: ["BlueZ", "EventLoop", "Daydream", "DaydreamCore", "DaydreamProtocol", "Timebase", "TmuxRig"],
+            dependencies: ["BlueZ", "Descriptors", "EventLoop", "Daydream", "DaydreamCore", "DaydreamProtocol", "Timebase", "TmuxRig"],
             exclude: []
         ),
     ],

@@ -1,3 +1,4 @@
+import Descriptors
 import EventLoop
 #if canImport(Glibc)
 import Glibc

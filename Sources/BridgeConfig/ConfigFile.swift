@@ -1,3 +1,4 @@
+import Descriptors
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -40,11 +41,11 @@ public enum ConfigFile {
     /// It is opened without blocking, so a FIFO or a device at `path` is refused at once instead
     /// of holding the caller (the daemon's loop) until something writes to it.
     public static func read(_ path: String) throws(ReadError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        guard fd >= 0 else { throw ReadError(path: path, code: errno) }
-        defer { close(fd) }
+        let opened = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard opened >= 0 else { throw ReadError(path: path, code: errno) }
+        let file = FileDescriptor(owning: opened)
         var status = stat()
-        guard fstat(fd, &status) == 0 else { throw ReadError(path: path, code: errno) }
+        guard fstat(file.rawValue, &status) == 0 else { throw ReadError(path: path, code: errno) }
         switch status.st_mode & S_IFMT {
         case S_IFREG: break
         case S_IFDIR: throw ReadError(path: path, code: EISDIR)
@@ -57,7 +58,7 @@ public enum ConfigFile {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(file.rawValue, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw ReadError(path: path, code: errno)

@@ -1,3 +1,4 @@
+import Descriptors
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -40,7 +41,8 @@ public final class ConfigWatcher {
     /// The watched file.
     public let path: String
     /// The inotify fd to poll for reading.
-    public let fileDescriptor: Int32
+    public var fileDescriptor: Int32 { inotify.rawValue }
+    private let inotify: FileDescriptor
     /// The link's directory first, then the directory of the file it points to (when it is a link elsewhere).
     private var watches: [Watch] = []
     /// Watches on the nearest existing parents of missing directories, waiting for them to come back.
@@ -62,24 +64,13 @@ public final class ConfigWatcher {
         self.path = path
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { throw WatchError(call: "inotify_init1", path: path, code: errno) }
-        var added: [Watch] = []
+        // A throw below closes it: the owner goes with the half-made watcher.
+        inotify = FileDescriptor(owning: fd)
         for (directory, fileName) in Self.targets(of: path) {
             let descriptor = inotify_add_watch(fd, directory, Self.mask)
-            guard descriptor >= 0 else {
-                let code = errno
-                close(fd)
-                throw WatchError(call: "inotify_add_watch", path: directory, code: code)
-            }
-            added.append(Watch(directory: directory, fileName: fileName, descriptor: descriptor))
+            guard descriptor >= 0 else { throw WatchError(call: "inotify_add_watch", path: directory, code: errno) }
+            watches.append(Watch(directory: directory, fileName: fileName, descriptor: descriptor))
         }
-        // Set last: a throw above leaves the object not fully initialised, so `deinit` (which
-        // closes `fileDescriptor`) does not run and the fd is closed once, here, not twice.
-        fileDescriptor = fd
-        watches = added
-    }
-
-    deinit {
-        close(fileDescriptor)
     }
 
     /// Reads every pending event; true when one of them concerns the config file

@@ -1,4 +1,5 @@
 import CLinux
+import Descriptors
 import Glibc
 import Timebase
 
@@ -11,11 +12,13 @@ public final class Reactor: DeadlineScheduler {
     /// The epoll descriptor. It is readable whenever the loop has work, so
     /// another loop (a `DispatchSource`, a GLib source) can drive this one by
     /// calling `runOnce(timeout: .zero)` when it is.
-    public let fileDescriptor: Int32
+    public var fileDescriptor: Int32 { epoll.rawValue }
 
-    private let timerDescriptor: Int32
-    private let wakeDescriptor: Int32
-    private var signalDescriptor: Int32 = -1
+    private let epoll: FileDescriptor
+    private let timer: FileDescriptor
+    private let wake: FileDescriptor
+    /// Made by the first `handleSignal`.
+    private var signals: FileDescriptor?
     private var signalMask = sigset_t()
     private var signalHandlers: [Int32: @MainActor (Int32) -> Void] = [:]
 
@@ -42,37 +45,19 @@ public final class Reactor: DeadlineScheduler {
 
     /// Makes the epoll, timer and wake descriptors.
     public init() throws(SystemCallError) {
-        let epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
-        guard epoll >= 0 else { throw SystemCallError("epoll_create1") }
-        let timer = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
-        guard timer >= 0 else {
-            let error = SystemCallError("timerfd_create")
-            close(epoll)
-            throw error
-        }
-        let wake = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
-        guard wake >= 0 else {
-            let error = SystemCallError("eventfd")
-            close(epoll)
-            close(timer)
-            throw error
-        }
-        fileDescriptor = epoll
-        timerDescriptor = timer
-        wakeDescriptor = wake
+        // A throw closes those already made: their owners go away with the half-made loop.
+        epoll = try FileDescriptor(checking: epoll_create1(Int32(EPOLL_CLOEXEC)), from: "epoll_create1")
+        timer = try FileDescriptor(checking: timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC)), from: "timerfd_create")
+        wake = try FileDescriptor(checking: eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)), from: "eventfd")
         readyEvents = .allocate(capacity: Self.readyEventCapacity)
         readyEvents.initialize(repeating: epoll_event(), count: Self.readyEventCapacity)
         sigemptyset(&signalMask)
-        try control(EPOLL_CTL_ADD, timer, EPOLLIN.rawValue, Token.timer)
-        try control(EPOLL_CTL_ADD, wake, EPOLLIN.rawValue, Token.wake)
+        try control(EPOLL_CTL_ADD, timer.rawValue, EPOLLIN.rawValue, Token.timer)
+        try control(EPOLL_CTL_ADD, wake.rawValue, EPOLLIN.rawValue, Token.wake)
     }
 
     isolated deinit {
         for watch in watches.all { watch.reactor = nil }
-        close(fileDescriptor)
-        close(timerDescriptor)
-        close(wakeDescriptor)
-        if signalDescriptor >= 0 { close(signalDescriptor) }
         readyEvents.deallocate()
     }
 
@@ -102,14 +87,14 @@ public final class Reactor: DeadlineScheduler {
     func remove(_ watch: IOWatch) {
         guard watches.remove(watch.token) else { return }
         // EBADF/ENOENT here mean the descriptor was already closed: nothing left to remove.
-        _ = epoll_ctl(fileDescriptor, EPOLL_CTL_DEL, watch.fileDescriptor, nil)
+        _ = epoll_ctl(epoll.rawValue, EPOLL_CTL_DEL, watch.fileDescriptor, nil)
     }
 
     private func control(_ operation: Int32, _ descriptor: Int32, _ mask: UInt32, _ token: UInt64) throws(SystemCallError) {
         var event = epoll_event()
         event.events = mask | EPOLLRDHUP.rawValue
         event.data.u64 = token
-        guard epoll_ctl(fileDescriptor, operation, descriptor, &event) == 0 else { throw SystemCallError("epoll_ctl") }
+        guard epoll_ctl(epoll.rawValue, operation, descriptor, &event) == 0 else { throw SystemCallError("epoll_ctl") }
     }
 
     // MARK: Timers
@@ -149,7 +134,7 @@ public final class Reactor: DeadlineScheduler {
             spec.it_value.tv_sec = Int(nanoseconds / 1_000_000_000)
             spec.it_value.tv_nsec = Int(nanoseconds % 1_000_000_000)
         }
-        if timerfd_settime(timerDescriptor, Int32(TFD_TIMER_ABSTIME), &spec, nil) != 0 {
+        if timerfd_settime(timer.rawValue, Int32(TFD_TIMER_ABSTIME), &spec, nil) != 0 {
             Log.error("event loop: \(SystemCallError("timerfd_settime"))")
         }
     }
@@ -170,7 +155,7 @@ public final class Reactor: DeadlineScheduler {
         guard !wakePending else { return }
         wakePending = true
         var one: UInt64 = 1
-        _ = write(wakeDescriptor, &one, MemoryLayout<UInt64>.size)
+        _ = write(wake.rawValue, &one, MemoryLayout<UInt64>.size)
     }
 
     private func runSoon() {
@@ -180,9 +165,9 @@ public final class Reactor: DeadlineScheduler {
         running.removeAll(keepingCapacity: true)
     }
 
-    private func drain(_ descriptor: Int32) {
+    private func drain(_ descriptor: borrowing FileDescriptor) {
         var value: UInt64 = 0
-        _ = read(descriptor, &value, MemoryLayout<UInt64>.size)
+        _ = read(descriptor.rawValue, &value, MemoryLayout<UInt64>.size)
     }
 
     // MARK: Signals
@@ -195,12 +180,14 @@ public final class Reactor: DeadlineScheduler {
         sigaddset(&signalMask, signal)
         var mask = signalMask
         guard pthread_sigmask(SIG_BLOCK, &mask, nil) == 0 else { throw SystemCallError("pthread_sigmask") }
-        let descriptor = signalfd(signalDescriptor, &mask, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
-        guard descriptor >= 0 else { throw SystemCallError("signalfd") }
-        if signalDescriptor < 0 {
-            signalDescriptor = descriptor
-            try control(EPOLL_CTL_ADD, descriptor, EPOLLIN.rawValue, Token.signal)
+        // With a descriptor given, signalfd changes its mask and returns it: nothing new to own.
+        if let existing = signals?.rawValue {
+            guard signalfd(existing, &mask, Int32(SFD_NONBLOCK | SFD_CLOEXEC)) >= 0 else { throw SystemCallError("signalfd") }
+            return
         }
+        let made = try FileDescriptor(checking: signalfd(-1, &mask, Int32(SFD_NONBLOCK | SFD_CLOEXEC)), from: "signalfd")
+        try control(EPOLL_CTL_ADD, made.rawValue, EPOLLIN.rawValue, Token.signal)
+        signals = consume made
     }
 
     /// Sets `SIGPIPE` to be ignored, so a write to a closed socket returns `EPIPE`.
@@ -211,7 +198,8 @@ public final class Reactor: DeadlineScheduler {
     private func readSignals() {
         var info = signalfd_siginfo()
         let size = MemoryLayout<signalfd_siginfo>.size
-        while read(signalDescriptor, &info, size) == size {
+        guard let descriptor = signals?.rawValue else { return }
+        while read(descriptor, &info, size) == size {
             let number = Int32(bitPattern: info.ssi_signo)
             signalHandlers[number]?(number)
         }
@@ -254,16 +242,16 @@ public final class Reactor: DeadlineScheduler {
             milliseconds = Int32(clamping: rounded)
         }
         if !soon.isEmpty { milliseconds = 0 }
-        let count = Int(epoll_wait(fileDescriptor, readyEvents, Int32(Self.readyEventCapacity), milliseconds))
+        let count = Int(epoll_wait(epoll.rawValue, readyEvents, Int32(Self.readyEventCapacity), milliseconds))
         if count < 0 && errno != EINTR {
             Log.error("event loop: \(SystemCallError("epoll_wait"))")
         }
         for index in 0..<max(count, 0) {
             let event = readyEvents[index]
             switch event.data.u64 {
-            case Token.timer: drain(timerDescriptor)
+            case Token.timer: drain(timer)
             case Token.wake:
-                drain(wakeDescriptor)
+                drain(wake)
                 wakePending = false
             case Token.signal: readSignals()
             default: watches[event.data.u64]?.handler(IOEvents(epoll: event.events))

@@ -1,3 +1,4 @@
+import Descriptors
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,7 +16,7 @@ public final class ServiceNotifier {
     public let socketName: String
     private var address: sockaddr_un
     private let addressLength: socklen_t
-    private let fd: Int32
+    private let socket: FileDescriptor
 
     /// The notifier for `$NOTIFY_SOCKET`; nil when the variable is unset or
     /// empty (not started by systemd, or no `Type=notify`).
@@ -50,15 +51,11 @@ public final class ServiceNotifier {
         }
         let pathOffset = MemoryLayout<sockaddr_un>.offset(of: \.sun_path) ?? 2
         addressLength = socklen_t(pathOffset + bytes.count + (isAbstract ? 0 : 1))
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw .sendFailed(socketName, errno: errno) }
-        self.fd = fd
+        socket = FileDescriptor(owning: fd)
         self.address = address
         self.socketName = socketName
-    }
-
-    deinit {
-        close(fd)
     }
 
     /// `READY=1`, with a status line if given: startup is complete.
@@ -91,7 +88,7 @@ public final class ServiceNotifier {
         let result = message.withUnsafeBytes { bytes in
             withUnsafePointer(to: &address) { pointer in
                 pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                    sendto(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), socketAddress, addressLength)
+                    sendto(socket.rawValue, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), socketAddress, addressLength)
                 }
             }
         }

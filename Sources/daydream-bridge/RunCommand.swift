@@ -4,6 +4,7 @@ import Glibc
 import BlueZ
 import Bridge
 import BridgeConfig
+import Descriptors
 import EventLoop
 import Mapping
 import Recording
@@ -121,7 +122,9 @@ enum RunCommand: Subcommand {
                     Logger.error("cannot write \(path): \(String(cString: strerror(errno)))")
                     return ExitCode.failure
                 }
-                defer { if descriptor != STDOUT_FILENO { close(descriptor) } }
+                // Standard output is not ours to close; a file opened here is, once the daemon is done.
+                var events = descriptor == STDOUT_FILENO ? nil : FileDescriptor(owning: descriptor)
+                defer { try? events.take()?.close() }
                 let daemon = try BridgeDaemon<SinkOutput<PipeDeviceSet>>(loaded: loaded, profile: profile, reactor: reactor) { configuration, label throws(VirtualDeviceError) in
                     SinkOutput(
                         sink: try PipeDeviceSet(

@@ -1,4 +1,5 @@
 import BlueZ
+import Descriptors
 import EventLoop
 import Foundation
 import Testing
@@ -121,7 +122,7 @@ struct BusConnectionTests {
         var pair: [Int32] = [0, 0]
         #expect(socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0)
         defer { close(pair[0]) }
-        let handedOut = UnixFileDescriptor(owning: pair[1])
+        let handedOut = UnixFileDescriptor(owning: FileDescriptor(owning: pair[1]))
         server.export(path: "/test/fd") { _ in .success([.unixFD(handedOut), .uint16(23)]) }
         var received: UnixFileDescriptor?
         client.call(destination: server.uniqueName ?? "", path: "/test/fd", interface: "test.Fd", method: "Get") {

@@ -1,4 +1,5 @@
 @testable import DaydreamCore
+import Descriptors
 import EventLoop
 import Testing
 import Timebase
@@ -20,7 +21,7 @@ import Glibc
         try #require(socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0)
         let received = Received()
         let stream = try NotificationStream(
-            descriptor: ends[0], mtu: 23, reactor: reactor,
+            socket: FileDescriptor(owning: ends[0]), mtu: 23, reactor: reactor,
             onPacket: { bytes, _ in received.firstBytes.append(bytes[0]) },
             onClosed: { received.closedReason = $0 }
         )
@@ -50,7 +51,7 @@ import Glibc
         try #require(socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0)
         defer { close(ends[1]) }
         let stream = try NotificationStream(
-            descriptor: ends[0], mtu: 23, reactor: reactor, onPacket: { _, _ in }, onClosed: { _ in })
+            socket: FileDescriptor(owning: ends[0]), mtu: 23, reactor: reactor, onPacket: { _, _ in }, onClosed: { _ in })
         let packet = [UInt8](repeating: 7, count: 20)
         for _ in 0..<3 {
             #expect(packet.withUnsafeBytes { send(ends[1], $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == 20)
@@ -72,7 +73,7 @@ import Glibc
             try #require(descriptor >= 0)
             #expect(throws: SystemCallError.self) {
                 _ = try NotificationStream(
-                    descriptor: descriptor, mtu: 23, reactor: reactor, onPacket: { _, _ in }, onClosed: { _ in })
+                    socket: FileDescriptor(owning: descriptor), mtu: 23, reactor: reactor, onPacket: { _, _ in }, onClosed: { _ in })
             }
         }
     }
@@ -84,7 +85,7 @@ import Glibc
         defer { close(ends[1]) }
         let received = Received()
         let stream = try NotificationStream(
-            descriptor: ends[0], mtu: 23, reactor: reactor,
+            socket: FileDescriptor(owning: ends[0]), mtu: 23, reactor: reactor,
             onPacket: { bytes, _ in received.firstBytes.append(bytes[0]) },
             onClosed: { received.closedReason = $0 }
         )

@@ -1,4 +1,5 @@
 import CDBus
+import Descriptors
 
 /// Turns the arguments of a message into `DBusValue`s (`dbus_message_iter_*`).
 enum MessageReader {
@@ -52,7 +53,7 @@ enum MessageReader {
         case TypeCode.signature: return .signature(text(&iterator))
         case TypeCode.unixFD:
             // libdbus hands out a duplicate that the reader owns.
-            return .unixFD(UnixFileDescriptor(owning: basic(&iterator, Int32(-1))))
+            return .unixFD(UnixFileDescriptor(owning: FileDescriptor(owning: basic(&iterator, Int32(-1)))))
         case TypeCode.variant:
             var inner = DBusMessageIter()
             dbus_message_iter_recurse(&iterator, &inner)

@@ -1,3 +1,4 @@
+import Descriptors
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -52,8 +53,8 @@ public enum ControlClient {
 
     /// Sends `request` to the daemon at `path`.
     public static func send(_ request: ControlRequest, to path: String) throws(ControlClientError) -> ControlReply {
-        let descriptor = try connect(path)
-        defer { close(descriptor) }
+        let connection = try connect(path)
+        let descriptor = connection.rawValue
         var timeout = timeval(tv_sec: 2, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -72,31 +73,36 @@ public enum ControlClient {
             if count == 0 { break }
             bytes += chunk[0..<count]
         }
+        // The read is done: the connection closes here, before the reply is looked at.
+        _ = consume connection
         guard let reply = ControlReply(text: String(decoding: bytes, as: UTF8.self)) else { throw .badReply(path: path) }
         return reply
     }
 
     /// True when something accepts connections at `path` (a running daemon).
     public static func isAnswering(_ path: String) -> Bool {
-        guard let descriptor = try? connect(path) else { return false }
-        close(descriptor)
-        return true
+        do {
+            _ = try connect(path)  // and closed at once
+            return true
+        } catch {
+            return false
+        }
     }
 
-    private static func connect(_ path: String) throws(ControlClientError) -> Int32 {
+    private static func connect(_ path: String) throws(ControlClientError) -> FileDescriptor {
         guard let address = UnixSocketAddress(path: path) else { throw .noDaemon(paths: [path]) }
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw .failed(call: "socket", path: path, code: errno) }
-        let result = address.withSocketAddress { Glibc.connect(descriptor, $0, $1) }
+        let connection = FileDescriptor(owning: descriptor)  // a throw below closes it
+        let result = address.withSocketAddress { Glibc.connect(connection.rawValue, $0, $1) }
         guard result == 0 else {
             let code = errno
-            close(descriptor)
             switch code {
             case ENOENT, ECONNREFUSED, ENOTDIR: throw .noDaemon(paths: [path])
             case EACCES, EPERM: throw .permissionDenied(path: path)
             default: throw .failed(call: "connect", path: path, code: code)
             }
         }
-        return descriptor
+        return connection
     }
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Descriptors
 import EventLoop
 import Timebase
 
@@ -35,7 +36,7 @@ public final class ControlServer {
     public let path: String
     private let reactor: Reactor
     private let handler: @MainActor (ControlRequest) -> ControlReply
-    private var listener: Int32 = -1
+    private var listener: FileDescriptor?
     /// The socket file this server made: the only file at `path` it removes.
     private var socketFile: SocketFile?
     private var listenWatch: IOWatch?
@@ -46,6 +47,8 @@ public final class ControlServer {
     private var acceptFailing = false
 
     private final class Client {
+        /// Owned until `drop` closes it.
+        var socket: FileDescriptor?
         var buffer: [UInt8] = []
         var watch: IOWatch?
         var timeout: ScheduledTimer?
@@ -71,30 +74,26 @@ public final class ControlServer {
         }
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw ControlSocketError(call: "socket", path: path, code: errno) }
+        // Until it listens, a throw closes it with this owner (`listener` is still nil, so the
+        // `deinit` that a throw runs leaves the path alone).
+        let listening = FileDescriptor(owning: descriptor)
         let previousMask = umask(0o117)
-        let bound = address.withSocketAddress { bind(descriptor, $0, $1) }
+        let bound = address.withSocketAddress { bind(listening.rawValue, $0, $1) }
         let bindError = errno
         umask(previousMask)
-        guard bound == 0 else {
-            Glibc.close(descriptor)
-            throw ControlSocketError(call: "bind", path: path, code: bindError)
-        }
-        guard listen(descriptor, 8) == 0 else {
+        guard bound == 0 else { throw ControlSocketError(call: "bind", path: path, code: bindError) }
+        guard listen(listening.rawValue, 8) == 0 else {
             let code = errno
-            Glibc.close(descriptor)
             unlink(path)
             throw ControlSocketError(call: "listen", path: path, code: code)
         }
-        listener = descriptor
+        listener = consume listening
         socketFile = SocketFile(at: path)
         do {
             listenWatch = try reactor.watch(descriptor, interest: .readable) { [weak self] _ in self?.acceptClients() }
         } catch {
-            // `deinit` runs when this throws (every stored property is set): with `listener`
-            // back at -1, its `close()` neither closes the descriptor again nor unlinks again.
-            Glibc.close(descriptor)
-            listener = -1
-            unlink(path)
+            // `deinit` runs when this throws (every stored property is set), and its `close()`
+            // closes the listener and removes the socket file.
             throw ControlSocketError("cannot watch the control socket: \(error)")
         }
     }
@@ -107,9 +106,9 @@ public final class ControlServer {
         acceptRetry = nil
         listenWatch?.cancel()
         listenWatch = nil
-        if listener >= 0 {
-            Glibc.close(listener)
-            listener = -1
+        if let listener = listener.take() {
+            // A socket's close fails only for a bad descriptor, which an owned one is not.
+            try? listener.close()
             if let socketFile, SocketFile(at: path) == socketFile { unlink(path) }
             socketFile = nil
         }
@@ -126,8 +125,9 @@ public final class ControlServer {
     }
 
     private func acceptClients() {
+        guard let listening = listener?.rawValue else { return }
         while clients.count < Self.maximumClients {
-            let descriptor = accept(listener, nil, nil)
+            let descriptor = accept(listening, nil, nil)
             guard descriptor >= 0 else {
                 let code = errno
                 if code == EINTR || code == ECONNABORTED { continue }
@@ -138,6 +138,7 @@ public final class ControlServer {
             _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
             _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
             let client = Client()
+            client.socket = FileDescriptor(owning: descriptor)
             clients[descriptor] = client
             do {
                 client.watch = try reactor.watch(descriptor, interest: .readable) { [weak self] _ in self?.read(descriptor) }
@@ -211,7 +212,7 @@ public final class ControlServer {
         guard let client = clients.removeValue(forKey: descriptor) else { return }
         client.watch?.cancel()
         client.timeout?.cancel()
-        Glibc.close(descriptor)
+        try? client.socket.take()?.close()
         updateListening()
     }
 }

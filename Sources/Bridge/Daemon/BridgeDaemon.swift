@@ -3,6 +3,7 @@ import Glibc
 #endif
 import BridgeConfig
 import DaydreamCore
+import Descriptors
 import EventLoop
 import Mapping
 import SystemIntegration

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import DaydreamCore
+import Descriptors
 import DaydreamProtocol
 import Recording
 import Timebase
@@ -12,8 +13,9 @@ import Timebase
 /// Times are offsets from the first thing recorded (the controller connecting).
 @MainActor
 public final class RecordingWriter {
+    /// The file written, or nil for standard output (which is not this writer's to close).
+    private let file: FileDescriptor?
     private let descriptor: Int32
-    private let closesDescriptor: Bool
     private var origin: MonotonicTime?
     private var batteryObservation: DDControllerEventObservation?
     /// Packets written so far.
@@ -26,18 +28,18 @@ public final class RecordingWriter {
     /// Writes to `path` (created or truncated, mode 0644), or to standard output for `-`.
     public init(path: String) throws(TextFileError) {
         if path == "-" {
+            file = nil
             descriptor = STDOUT_FILENO
-            closesDescriptor = false
         } else {
-            descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else { throw TextFileError(path: path, code: errno, action: "write") }
-            closesDescriptor = true
+            let opened = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard opened >= 0 else { throw TextFileError(path: path, code: errno, action: "write") }
+            file = FileDescriptor(owning: opened)
+            descriptor = opened
         }
     }
 
     isolated deinit {
         batteryObservation?.cancel()
-        if closesDescriptor { close(descriptor) }
     }
 
     /// Writes the header and the controller's information, then follows it: every packet, every link

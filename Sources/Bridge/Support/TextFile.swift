@@ -1,3 +1,4 @@
+import Descriptors
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,13 +30,13 @@ public struct TextFileError: Error, Equatable, Sendable, CustomStringConvertible
 public enum TextFile {
     /// The file's bytes as UTF-8 text (invalid sequences become U+FFFD).
     public static func read(_ path: String) throws(TextFileError) -> String {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw TextFileError(path: path, code: errno) }
-        defer { close(descriptor) }
+        let opened = open(path, O_RDONLY | O_CLOEXEC)
+        guard opened >= 0 else { throw TextFileError(path: path, code: errno) }
+        let file = FileDescriptor(owning: opened)
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(file.rawValue, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw TextFileError(path: path, code: errno)

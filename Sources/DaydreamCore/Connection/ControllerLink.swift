@@ -278,9 +278,11 @@ final class ControllerLink {
             guard let self, attempt == generation, state == .subscribing else { return }
             switch result {
             case .success(let acquired):
+                // A reply's descriptor is taken once, here: nil would mean a bug in the BlueZ client.
+                guard let socket = acquired.descriptor.take() else { return lost("no notification socket") }
                 do {
                     stream = try NotificationStream(
-                        descriptor: acquired.descriptor.take(), mtu: acquired.mtu, reactor: reactor,
+                        socket: socket, mtu: acquired.mtu, reactor: reactor,
                         // The controller, not the link: no weak load per packet, and no cycle
                         // (the controller holds neither the link nor the stream).
                         onPacket: { [controller] bytes, time in controller.receive(bytes, at: time) },

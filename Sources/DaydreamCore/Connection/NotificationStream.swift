@@ -1,3 +1,4 @@
+import Descriptors
 import EventLoop
 import Timebase
 #if canImport(Glibc)
@@ -21,37 +22,36 @@ final class NotificationStream {
     var delivers = true
     /// Called for each notification read while `delivers` is false, before it is dropped.
     var onUndelivered: (@MainActor () -> Void)?
+    /// The socket, owned until `close()`.
+    private var socket: FileDescriptor?
+    /// Its number, for the read of every notification: a `let`, so that read touches no `var`.
     private let descriptor: Int32
     private var watch: IOWatch?
     private let buffer: UnsafeMutableRawBufferPointer
     private let onPacket: @MainActor (UnsafeRawBufferPointer, MonotonicTime) -> Void
     private let onClosed: @MainActor (String) -> Void
 
-    /// Takes ownership of `descriptor` and starts reading it.
+    /// Takes ownership of `socket` and starts reading it.
     init(
-        descriptor: Int32, mtu: Int, reactor: Reactor,
+        socket: consuming FileDescriptor, mtu: Int, reactor: Reactor,
         onPacket: @escaping @MainActor (UnsafeRawBufferPointer, MonotonicTime) -> Void,
         onClosed: @escaping @MainActor (String) -> Void
     ) throws(SystemCallError) {
+        let descriptor = socket.rawValue
         self.descriptor = descriptor
+        self.socket = consume socket
         self.onPacket = onPacket
         self.onClosed = onClosed
         lastReceived = reactor.now
         buffer = .allocate(byteCount: max(mtu, 512), alignment: 8)
         let flags = fcntl(descriptor, F_GETFL)
         _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
-        do {
-            // Unowned, not weak (a weak reference would make every retain of the stream take the
-            // slow path): `deinit` cancels the watch, and the reactor never calls a cancelled watch.
-            watch = try reactor.watch(descriptor, interest: .readable) { [unowned self] events in
-                readable(events, now: MonotonicTime.now())
-            }
-        } catch {
-            // Every stored property is set by now, so `deinit` runs when this throws: it frees
-            // the buffer. `close()` closes the descriptor only while it is watched, so it is
-            // closed here.
-            _ = Glibc.close(descriptor)
-            throw error
+        // Unowned, not weak (a weak reference would make every retain of the stream take the
+        // slow path): `deinit` cancels the watch, and the reactor never calls a cancelled watch.
+        // Every stored property is set by now, so `deinit` runs when this throws: it frees the
+        // buffer, and the socket's owner closes the socket.
+        watch = try reactor.watch(descriptor, interest: .readable) { [unowned self] events in
+            readable(events, now: MonotonicTime.now())
         }
     }
 
@@ -73,7 +73,8 @@ final class NotificationStream {
             if count > 0 || (count < 0 && errno == EINTR) { continue }
             break
         }
-        _ = Glibc.close(descriptor)
+        // A socket's close fails only for a bad descriptor, which an owned one is not.
+        try? socket.take()?.close()
     }
 
     /// Reads every notification queued now (delivered when `delivers`), so that a

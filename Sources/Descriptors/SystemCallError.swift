@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// A failed system call: its name and `errno`.
-public struct SystemCallError: Error, CustomStringConvertible, Sendable {
+public struct SystemCallError: Error, Equatable, CustomStringConvertible, Sendable {
     /// The call that failed, e.g. `epoll_ctl`.
     public let call: String
     /// The `errno` it left.
