@@ -2,22 +2,41 @@ import Foundation
 import Testing
 
 /// The daemon loads no Foundation and no ICU (about 8 MB of RSS): it is built on DaydreamCore,
-/// never on the Foundation layer of the `Daydream` library.
+/// never on the Foundation layer of the `Daydream` library. Nor does it link Dispatch: it runs its
+/// own loop (`Reactor.run()`), and the loop's driver from the main dispatch queue
+/// (`MainQueueDriver`) lives in the library.
 @Suite("linked libraries", .enabled(if: BuiltBinary.exists, "the daydream-bridge binary is not built"))
 struct LinkedLibrariesTests {
-    @Test func daemonLoadsNoFoundationNorICU() throws {
-        let ldd = Process()
-        ldd.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
-        ldd.arguments = [BuiltBinary.url.path]
+    /// What `tool arguments... daemon` prints, one trimmed line each.
+    private func lines(of tool: String, _ arguments: [String]) throws -> [String] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments + [BuiltBinary.url.path]
         let output = Pipe()
-        ldd.standardOutput = output
-        try ldd.run()
+        process.standardOutput = output
+        try process.run()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        ldd.waitUntilExit()
-        #expect(ldd.terminationStatus == 0)
-        let libraries = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        return text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    @Test func daemonLoadsNoFoundationNorICU() throws {
+        let libraries = try lines(of: "/usr/bin/ldd", [])
         #expect(libraries.contains { $0.hasPrefix("libswiftCore.so") }, "ldd listed: \(libraries)")
         let unwanted = libraries.filter { $0.contains("Foundation") || $0.lowercased().contains("icu") }
         #expect(unwanted.isEmpty)
+    }
+
+    /// Neither Swift's Dispatch module nor libdispatch is linked by the daemon itself (its
+    /// `NEEDED` entries). `ldd` still lists libdispatch and the blocks runtime, loaded for the
+    /// concurrency runtime (libswift_Concurrency, which `@MainActor` needs), but no Swift Dispatch.
+    @Test func daemonLinksNoDispatch() throws {
+        let needed = try lines(of: "/usr/bin/readelf", ["--dynamic"]).filter { $0.contains("(NEEDED)") }
+        #expect(needed.contains { $0.contains("[libswiftCore.so]") }, "readelf listed: \(needed)")
+        let linked = needed.filter { $0.contains("dispatch") || $0.contains("Dispatch") || $0.contains("BlocksRuntime") }
+        #expect(linked.isEmpty)
+        let loaded = try lines(of: "/usr/bin/ldd", []).filter { $0.hasPrefix("libswiftDispatch.so") }
+        #expect(loaded.isEmpty)
     }
 }

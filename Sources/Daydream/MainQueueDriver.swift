@@ -1,8 +1,11 @@
 import Dispatch
+import EventLoop
 
 /// Drives a `Reactor` from the main dispatch queue, for programs that call
 /// `dispatchMain()` or `RunLoop.main.run()` instead of `Reactor.run()`: a read
 /// source on the epoll descriptor runs one non-blocking turn whenever it is ready.
+/// It lives in the library, not in `EventLoop`, so the daemon (built on `Reactor.run()`)
+/// links no Dispatch.
 @MainActor
 public final class MainQueueDriver {
     private let source: any DispatchSourceRead
