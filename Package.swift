@@ -130,7 +130,7 @@ let package = Package(
         // dbus-daemon and a fake org.bluez (Tests/fake-bluez).
         .testTarget(
             name: "BlueZTests",
-            dependencies: ["BlueZ", "Descriptors", "EventLoop", "Daydream", "DaydreamCore", "DaydreamProtocol", "Timebase", "TmuxRig"],
+            dependencies: ["BlueZ", "Bridge", "Descriptors", "EventLoop", "Daydream", "DaydreamCore", "DaydreamProtocol", "Timebase", "TmuxRig"],
             exclude: []
         ),
     ],

@@ -1,3 +1,5 @@
+import Bridge
+import EventLoop
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,6 +27,9 @@ enum CommandLineTool {
     ]
 
     static func main(_ arguments: [String]) -> Int32 {
+        // The library names no program: its lines get this one's name here (`run`, `record` and
+        // `monitor` send them through their own log instead).
+        Log.sink = Logger.plainSink
         var arguments = arguments
         let first = arguments.first
         switch first {

@@ -75,7 +75,6 @@ enum MonitorCommand: Subcommand {
         do {
             let reactor = try Reactor()
             let app = try MonitorApp(model: model, terminal: terminal, reactor: reactor)
-            let manager = try DaydreamControllerManager(reactor: reactor)
             // The log sink is global: it must not keep the model (and through it the controller and
             // the loop) alive after this view ends, so it holds the model weakly and is put back on return.
             let previousSink = Logger.sink
@@ -85,12 +84,14 @@ enum MonitorCommand: Subcommand {
                 model?.message = text.split(separator: "\n").last.map { String($0.dropFirst("daydream-bridge: ".count)) }
             }
             Logger.adoptLibraryLog()
+            let manager = try DaydreamControllerManager(reactor: reactor, log: Logger.librarySink)
+            manager.announceProblemsWithAdvice()
             manager.controllerConnected = { controller in
                 guard model.controller == nil, address == nil || controller.address.uppercased() == address else { return }
                 model.message = nil
                 model.attach(controller)
             }
-            manager.problemHandler = { model.message = $0.description }
+            manager.problemHandler = { model.message = $0.advice }
             try app.start()
             manager.start()
             reactor.run()

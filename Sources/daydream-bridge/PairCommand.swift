@@ -1,4 +1,5 @@
 import BlueZ
+import Bridge
 import DaydreamCore
 import EventLoop
 import Timebase
@@ -36,7 +37,9 @@ enum PairCommand: Subcommand {
         let context = try BlueZCommandContext()
         var settings = DaydreamControllerManager.Options(policy: .pairedOnly)
         settings.requestsDefaultAgent = options.flag("--default-agent")
-        let manager = DaydreamControllerManager(reactor: context.reactor, connection: try context.connect(), options: settings)
+        let manager = DaydreamControllerManager(
+            reactor: context.reactor, connection: try context.connect(), options: settings, log: Logger.plainSink)
+        manager.announceProblemsWithAdvice()
         try context.waitForBlueZ(manager.client, timeout: timeout)
         manager.start()
         printOut(wanted.map { "Looking for \($0) (hold its home button)..." }
@@ -84,7 +87,7 @@ enum PairCommand: Subcommand {
             return ExitCode.failure
         case .failure(let error):
             manager.stop()
-            printError("Error: \(error)")
+            printError("Error: \(error.advice)")
             return ExitCode.failure
         case nil:
             manager.stop()

@@ -47,7 +47,8 @@ enum RecordCommand: Subcommand {
             printError("Error: \(error)")
             return ExitCode.failure
         }
-        let manager = DaydreamControllerManager(reactor: context.reactor, connection: try context.connect())
+        let manager = DaydreamControllerManager(reactor: context.reactor, connection: try context.connect(), log: Logger.librarySink)
+        manager.announceProblemsWithAdvice()
         var recorded: DDController?
         var stopTimer: ScheduledTimer?
         // unowned: the manager keeps this closure, so a strong capture would be a cycle that leaks.

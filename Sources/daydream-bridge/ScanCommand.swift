@@ -1,4 +1,5 @@
 import BlueZ
+import Bridge
 import DaydreamCore
 import EventLoop
 
@@ -24,7 +25,8 @@ enum ScanCommand: Subcommand {
         let timeout = try BlueZCommandContext.timeout(options.value("--timeout"), default: nil)
         let context = try BlueZCommandContext()
         let manager = DaydreamControllerManager(
-            reactor: context.reactor, connection: try context.connect(), options: .init(policy: .none))
+            reactor: context.reactor, connection: try context.connect(), options: .init(policy: .none), log: Logger.plainSink)
+        manager.announceProblemsWithAdvice()
         var shown: [String: DeviceInfo] = [:]
         manager.controllerSighted = { device in
             if let previous = shown[device.address], previous.isPaired == device.isPaired,

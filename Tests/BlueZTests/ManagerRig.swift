@@ -20,6 +20,8 @@ final class ManagerRig {
     let fake: FakeBlueZ
     let manager: DaydreamControllerManager
     var problems: [DaydreamControllerManager.Problem] = []
+    /// Every line the manager logged, through the sink the rig gave it.
+    let log = LogLines()
     var sightings: [String] = []
     var events: [String] = []
 
@@ -50,12 +52,18 @@ final class ManagerRig {
         options.silenceTimeout = .seconds(60)
         configure(&options)
         manager = DaydreamControllerManager(
-            reactor: reactor, connection: try BusConnection(address: bus.address, reactor: reactor), options: options)
+            reactor: reactor, connection: try BusConnection(address: bus.address, reactor: reactor), options: options, log: log.sink)
         manager.problemHandler = { [unowned self] in problems.append($0) }
         manager.controllerSighted = { [unowned self] in sightings.append($0.address) }
         manager.controllerAdded = { [unowned self] in events.append("added \($0.address)") }
         manager.controllerConnected = { [unowned self] in events.append("connected \($0.address)") }
         manager.controllerDisconnected = { [unowned self] in events.append("disconnected \($0.address)") }
+    }
+
+    /// Lines logged through `sink`, kept in order.
+    @MainActor final class LogLines {
+        private(set) var lines: [String] = []
+        var sink: LogSink { LogSink(level: .debug) { [weak self] _, line in self?.lines.append(line) } }
     }
 
     static func controller(_ address: String, paired: Bool = true, _ extra: [String: Any] = [:]) -> [String: Any] {

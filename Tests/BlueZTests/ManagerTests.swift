@@ -1,4 +1,5 @@
 import BlueZ
+import Bridge
 @testable import DaydreamCore
 import EventLoop
 import Foundation
@@ -80,9 +81,11 @@ struct ManagerTests {
         defer { rig.stop() }
         rig.manager.start()
         try rig.wait("the stale bond report") { rig.problems.contains(.staleBond(address: Rig.first)) }
-        let text = DaydreamControllerManager.Problem.staleBond(address: Rig.first).description
-        #expect(text.contains("daydream-bridge forget \(Rig.first)"))
-        #expect(text.contains("daydream-bridge pair"))
+        // The library says what is wrong; the command line, which command cures it.
+        let problem = DaydreamControllerManager.Problem.staleBond(address: Rig.first)
+        #expect(problem.description.contains("stale bond") && !problem.description.contains("daydream-bridge"))
+        #expect(problem.advice.contains("daydream-bridge forget \(Rig.first)"))
+        #expect(problem.advice.contains("daydream-bridge pair"))
 
         let pairing = try Rig(devices: [Rig.controller(Rig.second, paired: false, ["pair_error": "org.bluez.Error.AuthenticationRejected"])])
         defer { pairing.stop() }
@@ -93,7 +96,8 @@ struct ManagerTests {
         try pairing.wait("pairing") { outcome != nil }
         guard case .failure(let error) = outcome else { throw TestFailure("pairing should fail") }
         #expect(error.isStaleBond)
-        #expect(error.description.contains("forget \(Rig.second)"))
+        #expect(error.cause == .problem(.staleBond(address: Rig.second)))
+        #expect(error.advice.contains("daydream-bridge forget \(Rig.second)"))
     }
 
     @Test func acquireNotifyStreamsPacketsAndBadOnesAreCounted() throws {
@@ -281,8 +285,9 @@ struct ManagerTests {
         try rig.fake.command("stop")
         try rig.wait("the report") { rig.problems.contains(.bluetoothdMissing) }
         #expect(rig.problems.contains(.bluetoothdStoppedWhileConnecting(address: Rig.first)))
-        let text = DaydreamControllerManager.Problem.bluetoothdStoppedWhileConnecting(address: Rig.first).description
-        #expect(text.contains("daydream-bridge forget \(Rig.first)") && text.contains("daydream-bridge pair"))
+        let problem = DaydreamControllerManager.Problem.bluetoothdStoppedWhileConnecting(address: Rig.first)
+        #expect(!problem.description.contains("daydream-bridge"))
+        #expect(problem.advice.contains("daydream-bridge forget \(Rig.first)") && problem.advice.contains("daydream-bridge pair"))
 
         // bluetoothd is back: the manager holds off connecting this controller, so that
         // it does not bring bluetoothd down again before the user can forget it.
@@ -315,13 +320,40 @@ struct ManagerTests {
         try rig.wait("packets again") { controller.statistics.received == 2 }
     }
 
+    /// The embedding program gives the manager its log: the lines go there, in the library's
+    /// words, naming no program.
+    @Test func theManagerLogsThroughTheSinkItIsGiven() throws {
+        let rig = try Rig(adapter: nil)
+        defer { rig.stop() }
+        rig.manager.start()
+        rig.manager.startDiscovery()
+        try rig.wait("the report") { rig.problems.contains(.noAdapter) }
+        #expect(rig.log.lines.contains("no Bluetooth adapter (waiting for one)"), "\(rig.log.lines)")
+        #expect(!rig.log.lines.contains { $0.contains("daydream-bridge") })
+    }
+
+    /// A program with its own words for a problem is told each new one once, and the manager
+    /// then logs none itself.
+    @Test func aProgramAnnouncesNewProblemsInItsOwnWords() throws {
+        let rig = try Rig(adapter: nil)
+        defer { rig.stop() }
+        var announced: [DaydreamControllerManager.Problem] = []
+        rig.manager.announceProblem = { announced.append($0) }
+        rig.manager.start()
+        rig.manager.startDiscovery()
+        try rig.wait("the report") { rig.problems.contains(.noAdapter) }
+        #expect(announced == [.noAdapter])
+        #expect(!rig.log.lines.contains { $0.contains("no Bluetooth adapter") })
+    }
+
     @Test func aMissingAdapterIsReportedThenUsedWhenItAppears() throws {
         let rig = try Rig(adapter: nil)
         defer { rig.stop() }
         rig.manager.start()
         rig.manager.startDiscovery()
         try rig.wait("the report") { rig.problems.contains(.noAdapter) }
-        #expect(DaydreamControllerManager.Problem.noAdapter.description.contains("rfkill list"))
+        #expect(DaydreamControllerManager.Problem.noAdapter.description == "no Bluetooth adapter (waiting for one)")
+        #expect(DaydreamControllerManager.Problem.noAdapter.advice.contains("rfkill list"))
         try rig.fake.command("add_adapter", ["powered": false])
         // Powered on, then discovering.
         try rig.wait("discovery") { (try? rig.fake.state()["discovering"] as? Bool) == true }

@@ -43,7 +43,10 @@ public final class BluetoothControllerSource {
     }
 
     private static func makeManager(_ reactor: Reactor) throws(DBusError) -> DaydreamControllerManager {
-        try DaydreamControllerManager(reactor: reactor, options: DaydreamControllerManager.Options(policy: .pairedOnly))
+        let manager = try DaydreamControllerManager(
+            reactor: reactor, options: DaydreamControllerManager.Options(policy: .pairedOnly), log: Logger.librarySink)
+        manager.announceProblemsWithAdvice()
+        return manager
     }
 
     /// Starts following BlueZ; `found` gets every controller that connects (again on each reconnection,
@@ -84,7 +87,7 @@ public final class BluetoothControllerSource {
 
     private func handle(_ reported: DaydreamControllerManager.Problem) {
         guard reported == .busLost else {
-            problem?(reported.description)
+            problem?(reported.advice)
             return
         }
         problem?("the D-Bus system bus went away (dbus-daemon stopped): waiting for it to come back")
@@ -140,7 +143,7 @@ public final class BluetoothControllerSource {
                     + "(\(error.candidates.map(\.address).joined(separator: ", "))); pairing none: "
                     + "run 'daydream-bridge pair ADDRESS' with the address of yours")
             case .failure(let error):
-                Logger.error("\(error); still looking")
+                Logger.error("\(error.advice); still looking")
                 pairingRetry = manager.reactor.schedule(after: .seconds(2)) { [weak self] in
                     self?.pairingRetry = nil
                     self?.lookForAControllerToPair()

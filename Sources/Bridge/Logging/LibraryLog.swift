@@ -1,11 +1,11 @@
 import EventLoop
 
 extension Logger {
-    /// Sends the library's log lines (`EventLoop.Log`: the loop, BlueZ, the controller manager) through
-    /// this logger, so they get the same priorities and format; debug lines only with `-v`.
-    public static func adoptLibraryLog() {
-        Log.level = threshold >= .debug ? .debug : .info
-        Log.sink = { level, line in
+    /// The library's log lines (the loop, BlueZ, the controller manager) through this logger, with
+    /// its priorities and format; debug lines only with `-v`. The manager is given it; the parts
+    /// below get it with `adoptLibraryLog()`.
+    public static var librarySink: LogSink {
+        LogSink(level: threshold >= .debug ? .debug : .info) { level, line in
             switch level {
             case .error: Logger.error(line)
             case .warning: Logger.warning(line)
@@ -13,5 +13,16 @@ extension Logger {
             case .debug: Logger.debug(line)
             }
         }
+    }
+
+    /// Sends the log of the parts below the manager (`EventLoop.Log`) through this logger.
+    public static func adoptLibraryLog() {
+        Log.sink = librarySink
+    }
+
+    /// The library's lines as the commands without a log of their own (`scan`, `pair`, `list`,
+    /// `forget`) have always written them: `daydream-bridge: line`, whatever the level.
+    public nonisolated static var plainSink: LogSink {
+        LogSink(level: LogSink.standardError.level) { _, line in Logger.writeToStandardError("daydream-bridge: \(line)\n") }
     }
 }

@@ -47,6 +47,7 @@ final class ControllerLink {
     private unowned let manager: DaydreamControllerManager
     private var client: BlueZClient { manager.client }
     private var reactor: Reactor { manager.reactor }
+    private var log: LogSink { manager.log }
     private var backoff: Backoff
     private var retryTimer: ScheduledTimer?
     /// The one deadline of the current state: the resolving or subscribing timeout,
@@ -85,7 +86,7 @@ final class ControllerLink {
         self.controller = controller
         self.manager = manager
         backoff = Backoff(initial: manager.options.reconnectDelay, maximum: manager.options.maximumReconnectDelay)
-        sessions = NotifySessions(client: manager.client, label: controller.address)
+        sessions = NotifySessions(client: manager.client, label: controller.address, log: manager.log)
         controller.batteryLevelReader = { [weak self] _ in self?.readBattery() }
     }
 
@@ -127,7 +128,7 @@ final class ControllerLink {
                 resolving()
             } else {
                 if let holdOffUntil, reactor.now < holdOffUntil {
-                    Log.debug("\(controller.address): not connecting before \(holdOffUntil - reactor.now) from now")
+                    log.debug("\(controller.address): not connecting before \(holdOffUntil - reactor.now) from now")
                     scheduleAttempt(at: holdOffUntil)
                 } else {
                     attemptConnect()
@@ -206,7 +207,7 @@ final class ControllerLink {
                     manager.report(.staleBond(address: controller.address), error: error)
                 } else {
                     lastConnectFailure = reactor.now
-                    Log.info("\(controller.address): connect failed: \(error)")
+                    log.info("\(controller.address): connect failed: \(error)")
                 }
                 scheduleRetry()
             }
@@ -217,7 +218,7 @@ final class ControllerLink {
         retryTimer?.cancel()
         guard manager.isRunning else { return }
         let delay = backoff.next()
-        Log.debug("\(controller.address): next connection attempt in \(delay)")
+        log.debug("\(controller.address): next connection attempt in \(delay)")
         scheduleAttempt(at: reactor.now + delay)
     }
 
@@ -257,7 +258,7 @@ final class ControllerLink {
             guard let self else { return }
             stateTimer = nil
             let path = devicePath
-            Log.info("\(controller.address): \(reason); disconnecting to start afresh")
+            log.info("\(controller.address): \(reason); disconnecting to start afresh")
             lost(reason)
             if let path { client.disconnect(device: path) { _ in } }
         }
@@ -269,7 +270,7 @@ final class ControllerLink {
             armTimeout(manager.options.subscribeTimeout, "subscribing took over \(manager.options.subscribeTimeout)")
         }
         guard let input = characteristic(DaydreamGATT.inputCharacteristicUUID, in: DaydreamGATT.serviceUUID) else {
-            Log.debug("\(controller.address): services resolved, input characteristic not (yet) found")
+            log.debug("\(controller.address): services resolved, input characteristic not (yet) found")
             return
         }
         let attempt = generation
@@ -290,18 +291,18 @@ final class ControllerLink {
                     stream?.onUndelivered = { [weak self] in self?.notificationWhileInterrupted() }
                     streaming(.acquireNotify)
                 } catch {
-                    Log.error("\(controller.address): cannot read notifications: \(error)")
+                    log.error("\(controller.address): cannot read notifications: \(error)")
                     lost("no notification socket")
                 }
             case .failure(let error) where error.shortName == "InProgress":
                 // Another program has notifications on (a StartNotify session): share them.
-                Log.info("\(controller.address): AcquireNotify refused (\(error.name): another client's notifications are on); using StartNotify")
+                log.info("\(controller.address): AcquireNotify refused (\(error.name): another client's notifications are on); using StartNotify")
                 startNotify(input.path, attempt: attempt)
             case .failure(let error) where ["NotSupported", "NotPermitted", "Failed"].contains(error.shortName):
-                Log.info("\(controller.address): AcquireNotify refused (\(error.name)); using StartNotify")
+                log.info("\(controller.address): AcquireNotify refused (\(error.name)); using StartNotify")
                 startNotify(input.path, attempt: attempt)
             case .failure(let error):
-                Log.error("\(controller.address): AcquireNotify failed: \(error)")
+                log.error("\(controller.address): AcquireNotify failed: \(error)")
                 lost("cannot subscribe to input notifications")
             }
         }
@@ -322,7 +323,7 @@ final class ControllerLink {
             switch result {
             case .success: streaming(.startNotify)
             case .failure(let error):
-                Log.error("\(controller.address): StartNotify failed: \(error)")
+                log.error("\(controller.address): StartNotify failed: \(error)")
                 lost("cannot subscribe to input notifications")
             }
         }
@@ -335,7 +336,7 @@ final class ControllerLink {
         lastValueReceived = reactor.now
         retryTimer?.cancel()
         retryTimer = nil
-        Log.info("\(controller.address): connected, streaming through \(method)")
+        log.info("\(controller.address): connected, streaming through \(method)")
         controller.markConnected()
         manager.linkConnected(self)
         armSilenceCheck()
@@ -388,7 +389,7 @@ final class ControllerLink {
         guard state == .streaming else { return }
         state = .interrupted
         stream?.delivers = false
-        Log.info("\(controller.address): \(reason): everything released; the stream decides")
+        log.info("\(controller.address): \(reason): everything released; the stream decides")
         controller.markDisconnected()
         manager.linkDisconnected(self)
         stateTimer?.cancel()
@@ -420,7 +421,7 @@ final class ControllerLink {
         state = .streaming
         interruptedAt = nil
         stream?.delivers = true
-        Log.info("\(controller.address): the stream went on; connected again")
+        log.info("\(controller.address): the stream went on; connected again")
         controller.markConnected()
         manager.linkConnected(self)
         armSilenceCheck()
@@ -455,9 +456,9 @@ final class ControllerLink {
                 if let percent = value.first { controller.setBatteryLevel(percent: Int(percent)) }
             }
             valueObserved.append(battery.path)
-            sessions.start(battery.path) { [weak self] result in
+            sessions.start(battery.path) { [weak self, log] result in
                 if case .failure(let error) = result {
-                    Log.info("\(self?.controller.address ?? "?"): battery notifications refused (\(error)); polling")
+                    log.info("\(self?.controller.address ?? "?"): battery notifications refused (\(error)); polling")
                     self?.pollBattery()
                 }
             }
@@ -490,7 +491,7 @@ final class ControllerLink {
             case .success(let value):
                 if let percent = value.first { controller.setBatteryLevel(percent: Int(percent)) }
             case .failure(let error):
-                Log.info("\(controller.address): battery read failed: \(error)")
+                log.info("\(controller.address): battery read failed: \(error)")
             }
         }
     }
@@ -513,7 +514,7 @@ final class ControllerLink {
                     let text = String(decoding: value.prefix { $0 != 0 }, as: UTF8.self)
                     store(controller, text)
                 case .failure(let error):
-                    Log.info("\(controller.address): reading \(uuid) failed: \(error)")
+                    log.info("\(controller.address): reading \(uuid) failed: \(error)")
                 }
             }
         }
@@ -554,13 +555,13 @@ final class ControllerLink {
             retryTimer = nil
         }
         if previous == .streaming {
-            Log.info("\(controller.address): disconnected: \(reason)")
+            log.info("\(controller.address): disconnected: \(reason)")
             controller.markDisconnected()
             manager.linkDisconnected(self)
         } else if previous == .interrupted {
-            Log.info("\(controller.address): disconnected: \(reason)")  // released and reported when interrupted
+            log.info("\(controller.address): disconnected: \(reason)")  // released and reported when interrupted
         } else if wasActive {
-            Log.debug("\(controller.address): connection attempt ended: \(reason)")
+            log.debug("\(controller.address): connection attempt ended: \(reason)")
         }
         if retry && wasActive { scheduleRetry() }
     }

@@ -15,23 +15,23 @@ extension DaydreamControllerManager {
     /// streams. An authentication failure ends with `.staleBond`.
     public func pair(address: String, completion: @escaping @MainActor (Result<DDController, PairingError>) -> Void) {
         guard let device = client.cache.device(address: address) else {
-            completion(.failure(PairingError(address: address, reason: "BlueZ does not know this device; run 'daydream-bridge scan' with the controller's home button held")))
+            completion(.failure(PairingError(address: address, cause: .unknownDevice)))
             return
         }
         let upper = device.address.uppercased()
         guard device.isDaydreamController else {
-            completion(.failure(PairingError(address: upper, reason: "\(device.name ?? "this device") is not a Daydream controller")))
+            completion(.failure(PairingError(address: upper, cause: .notADaydreamController(name: device.name))))
             return
         }
         if let refusal = ControllerVerification.refusalBeforePairing(device) {
             refusedAddresses.insert(upper)
             let problem = Problem.pairingFailed(address: upper, reason: "not a Daydream controller: \(refusal)")
             report(problem)
-            completion(.failure(PairingError(address: upper, reason: problem.description)))
+            completion(.failure(PairingError(address: upper, cause: .problem(problem))))
             return
         }
         guard !addressesBeingPaired.contains(upper) else {
-            completion(.failure(PairingError(address: upper, reason: "\(upper) is being paired already")))
+            completion(.failure(PairingError(address: upper, cause: .alreadyBeingPaired)))
             return
         }
         addressesBeingPaired.insert(upper)
@@ -47,10 +47,10 @@ extension DaydreamControllerManager {
         if agent.isRegistered {
             afterRegistration()
         } else {
-            agent.register(asDefault: options.requestsDefaultAgent) { result in
+            agent.register(asDefault: options.requestsDefaultAgent) { [log] result in
                 if case .failure(let error) = result {
-                    Log.error("cannot register the pairing agent: \(error)")
-                    finish(.failure(PairingError(address: upper, reason: "cannot register the pairing agent: \(error)", error: error)))
+                    log.error("cannot register the pairing agent: \(error)")
+                    finish(.failure(PairingError(address: upper, cause: .agentNotRegistered, error: error)))
                     return
                 }
                 afterRegistration()
@@ -67,7 +67,7 @@ extension DaydreamControllerManager {
                 let problem: Problem = error.isAuthenticationFailure
                     ? .staleBond(address: address) : .pairingFailed(address: address, reason: error.description)
                 report(problem, error: error)
-                finish(.failure(PairingError(address: address, reason: problem.description, error: error)))
+                finish(.failure(PairingError(address: address, cause: .problem(problem), error: error)))
                 return
             }
             verifyServices(of: device.path) { [weak self] refusal in
@@ -77,14 +77,14 @@ extension DaydreamControllerManager {
                         address: address, reason: "not a Daydream controller: \(refusal); removed it from BlueZ")
                     report(problem)
                     remove(device, address: address) {
-                        finish(.failure(PairingError(address: address, reason: problem.description)))
+                        finish(.failure(PairingError(address: address, cause: .problem(problem))))
                     }
                     return
                 }
                 client.trust(device: device.path) { [weak self] result in
                     guard let self else { return }
                     if case .failure(let error) = result {
-                        Log.warning("\(address): setting Trusted failed: \(error)")
+                        log.warning("\(address): setting Trusted failed: \(error)")
                     }
                     let fresh = client.cache.device(at: device.path) ?? device
                     let link = link(for: fresh)
@@ -142,9 +142,9 @@ extension DaydreamControllerManager {
         refusedAddresses.insert(address)
         links.removeValue(forKey: address)?.shutDown(disconnect: false)
         guard let current = client.cache.device(at: device.path) else { return completion() }
-        client.removeDevice(current) { result in
+        client.removeDevice(current) { [log] result in
             if case .failure(let error) = result, !error.meansTargetIsGone {
-                Log.warning("\(address): removing it from BlueZ failed: \(error)")
+                log.warning("\(address): removing it from BlueZ failed: \(error)")
             }
             completion()
         }

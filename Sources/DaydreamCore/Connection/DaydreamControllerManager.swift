@@ -78,7 +78,8 @@ public final class DaydreamControllerManager {
         public init(policy: ConnectionPolicy = .pairedOnly) { self.policy = policy }
     }
 
-    /// Something the user should know, with what to do about it.
+    /// Something the user should know, in the library's words: what is wrong, not which command
+    /// cures it (that is the program's to say, in its own words: set `announceProblem`).
     public enum Problem: Equatable, Sendable, CustomStringConvertible {
         /// `org.bluez` has no owner.
         case bluetoothdMissing
@@ -100,19 +101,16 @@ public final class DaydreamControllerManager {
         public var description: String {
             switch self {
             case .bluetoothdMissing:
-                "BlueZ is not running: start it with 'sudo systemctl start bluetooth' (waiting for it)"
+                "BlueZ is not running (waiting for it)"
             case .noAdapter:
-                "no Bluetooth adapter: plug one in or check 'rfkill list' (waiting for one)"
+                "no Bluetooth adapter (waiting for one)"
             case .adapterOff(let name, let reason):
-                "adapter \(name) is powered off or blocked by rfkill (\(reason)): "
-                    + "run 'rfkill unblock bluetooth' and 'bluetoothctl power on' (waiting for it)"
+                "adapter \(name) is powered off or blocked by rfkill (\(reason)) (waiting for it)"
             case .staleBond(let address):
-                "\(address) refused the stored pairing (stale bond): run 'daydream-bridge forget \(address)', "
-                    + "then 'daydream-bridge pair' with the controller's home button held"
+                "\(address) refused the stored pairing (stale bond): it must be removed from BlueZ and paired again"
             case .bluetoothdStoppedWhileConnecting(let address):
                 "bluetoothd stopped while connecting to \(address); if this repeats, the controller may have lost "
-                    + "its pairing (a reset, or paired elsewhere): run 'daydream-bridge forget \(address)', "
-                    + "then 'daydream-bridge pair' with the controller's home button held"
+                    + "its pairing (a reset, or paired elsewhere) and must be removed from BlueZ and paired again"
             case .pairingFailed(let address, let reason):
                 "pairing \(address) failed: \(reason)"
             case .busLost:
@@ -127,6 +125,8 @@ public final class DaydreamControllerManager {
     public let client: BlueZClient
     /// The settings given at creation.
     public let options: Options
+    /// Where the manager's log lines go (the program's choice, given at creation).
+    public let log: LogSink
     /// The pairing agent (registered when pairing is possible).
     public let agent: PairingAgent
 
@@ -139,8 +139,12 @@ public final class DaydreamControllerManager {
     public var controllerDisconnected: (@MainActor (DDController) -> Void)?
     /// Called when discovery sees a Daydream controller or its RSSI changes.
     public var controllerSighted: (@MainActor (DeviceInfo) -> Void)?
-    /// Called with every problem; the manager also logs it once.
+    /// Called with every problem, again when it is reported again.
     public var problemHandler: (@MainActor (Problem) -> Void)?
+    /// Says a new problem once (not again until another one, or until it cleared). Without it the
+    /// manager logs the problem's `description` as a warning; a program with its own words for
+    /// the cure (the command to run) sets it.
+    public var announceProblem: (@MainActor (Problem) -> Void)?
 
     /// Whether `start()` was called (and not `stop()`).
     public private(set) var isRunning = false
@@ -166,10 +170,11 @@ public final class DaydreamControllerManager {
     private var adapterGraceEnds: MonotonicTime?
     private var adapterGraceTimer: ScheduledTimer?
 
-    /// A manager on `connection`, running on `reactor`.
-    public init(reactor: Reactor, connection: BusConnection, options: Options = Options()) {
+    /// A manager on `connection`, running on `reactor`, logging to `log`.
+    public init(reactor: Reactor, connection: BusConnection, options: Options = Options(), log: LogSink = Log.sink) {
         self.reactor = reactor
         self.options = options
+        self.log = log
         client = BlueZClient(connection: connection)
         agent = PairingAgent(client: client)
         connection.disconnectedHandler = { [weak self] in self?.busLost() }
@@ -183,8 +188,8 @@ public final class DaydreamControllerManager {
     }
 
     /// A manager on the system bus (`$DAYDREAM_DBUS_ADDRESS` overrides it for tests).
-    public convenience init(reactor: Reactor, options: Options = Options()) throws(DBusError) {
-        self.init(reactor: reactor, connection: try BusConnection.system(reactor: reactor), options: options)
+    public convenience init(reactor: Reactor, options: Options = Options(), log: LogSink = Log.sink) throws(DBusError) {
+        self.init(reactor: reactor, connection: try BusConnection.system(reactor: reactor), options: options, log: log)
     }
 
     // MARK: Public API
@@ -284,8 +289,8 @@ public final class DaydreamControllerManager {
 
     func report(_ problem: Problem, error: DBusError? = nil) {
         if problem != lastProblem {
-            if let error { Log.debug("BlueZ said: \(error)") }
-            Log.warning(problem.description)
+            if let error { log.debug("BlueZ said: \(error)") }
+            if let announceProblem { announceProblem(problem) } else { log.warning(problem.description) }
         }
         lastProblem = problem
         problemHandler?(problem)
@@ -395,7 +400,7 @@ public final class DaydreamControllerManager {
             } else if options.powersOnAdapter && !poweringOn && !poweredOnce.contains(adapter.path) {
                 poweringOn = true
                 poweredOnce.insert(adapter.path)
-                Log.info("powering on adapter \(adapter.name)")
+                log.info("powering on adapter \(adapter.name)")
                 client.powerOn(adapter: adapter.path) { [weak self] result in
                     guard let self else { return }
                     poweringOn = false
@@ -409,7 +414,7 @@ public final class DaydreamControllerManager {
             return
         }
         if lastProblem == .noAdapter || { if case .adapterOff = lastProblem { true } else { false } }() {
-            Log.info("adapter \(adapter.name) is ready")
+            log.info("adapter \(adapter.name) is ready")
             lastProblem = nil
         }
         updateDiscovery()
@@ -431,7 +436,7 @@ public final class DaydreamControllerManager {
                 guard let self else { return }
                 if case .failure(let error) = result {
                     // The adapter going away mid-call is reported by the object cache.
-                    if error.meansTargetIsGone { Log.debug("SetDiscoveryFilter: \(error)") } else { Log.warning("SetDiscoveryFilter failed: \(error)") }
+                    if error.meansTargetIsGone { log.debug("SetDiscoveryFilter: \(error)") } else { log.warning("SetDiscoveryFilter failed: \(error)") }
                 }
                 client.startDiscovery(adapter: adapter.path) { [weak self] result in
                     guard let self else { return }
@@ -439,19 +444,19 @@ public final class DaydreamControllerManager {
                     switch result {
                     case .success:
                         discoveryActive = true
-                        Log.debug("discovery started on \(adapter.name)")
+                        log.debug("discovery started on \(adapter.name)")
                         updateDiscovery()
                     case .failure(let error) where error.meansTargetIsGone || error.shortName == "InProgress":
-                        Log.debug("StartDiscovery on \(adapter.name): \(error)")
+                        log.debug("StartDiscovery on \(adapter.name): \(error)")
                     case .failure(let error):
-                        Log.warning("StartDiscovery on \(adapter.name) failed: \(error)")
+                        log.warning("StartDiscovery on \(adapter.name) failed: \(error)")
                     }
                 }
             }
         } else if !wanted && discoveryActive {
             discoveryActive = false
-            client.stopDiscovery(adapter: adapter.path) { result in
-                if case .failure(let error) = result { Log.debug("StopDiscovery failed: \(error)") }
+            client.stopDiscovery(adapter: adapter.path) { [log] result in
+                if case .failure(let error) = result { log.debug("StopDiscovery failed: \(error)") }
             }
         }
     }

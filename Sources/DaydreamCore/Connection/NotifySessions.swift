@@ -15,12 +15,14 @@ import EventLoop
 final class NotifySessions {
     private let client: BlueZClient
     private let label: String
+    private let log: LogSink
     /// Characteristics with a session of ours (BlueZ answered success or `InProgress`).
     private var held: Set<String> = []
     /// Characteristics the current stream wants; a session that arrives for another is stopped.
     private var wanted: Set<String> = []
 
-    init(client: BlueZClient, label: String) {
+    init(client: BlueZClient, label: String, log: LogSink) {
+        self.log = log
         self.client = client
         self.label = label
     }
@@ -59,8 +61,8 @@ final class NotifySessions {
 
     private func stop(_ path: String) {
         held.remove(path)
-        client.stopNotify(characteristic: path) { [label] result in
-            if case .failure(let error) = result { Log.debug("\(label): StopNotify on \(path): \(error)") }
+        client.stopNotify(characteristic: path) { [label, log] result in
+            if case .failure(let error) = result { log.debug("\(label): StopNotify on \(path): \(error)") }
         }
     }
 }

@@ -69,14 +69,11 @@ extension DaydreamControllerManager {
             started = true
             finish()
             guard found.count == 1 else {
-                let addresses = found.map(\.address).joined(separator: ", ")
-                completion(.failure(PairingError(
-                    address: "", reason: "\(found.count) unpaired Daydream controllers are in range (\(addresses)): "
-                        + "name the one to pair", candidates: found)))
+                completion(.failure(PairingError(address: "", cause: .severalInRange, candidates: found)))
                 return
             }
             request?.pairingAddress = first.address
-            Log.info("pairing \(first.address) (\(first.name ?? "no name"))")
+            log.info("pairing \(first.address) (\(first.name ?? "no name"))")
             pair(address: first.address, completion: completion)
         }
         attemptLater = attempt
