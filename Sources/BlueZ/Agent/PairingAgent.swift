@@ -83,7 +83,7 @@ public final class PairingAgent {
             // RequestPinCode, RequestPasskey and anything newer: we have no input.
             decisions.append("\(method) \(arguments.first?.string ?? "?") rejected")
             Log.warning("agent: refused \(method) (no PIN or passkey entry here)")
-            return .failure(Self.rejection("\(method) is not supported by daydream-bridge"))
+            return .failure(Self.rejection("\(method) is not supported by this agent"))
         }
     }
 
@@ -97,8 +97,8 @@ public final class PairingAgent {
         guard allowed.contains(address), device.isDaydreamController else {
             decisions.append("\(method) \(address) rejected")
             Log.warning("agent: refused \(method) for \(address) (\(device.name ?? "no name")): "
-                        + "daydream-bridge only pairs a Daydream controller it was asked to pair")
-            return .failure(Self.rejection("daydream-bridge was not asked to pair this device"))
+                        + "this agent only pairs a Daydream controller it was asked to pair")
+            return .failure(Self.rejection("this agent was not asked to pair this device"))
         }
         decisions.append("\(method) \(address) accepted")
         Log.info("agent: accepted \(method) for Daydream controller \(address)")
