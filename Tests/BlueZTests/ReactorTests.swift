@@ -15,6 +15,26 @@ import Timebase
         return true
     }
 
+    /// The descriptors this process has open now.
+    static func openDescriptorCount() throws -> Int {
+        try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
+    }
+
+    /// A loop that goes away closes its epoll, timerfd, eventfd and signalfd: a hundred made and
+    /// dropped would leave 400 open if it did not. Other tests running meanwhile open and close
+    /// descriptors of their own, so the count may move a little, never by hundreds.
+    @Test func droppedLoopsCloseTheirDescriptors() throws {
+        let before = try Self.openDescriptorCount()
+        for _ in 0..<100 {
+            let reactor = try Reactor()
+            try reactor.handleSignal(SIGUSR2) { _ in }
+            reactor.callSoon {}
+            reactor.runOnce(timeout: .zero)
+        }
+        let after = try Self.openDescriptorCount()
+        #expect(after - before < 100, "\(after - before) more descriptors open")
+    }
+
     @Test func timersRunInDeadlineOrderAndCancelledOnesDoNot() throws {
         let reactor = try Reactor()
         var fired: [String] = []
