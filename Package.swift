@@ -40,15 +40,17 @@ let package = Package(
         .target(name: "Timebase"),
         // epoll, timers, signals, clock; libdbus watch/timeout glue lives in BlueZ.
         .target(name: "EventLoop", dependencies: ["CLinux", "Descriptors", "Timebase"]),
-        // libdbus wrapper and the org.bluez client.
-        .target(name: "BlueZ", dependencies: ["CDBus", "Descriptors", "EventLoop", "Timebase", "DaydreamProtocol"]),
+        // The libdbus wrapper: connection, messages, values, pending calls, exported objects, fd passing.
+        .target(name: "DBus", dependencies: ["CDBus", "Descriptors", "EventLoop", "Timebase"]),
+        // The org.bluez client on that wrapper: object cache, operations, pairing agent.
+        .target(name: "BlueZ", dependencies: ["DBus", "Descriptors", "EventLoop", "Timebase", "DaydreamProtocol"]),
         // The controller model and connection manager (DDController, DaydreamControllerManager),
         // with a Swift-native observer hook for connect/disconnect/battery: no Foundation, so the
         // daemon never loads it (nor ICU).
-        .target(name: "DaydreamCore", dependencies: ["DaydreamProtocol", "Timebase", "BlueZ", "Descriptors", "EventLoop"]),
+        .target(name: "DaydreamCore", dependencies: ["DaydreamProtocol", "Timebase", "DBus", "BlueZ", "Descriptors", "EventLoop"]),
         // The public library: DaydreamCore re-exported, plus what needs Foundation (the iOS-style
         // notifications, the static discovery API on the main dispatch queue).
-        .target(name: "Daydream", dependencies: ["DaydreamCore", "BlueZ", "EventLoop"]),
+        .target(name: "Daydream", dependencies: ["DaydreamCore", "DBus", "BlueZ", "EventLoop"]),
         // The mapping engine: pure. Event codes and their names are generated from the kernel
         // header by scripts/generate-event-codes (EventCodeTable.swift).
         .target(name: "Mapping", dependencies: ["DaydreamProtocol", "Timebase"]),
@@ -65,7 +67,7 @@ let package = Package(
         .target(
             name: "Bridge",
             dependencies: [
-                "DaydreamCore", "DaydreamProtocol", "Mapping", "BridgeConfig", "VirtualDevice", "EventLoop", "BlueZ",
+                "DaydreamCore", "DaydreamProtocol", "Mapping", "BridgeConfig", "VirtualDevice", "EventLoop", "DBus", "BlueZ",
                 "Recording", "Timebase", "CEvdev", "SystemIntegration", "Descriptors",
             ],
             resources: []
@@ -73,10 +75,7 @@ let package = Package(
         .executableTarget(
             name: "daydream-bridge",
             // DaydreamCore, never Daydream: the daemon links no Foundation.
-            dependencies: [
-                "Bridge", "DaydreamCore", "DaydreamProtocol", "BridgeConfig", "Mapping", "VirtualDevice", "Recording", "Timebase",
-                "EventLoop", "BlueZ", "Descriptors",
-            ]
+            dependencies: ["Bridge", "DaydreamCore", "DaydreamProtocol", "BridgeConfig", "Mapping", "VirtualDevice", "Recording", "Timebase", "EventLoop", "DBus", "BlueZ", "Descriptors"]
         ),
         // The library's README example, built as a program.
         .executableTarget(
@@ -130,7 +129,7 @@ let package = Package(
         // dbus-daemon and a fake org.bluez (Tests/fake-bluez).
         .testTarget(
             name: "BlueZTests",
-            dependencies: ["BlueZ", "Bridge", "Descriptors", "EventLoop", "Daydream", "DaydreamCore", "DaydreamProtocol", "Timebase", "TmuxRig"],
+            dependencies: ["DBus", "BlueZ", "Bridge", "Descriptors", "EventLoop", "Daydream", "DaydreamCore", "DaydreamProtocol", "Timebase", "TmuxRig"],
             exclude: []
         ),
     ],
