@@ -4,7 +4,7 @@ public final class CancellationToken {
     private var onCancel: (@MainActor () -> Void)?
 
     /// A token that calls `onCancel` on the first `cancel()`.
-    init(onCancel: @escaping @MainActor () -> Void) { self.onCancel = onCancel }
+    public init(onCancel: @escaping @MainActor () -> Void) { self.onCancel = onCancel }
 
     /// Ends the registration; safe to call twice.
     public func cancel() {

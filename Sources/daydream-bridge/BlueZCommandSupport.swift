@@ -1,4 +1,5 @@
 import BlueZ
+import DBus
 import DaydreamCore
 import EventLoop
 import Timebase

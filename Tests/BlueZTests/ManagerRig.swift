@@ -1,4 +1,5 @@
 import BlueZ
+import DBus
 @testable import DaydreamCore
 import EventLoop
 import Foundation

@@ -1,5 +1,6 @@
 import BlueZ
 import Bridge
+import DBus
 @testable import DaydreamCore
 import EventLoop
 import Foundation

@@ -1,4 +1,5 @@
 import BlueZ
+import DBus
 import EventLoop
 import Foundation
 import Testing

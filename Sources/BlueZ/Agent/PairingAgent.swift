@@ -1,3 +1,4 @@
+import DBus
 import EventLoop
 
 /// An `org.bluez.Agent1` with the NoInputNoOutput capability that accepts

@@ -1,3 +1,5 @@
+import DBus
+
 /// BlueZ's object tree as `GetManagedObjects` returned it, kept current by
 /// `InterfacesAdded`, `InterfacesRemoved` and `PropertiesChanged`:
 /// path -> interface -> property -> value (variants unwrapped).

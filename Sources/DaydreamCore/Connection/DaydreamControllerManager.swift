@@ -1,4 +1,5 @@
 import BlueZ
+import DBus
 import DaydreamProtocol
 import EventLoop
 import Timebase

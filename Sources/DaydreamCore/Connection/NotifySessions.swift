@@ -1,4 +1,5 @@
 import BlueZ
+import DBus
 import EventLoop
 
 /// The `StartNotify` sessions one link holds in bluetoothd, so that each is undone.

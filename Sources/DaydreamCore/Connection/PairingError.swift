@@ -1,4 +1,5 @@
 import BlueZ
+import DBus
 
 /// Pairing did not complete: the address, why, and BlueZ's error if any.
 public struct PairingError: Error, CustomStringConvertible, Sendable {
