@@ -72,10 +72,18 @@ let package = Package(
             ],
             resources: []
         ),
+        // The tools beside the daemon: the terminal monitor, the recorder, and replay.
+        .target(
+            name: "BridgeTools",
+            dependencies: ["Bridge", "DaydreamCore", "DaydreamProtocol", "EventLoop", "Mapping", "Recording", "Timebase"]
+        ),
         .executableTarget(
             name: "daydream-bridge",
             // DaydreamCore, never Daydream: the daemon links no Foundation.
-            dependencies: ["Bridge", "DaydreamCore", "DaydreamProtocol", "BridgeConfig", "Mapping", "VirtualDevice", "Recording", "Timebase", "EventLoop", "DBus", "BlueZ", "Descriptors"]
+            dependencies: [
+                "Bridge", "BridgeTools", "DaydreamCore", "DaydreamProtocol", "BridgeConfig", "Mapping", "VirtualDevice", "Recording",
+                "Timebase", "EventLoop", "DBus", "BlueZ", "Descriptors",
+            ]
         ),
         // The library's README example, built as a program.
         .executableTarget(
@@ -119,7 +127,7 @@ let package = Package(
         .testTarget(
             name: "BridgeTests",
             dependencies: [
-                "Bridge", "Recording", "Mapping", "Daydream", "DaydreamProtocol", "Timebase", "BridgeConfig", "VirtualDevice",
+                "Bridge", "BridgeTools", "Recording", "Mapping", "Daydream", "DaydreamProtocol", "Timebase", "BridgeConfig", "VirtualDevice",
                 "EventLoop",
             ],
             exclude: ["Golden"]
