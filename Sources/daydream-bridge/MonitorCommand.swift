@@ -1,4 +1,5 @@
 import Bridge
+import BridgeTools
 import DaydreamCore
 import EventLoop
 import Recording

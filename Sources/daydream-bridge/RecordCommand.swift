@@ -3,6 +3,7 @@ import Glibc
 #endif
 import BlueZ
 import Bridge
+import BridgeTools
 import DaydreamCore
 import EventLoop
 import Recording

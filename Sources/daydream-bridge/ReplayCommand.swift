@@ -1,5 +1,6 @@
 import Bridge
 import BridgeConfig
+import BridgeTools
 import Mapping
 import Recording
 import Timebase

@@ -1,4 +1,5 @@
 @testable import Bridge
+@testable import BridgeTools
 import DaydreamProtocol
 import Testing
 

@@ -1,3 +1,4 @@
+import Bridge
 import DaydreamCore
 import Mapping
 import Recording
