@@ -59,9 +59,4 @@ public enum ConfigLoader {
             throw .invalid(source: source, errors: error)
         }
     }
-
-    /// Finds the config (see `ConfigLookup`) in this process's environment and loads it.
-    public static func loadFromLookup() throws(ConfigLoadError) -> LoadedConfig {
-        try load(ConfigLookup.locate(environment: ConfigLookup.processEnvironment()))
-    }
 }
