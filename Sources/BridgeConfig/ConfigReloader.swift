@@ -36,15 +36,6 @@ public struct ConfigReloader: Sendable {
         }
     }
 
-    /// Validates `bytes` as if read from `source`; on success they become `current`.
-    public mutating func reload(bytes: [UInt8]) -> Outcome {
-        do {
-            return adopt(try ConfigLoader.load(bytes, from: source))
-        } catch {
-            return .kept(reasons: error.lines)
-        }
-    }
-
     private mutating func adopt(_ loaded: LoadedConfig) -> Outcome {
         guard loaded != current else { return .unchanged }
         current = loaded
