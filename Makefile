@@ -3,9 +3,10 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 SWIFT ?= swift
 SWIFT_FLAGS ?=
-# CI treats warnings as errors.
+# CI treats warnings as errors, and an import of a target that is not a declared
+# dependency as an error too (it builds only by luck of the build order).
 ifeq ($(CI),true)
-SWIFT_FLAGS += -Xswiftc -warnings-as-errors
+SWIFT_FLAGS += -Xswiftc -warnings-as-errors --explicit-target-dependency-import-check error
 endif
 
 .PHONY: all deps test-deps build release run test unit
