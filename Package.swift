@@ -107,12 +107,17 @@ let package = Package(
             cSettings: [.unsafeFlags(["-Wall", "-Wextra", "-Werror"])]
         ),
 
+        // What the tests share: temporary directories that remove what they made, the built
+        // binary's runner, a private dbus-daemon, tmux on a private server.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+
+        // One test target per source target.
         .testTarget(name: "DescriptorsTests", dependencies: ["Descriptors"]),
         .testTarget(name: "DaydreamProtocolTests", dependencies: ["DaydreamProtocol"]),
+        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "Timebase"]),
+        .testTarget(name: "DBusTests", dependencies: ["DBus", "EventLoop", "Timebase", "TestSupport"]),
+        .testTarget(name: "DaydreamCoreTests", dependencies: ["DaydreamCore", "EventLoop", "Timebase"]),
         .testTarget(name: "DaydreamTests", dependencies: ["Daydream", "DaydreamProtocol", "Timebase"]),
-        // tmux on a private server, for the tests of the full-screen monitor (CLITests, BlueZTests).
-        .target(name: "TmuxRig", path: "Tests/TmuxRig"),
-        .testTarget(name: "CLITests", dependencies: ["DaydreamProtocol", "TmuxRig"]),
         .testTarget(
             name: "MappingTests",
             dependencies: ["Mapping", "BridgeConfig", "DaydreamProtocol", "Timebase"],
@@ -120,26 +125,33 @@ let package = Package(
         ),
         .testTarget(
             name: "BridgeConfigTests",
-            dependencies: ["BridgeConfig", "CEvdev", "DaydreamProtocol", "Mapping", "Timebase", "VirtualDevice"],
+            dependencies: ["BridgeConfig", "CEvdev", "DaydreamProtocol", "Mapping", "Timebase", "VirtualDevice", "TestSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "VirtualDeviceTests", dependencies: ["VirtualDevice", "Mapping", "CEvdev"]),
+        .testTarget(name: "RecordingTests", dependencies: ["Recording", "DaydreamProtocol", "Timebase"]),
+        .testTarget(name: "SystemIntegrationTests", dependencies: ["SystemIntegration"]),
         .testTarget(
             name: "BridgeTests",
             dependencies: [
-                "Bridge", "BridgeTools", "Recording", "Mapping", "Daydream", "DaydreamProtocol", "Timebase", "BridgeConfig", "VirtualDevice",
-                "EventLoop",
+                "Bridge", "Mapping", "Daydream", "DaydreamProtocol", "Timebase", "BridgeConfig", "VirtualDevice", "EventLoop",
+            ]
+        ),
+        .testTarget(
+            name: "BridgeToolsTests",
+            dependencies: [
+                "BridgeTools", "Bridge", "Recording", "Mapping", "DaydreamProtocol", "Timebase", "BridgeConfig", "VirtualDevice",
             ],
             exclude: ["Golden"]
         ),
-        .testTarget(name: "SystemIntegrationTests", dependencies: ["SystemIntegration"]),
-        // The event loop, the libdbus wrapper and the BlueZ client against a private
+        // The org.bluez client and the connection manager over it, against a private
         // dbus-daemon and a fake org.bluez (Tests/fake-bluez).
         .testTarget(
             name: "BlueZTests",
-            dependencies: ["DBus", "BlueZ", "Bridge", "Descriptors", "EventLoop", "Daydream", "DaydreamCore", "DaydreamProtocol", "Timebase", "TmuxRig"],
-            exclude: []
+            dependencies: ["DBus", "BlueZ", "EventLoop", "Daydream", "DaydreamCore", "DaydreamProtocol", "Timebase", "TestSupport", "Bridge", "Descriptors"]
         ),
+        // The built daydream-bridge, as a user runs it.
+        .testTarget(name: "CLITests", dependencies: ["DaydreamProtocol", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17
