@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `scan`, `pair`, `list` and `forget` of the built binary against the fake

@@ -1,5 +1,6 @@
 import EventLoop
 import Foundation
+import TestSupport
 import Testing
 
 /// `daydream-bridge run` against the fake bluetoothd: BlueZ -> controller -> mapping -> events

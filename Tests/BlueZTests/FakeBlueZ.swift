@@ -1,6 +1,7 @@
 import EventLoop
 import Foundation
 import Glibc
+import TestSupport
 import Timebase
 
 /// The fake bluetoothd (Tests/fake-bluez/fake_bluez.py) on a test bus, driven

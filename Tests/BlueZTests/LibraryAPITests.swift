@@ -2,6 +2,7 @@ import BlueZ
 @testable import Daydream
 import EventLoop
 import Foundation
+import TestSupport
 import Testing
 import Timebase
 

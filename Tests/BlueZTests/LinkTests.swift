@@ -3,6 +3,7 @@ import DBus
 @testable import DaydreamCore
 import EventLoop
 import Foundation
+import TestSupport
 import Testing
 import Timebase
 

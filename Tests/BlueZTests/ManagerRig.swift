@@ -3,6 +3,7 @@ import DBus
 @testable import DaydreamCore
 import EventLoop
 import Foundation
+import TestSupport
 import Timebase
 
 /// A private bus, the fake bluetoothd with one adapter, and a manager on a loop.

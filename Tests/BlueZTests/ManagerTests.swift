@@ -4,6 +4,7 @@ import DBus
 @testable import DaydreamCore
 import EventLoop
 import Foundation
+import TestSupport
 import Testing
 import Timebase
 

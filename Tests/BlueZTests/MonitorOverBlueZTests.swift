@@ -1,7 +1,7 @@
 import EventLoop
 import Foundation
+import TestSupport
 import Testing
-import TmuxRig
 
 /// `monitor` live, in tmux, with the controller streaming from the fake bluetoothd.
 @MainActor

@@ -2,6 +2,7 @@ import BlueZ
 import DBus
 import EventLoop
 import Foundation
+import TestSupport
 import Testing
 import Timebase
 

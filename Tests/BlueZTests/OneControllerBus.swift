@@ -1,4 +1,5 @@
 import EventLoop
+import TestSupport
 
 /// A private bus with the fake bluetoothd, one adapter and one paired controller
 /// (`ManagerRig.first`), for `body`; all of it stopped afterwards.

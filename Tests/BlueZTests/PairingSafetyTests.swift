@@ -2,6 +2,7 @@ import BlueZ
 @testable import DaydreamCore
 import EventLoop
 import Foundation
+import TestSupport
 import Testing
 import Timebase
 

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 @testable import BridgeConfig
+import TestSupport
 
 @Suite("Config file reading")
 struct ConfigFileTests {

@@ -3,6 +3,7 @@ import Glibc
 import Mapping
 import Testing
 @testable import BridgeConfig
+import TestSupport
 
 @Suite("Config reload (real files)")
 struct ConfigReloaderTests {

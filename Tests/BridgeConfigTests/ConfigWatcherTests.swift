@@ -3,6 +3,7 @@ import Glibc
 import Synchronization
 import Testing
 @testable import BridgeConfig
+import TestSupport
 
 @Suite("Config watcher (inotify, real files)")
 struct ConfigWatcherTests {

@@ -1,13 +1,13 @@
 import Foundation
 import Testing
 
-/// Golden files under `Tests/BridgeTests/Golden` and recordings under `Tests/Recordings`.
+/// Golden files under `Tests/BridgeToolsTests/Golden` and recordings under `Tests/Recordings`.
 ///
 /// With `DAYDREAM_UPDATE_GOLDEN=1` in the environment a mismatching (or missing) golden file is
 /// rewritten with the actual text and the test still fails, so a regenerated file is always reviewed.
 enum Golden {
     static let testsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    static let goldenDirectory = testsDirectory.appendingPathComponent("BridgeTests/Golden")
+    static let goldenDirectory = testsDirectory.appendingPathComponent("BridgeToolsTests/Golden")
     static let recordingsDirectory = testsDirectory.appendingPathComponent("Recordings")
 
     static var updating: Bool { ProcessInfo.processInfo.environment["DAYDREAM_UPDATE_GOLDEN"] == "1" }

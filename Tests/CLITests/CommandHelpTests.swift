@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Every command has help text, reachable both ways, and usage errors follow the one shape.

@@ -1,5 +1,6 @@
 import DaydreamProtocol
 import Foundation
+import TestSupport
 import Testing
 
 /// The control socket flooded by clients that connect and say nothing, while a controller streams,

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `daydream-bridge decode`, run as the built binary.

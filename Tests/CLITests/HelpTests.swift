@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Help, version and usage errors of the built binary.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The daemon loads no Foundation and no ICU (about 8 MB of RSS): it is built on DaydreamCore,

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// doc/daydream-bridge.1 against the built binary's help: every command the tool lists has an

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `daydream-bridge mapping`, run as the built binary.

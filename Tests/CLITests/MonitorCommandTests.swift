@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `monitor --replay` under tmux: drawn in place, lit buttons, `q` and SIGTERM quit and restore the terminal.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `replay` against the built binary: the same events as the in-process golden files, file errors
@@ -9,7 +10,7 @@ struct ReplayCommandTests {
 
     /// The events of one `## CONFIG PROFILE` section of a golden file.
     static func goldenSection(_ recording: String, config: String, profile: String) throws -> String {
-        let text = try String(contentsOf: root.appendingPathComponent("Tests/BridgeTests/Golden/replay-\(recording).events"), encoding: .utf8)
+        let text = try String(contentsOf: root.appendingPathComponent("Tests/BridgeToolsTests/Golden/replay-\(recording).events"), encoding: .utf8)
         let sections = text.components(separatedBy: "\n## ")
         let section = try #require(sections.first { $0.hasPrefix("\(config) \(profile)\n") })
         return section.split(separator: "\n", omittingEmptySubsequences: false).dropFirst()

@@ -1,5 +1,6 @@
 import DaydreamProtocol
 import Foundation
+import TestSupport
 import Testing
 
 /// `run` as a daemon, against the built binary: the controller comes from a recording (`--replay`) and

@@ -1,5 +1,5 @@
 import Foundation
-import TmuxRig
+import TestSupport
 
 /// A detached tmux session on a private server, for testing the full-screen monitor as a person sees it.
 struct TmuxSession {

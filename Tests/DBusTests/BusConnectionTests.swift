@@ -1,8 +1,8 @@
-import BlueZ
 import DBus
 import Descriptors
 import EventLoop
 import Foundation
+import TestSupport
 import Testing
 import Timebase
 

@@ -2,15 +2,18 @@ import Foundation
 
 /// Runs the built `daydream-bridge` (next to the test bundle in the build
 /// directory, or `$DAYDREAM_BRIDGE_BINARY`) and captures what it prints.
-struct BuiltBinary {
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-        var stdoutLines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
+public struct BuiltBinary {
+    /// How a run ended and what it printed.
+    public struct Result {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
+        /// The non-empty lines of `stdout`.
+        public var stdoutLines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
     }
 
-    static var url: URL {
+    /// Where the binary is.
+    public static var url: URL {
         if let path = ProcessInfo.processInfo.environment["DAYDREAM_BRIDGE_BINARY"] {
             return URL(fileURLWithPath: path)
         }
@@ -20,9 +23,11 @@ struct BuiltBinary {
         return directory.appendingPathComponent("daydream-bridge")
     }
 
-    static var exists: Bool { FileManager.default.isExecutableFile(atPath: url.path) }
+    /// True when the binary is built.
+    public static var exists: Bool { FileManager.default.isExecutableFile(atPath: url.path) }
 
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+    /// Runs the binary with `arguments` (standard input empty) and waits for its exit.
+    public static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments

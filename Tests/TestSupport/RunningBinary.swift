@@ -2,14 +2,17 @@ import Foundation
 
 /// The built `daydream-bridge` running in the background, its output going to files the test reads
 /// while it runs.
-final class RunningBinary {
-    let process = Process()
-    let stdoutPath: String
-    let stderrPath: String
+public final class RunningBinary {
+    /// The running process.
+    public let process = Process()
+    /// The file its standard output goes to.
+    public let stdoutPath: String
+    /// The file its standard error goes to.
+    public let stderrPath: String
 
     /// Runs the binary with `arguments`; with `descriptorLimit`, under that `RLIMIT_NOFILE` (set by
     /// a shell that then execs the binary, so the process is still the binary's).
-    init(_ arguments: [String], directory: String, environment: [String: String] = [:], descriptorLimit: Int? = nil) throws {
+    public init(_ arguments: [String], directory: String, environment: [String: String] = [:], descriptorLimit: Int? = nil) throws {
         stdoutPath = directory + "/stdout"
         stderrPath = directory + "/stderr"
         _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
@@ -28,11 +31,13 @@ final class RunningBinary {
         try process.run()
     }
 
-    var stdout: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
-    var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+    /// What it printed so far on standard output.
+    public var stdout: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
+    /// What it printed so far on standard error.
+    public var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
 
     /// Waits up to `timeout` seconds for `condition`; true when it held.
-    func waitFor(timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {
+    public func waitFor(timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {
         let end = Date().addingTimeInterval(timeout)
         while Date() < end {
             if condition() { return true }
@@ -41,10 +46,11 @@ final class RunningBinary {
         return condition()
     }
 
-    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+    /// Sends it signal `number`.
+    public func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
     /// Waits for the exit; the status, or nil when it did not exit within `timeout` seconds (then it is killed).
-    func waitForExit(timeout: TimeInterval = 5) -> Int32? {
+    public func waitForExit(timeout: TimeInterval = 5) -> Int32? {
         guard waitFor(timeout: timeout, { !process.isRunning }) else {
             signal(SIGKILL)
             process.waitUntilExit()

@@ -1,15 +1,17 @@
 import Glibc
 
 /// A directory under /tmp made for one test and removed with everything in it.
-final class TemporaryDirectory {
-    let path: String
+public final class TemporaryDirectory {
+    /// The directory's path.
+    public let path: String
 
-    init() throws {
+    /// Makes a fresh directory.
+    public init() throws {
         var template = Array("/tmp/daydream-bridge-config-XXXXXX".utf8CString)
         let made = template.withUnsafeMutableBufferPointer { buffer in
             buffer.baseAddress.flatMap { mkdtemp($0) }.map { String(cString: $0) }
         }
-        guard let made else { throw Failure("mkdtemp failed: errno \(errno)") }
+        guard let made else { throw TestFailure("mkdtemp failed: errno \(errno)") }
         path = made
     }
 
@@ -19,26 +21,29 @@ final class TemporaryDirectory {
     }
 
     /// Writes `text` to `name` in this directory (creating or truncating it).
-    func write(_ name: String, _ text: String) throws {
+    public func write(_ name: String, _ text: String) throws {
         try write(path: path + "/" + name, text)
     }
 
-    func write(path file: String, _ text: String) throws {
+    /// Writes `text` to the file at `file` (creating or truncating it).
+    public func write(path file: String, _ text: String) throws {
         let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw Failure("open \(file): errno \(errno)") }
+        guard fd >= 0 else { throw TestFailure("open \(file): errno \(errno)") }
         defer { close(fd) }
         let bytes = Array(text.utf8)
         guard bytes.withUnsafeBytes({ Glibc.write(fd, $0.baseAddress, $0.count) }) == bytes.count else {
-            throw Failure("write \(file): errno \(errno)")
+            throw TestFailure("write \(file): errno \(errno)")
         }
     }
 
-    func rename(_ from: String, _ to: String) throws {
-        guard Glibc.rename(path + "/" + from, path + "/" + to) == 0 else { throw Failure("rename: errno \(errno)") }
+    /// Renames `from` to `to` in this directory.
+    public func rename(_ from: String, _ to: String) throws {
+        guard Glibc.rename(path + "/" + from, path + "/" + to) == 0 else { throw TestFailure("rename: errno \(errno)") }
     }
 
-    func remove(_ name: String) throws {
-        guard unlink(path + "/" + name) == 0 else { throw Failure("unlink: errno \(errno)") }
+    /// Removes the file `name` from this directory.
+    public func remove(_ name: String) throws {
+        guard unlink(path + "/" + name) == 0 else { throw TestFailure("unlink: errno \(errno)") }
     }
 
     private func names() -> [String] {
@@ -53,9 +58,4 @@ final class TemporaryDirectory {
         }
         return names
     }
-}
-
-struct Failure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }

@@ -1,23 +1,22 @@
-import BlueZ
-import DBus
-import EventLoop
 import Foundation
 import Glibc
-import Timebase
 
 /// A private `dbus-daemon` for one test, on a unix socket in a fresh temporary
 /// directory, stopped by `stop()`.
 @MainActor
-final class TestBus {
-    let directory: URL
-    let address: String
+public final class TestBus {
+    /// The directory of the bus's socket and configuration, for the test's own files too.
+    nonisolated public let directory: URL
+    /// The address `dbus-daemon` printed.
+    nonisolated public let address: String
     /// The bus's socket without the server's GUID, which a restarted `dbus-daemon` changes: a
     /// client given this address can connect again after `restart()`.
-    var socketAddress: String { "unix:path=\(directory.path)/bus" }
+    public var socketAddress: String { "unix:path=\(directory.path)/bus" }
     private var process: Process
     private let config: URL
 
-    init() throws {
+    /// Starts `dbus-daemon` in a fresh directory.
+    public init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("daydream-bus-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         config = directory.appendingPathComponent("bus.conf")
@@ -63,7 +62,7 @@ final class TestBus {
     }
 
     /// Kills `dbus-daemon` (every client loses the bus), leaving the directory.
-    func kill() {
+    public func kill() {
         if process.isRunning {
             Glibc.kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
@@ -71,33 +70,36 @@ final class TestBus {
     }
 
     /// A new `dbus-daemon` on the same socket (`socketAddress`) after `kill()`.
-    func restart() throws {
+    public func restart() throws {
         kill()
         (process, _) = try Self.launch(config: config)
     }
 
-    func stop() {
+    /// Kills `dbus-daemon` and removes the directory.
+    public func stop() {
         kill()
         try? FileManager.default.removeItem(at: directory)
     }
 }
 
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+/// A test's own failure, with a sentence saying what went wrong.
+public struct TestFailure: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }
 
 /// Whether this machine can run the D-Bus tests: `dbus-daemon`, and Debian's
 /// python3 with python3-dbus and python3-gi (`scripts/install-deps --test`).
-enum TestEnvironment {
-    static let canRunDBusTests: Bool = {
+public enum TestEnvironment {
+    /// True when `dbus-daemon`, python3, python3-dbus and python3-gi are installed.
+    public static let canRunDBusTests: Bool = {
         let manager = FileManager.default
         let pythonPaths = ["/usr/lib/python3/dist-packages/dbus", "/usr/lib/python3/dist-packages/gi"]
         let ready = manager.isExecutableFile(atPath: "/usr/bin/dbus-daemon")
             && manager.isExecutableFile(atPath: "/usr/bin/python3")
             && pythonPaths.allSatisfy { manager.fileExists(atPath: $0) }
         if !ready {
-            print("BlueZTests: skipping the D-Bus tests: install dbus-daemon, python3-dbus and python3-gi "
+            print("skipping the D-Bus tests: install dbus-daemon, python3-dbus and python3-gi "
                 + "(scripts/install-deps --test)")
         }
         return ready
