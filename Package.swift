@@ -152,6 +152,7 @@ let package = Package(
         ),
         // The built daydream-bridge, as a user runs it.
         .testTarget(name: "CLITests", dependencies: ["DaydreamProtocol", "TestSupport"]),
+        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

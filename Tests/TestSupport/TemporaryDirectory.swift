@@ -1,13 +1,15 @@
 import Glibc
 
-/// A directory under /tmp made for one test and removed with everything in it.
+/// A directory made for one test (under `$TMPDIR`, else /tmp) and removed, with everything in
+/// it, when the object goes: subdirectories too, and links without following them.
 public final class TemporaryDirectory {
     /// The directory's path.
     public let path: String
 
-    /// Makes a fresh directory.
-    public init() throws {
-        var template = Array("/tmp/daydream-bridge-config-XXXXXX".utf8CString)
+    /// Makes a fresh directory named `PREFIX-XXXXXX`.
+    public init(prefix: String = "daydream-test") throws {
+        let parent = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array("\(parent)/\(prefix)-XXXXXX".utf8CString)
         let made = template.withUnsafeMutableBufferPointer { buffer in
             buffer.baseAddress.flatMap { mkdtemp($0) }.map { String(cString: $0) }
         }
@@ -16,8 +18,12 @@ public final class TemporaryDirectory {
     }
 
     deinit {
-        for name in names() { unlink(path + "/" + name) }
-        rmdir(path)
+        Self.removeTree(path)
+    }
+
+    /// The path of `name` in this directory.
+    public func path(_ name: String) -> String {
+        path + "/" + name
     }
 
     /// Writes `text` to `name` in this directory (creating or truncating it).
@@ -46,7 +52,19 @@ public final class TemporaryDirectory {
         guard unlink(path + "/" + name) == 0 else { throw TestFailure("unlink: errno \(errno)") }
     }
 
-    private func names() -> [String] {
+    /// Removes `path`: a directory after everything in it, anything else (a link too) by unlink.
+    private static func removeTree(_ path: String) {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return }
+        guard status.st_mode & S_IFMT == S_IFDIR else {
+            unlink(path)
+            return
+        }
+        for name in names(in: path) { removeTree(path + "/" + name) }
+        rmdir(path)
+    }
+
+    private static func names(in path: String) -> [String] {
         guard let directory = opendir(path) else { return [] }
         defer { closedir(directory) }
         var names: [String] = []
