@@ -7,14 +7,6 @@ import Testing
 @MainActor
 @Suite(.serialized, .enabled(if: TestEnvironment.canRunDBusTests, "needs dbus-daemon, python3-dbus, python3-gi"))
 struct CommandTests {
-    nonisolated static var binary: URL {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        if directory.lastPathComponent.hasSuffix(".xctest") { directory.deleteLastPathComponent() }
-        return directory.appendingPathComponent("daydream-bridge")
-    }
-
-    nonisolated static var binaryExists: Bool { FileManager.default.isExecutableFile(atPath: binary.path) }
-
     struct Output {
         var status: Int32
         var stdout: String
@@ -23,7 +15,7 @@ struct CommandTests {
 
     func run(_ arguments: [String], bus: TestBus) throws -> Output {
         let process = Process()
-        process.executableURL = Self.binary
+        process.executableURL = BuiltBinary.url
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["DAYDREAM_DBUS_ADDRESS"] = bus.address
@@ -42,7 +34,7 @@ struct CommandTests {
                       stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
     }
 
-    @Test(.enabled(if: binaryExists, "the daydream-bridge binary is not built next to the tests"))
+    @Test(.enabled(if: BuiltBinary.exists, "the daydream-bridge binary is not built next to the tests"))
     func scanListPairAndForget() throws {
         let rig = try ManagerRig(policy: .none, devices: [
             ManagerRig.controller(ManagerRig.first, paired: false),
@@ -85,7 +77,7 @@ struct CommandTests {
         #expect(bad.status == 64)
     }
 
-    @Test(.enabled(if: binaryExists, "the daydream-bridge binary is not built next to the tests"))
+    @Test(.enabled(if: BuiltBinary.exists, "the daydream-bridge binary is not built next to the tests"))
     func pairRefusesAStaleBondWithTheCure() throws {
         let rig = try ManagerRig(policy: .none, devices: [
             ManagerRig.controller(ManagerRig.first, paired: false, ["pair_error": "org.bluez.Error.AuthenticationFailed"]),
@@ -96,7 +88,7 @@ struct CommandTests {
         #expect(pair.stderr.contains("daydream-bridge forget \(ManagerRig.first)"))
     }
 
-    @Test(.enabled(if: binaryExists, "the daydream-bridge binary is not built next to the tests"))
+    @Test(.enabled(if: BuiltBinary.exists, "the daydream-bridge binary is not built next to the tests"))
     func pairWithSeveralCandidatesListsThemAndPairsNone() throws {
         let rig = try ManagerRig(policy: .none, devices: [
             ManagerRig.controller(ManagerRig.first, paired: false), ManagerRig.controller(ManagerRig.second, paired: false),
@@ -110,7 +102,7 @@ struct CommandTests {
         #expect(try !rig.fake.log().contains { $0.hasPrefix("Pair ") })
     }
 
-    @Test(.enabled(if: binaryExists, "the daydream-bridge binary is not built next to the tests"))
+    @Test(.enabled(if: BuiltBinary.exists, "the daydream-bridge binary is not built next to the tests"))
     func pairRefusesAndRemovesALookAlikeWithAHIDService() throws {
         let rig = try ManagerRig(policy: .none, devices: [
             ManagerRig.controller(ManagerRig.first, paired: false, ["hid_service": true]),
@@ -125,7 +117,7 @@ struct CommandTests {
         #expect(try !rig.fake.log().contains { $0.hasPrefix("Set.Device1.Trusted") })
     }
 
-    @Test(.enabled(if: binaryExists, "the daydream-bridge binary is not built next to the tests"))
+    @Test(.enabled(if: BuiltBinary.exists, "the daydream-bridge binary is not built next to the tests"))
     func listSaysWhenBluetoothdIsMissing() throws {
         let bus = try TestBus()
         defer { bus.stop() }

@@ -14,7 +14,7 @@ import Testing
         try TmuxServer.run(socket: socket, arguments)
     }
 
-    @Test(.enabled(if: CommandTests.binaryExists && tmuxAvailable, "needs the built binary and tmux"))
+    @Test(.enabled(if: BuiltBinary.exists && tmuxAvailable, "needs the built binary and tmux"))
     func showsTheLiveControllerAndQuitsOnQ() throws {
         try withOneController { bus, reactor, fake in
             let socket = "daydream-monitor-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
@@ -22,7 +22,7 @@ import Testing
             defer { _ = try? Self.tmux(socket, ["kill-server"]) }
             // The child inherits the sanitizer options (scripts/sanitize sets them): under AddressSanitizer
             // a leak at exit makes its status non-zero, which the check of the status below catches.
-            let command = "env DAYDREAM_DBUS_ADDRESS='\(bus.address)' \(CommandTests.binary.path) monitor; echo $? > \(status); sleep 30"
+            let command = "env DAYDREAM_DBUS_ADDRESS='\(bus.address)' \(BuiltBinary.url.path) monitor; echo $? > \(status); sleep 30"
             _ = try Self.tmux(socket, ["new-session", "-d", "-s", "m", "-x", "100", "-y", "30", command])
             @MainActor func screen() -> String { (try? Self.tmux(socket, ["capture-pane", "-p", "-t", "m"])) ?? "" }
             @MainActor func wait(_ condition: (String) -> Bool) -> String? {

@@ -5,6 +5,13 @@ import Testing
 /// `monitor --replay` under tmux: drawn in place, lit buttons, `q` and SIGTERM quit and restore the terminal.
 @Suite("monitor under tmux", .serialized, .enabled(if: BuiltBinary.exists && TmuxSession.available, "needs the built binary and tmux"))
 struct MonitorCommandTests {
+    /// The status, pid and mask files the shell lines write, removed after each test.
+    let scratch: TemporaryDirectory
+
+    init() throws {
+        scratch = try TemporaryDirectory(prefix: "daydream-monitor")
+    }
+
     static let recordings = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Recordings")
 
@@ -16,7 +23,7 @@ struct MonitorCommandTests {
     }
 
     func temporaryPath(_ name: String) -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("daydream-\(getpid())-\(UUID().uuidString)-\(name)").path
+        scratch.path(name)
     }
 
     func status(_ path: String, timeout: TimeInterval = 3) -> String? {

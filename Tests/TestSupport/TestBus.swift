@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 
 /// A private `dbus-daemon` for one test, on a unix socket in a fresh temporary
-/// directory, stopped by `stop()`.
+/// directory, stopped by `stop()` (the directory goes with it, or with the bus object).
 @MainActor
 public final class TestBus {
     /// The directory of the bus's socket and configuration, for the test's own files too.
@@ -14,11 +14,12 @@ public final class TestBus {
     public var socketAddress: String { "unix:path=\(directory.path)/bus" }
     private var process: Process
     private let config: URL
+    private let scratch: TemporaryDirectory
 
     /// Starts `dbus-daemon` in a fresh directory.
     public init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("daydream-bus-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        scratch = try TemporaryDirectory(prefix: "daydream-bus")
+        directory = URL(fileURLWithPath: scratch.path)
         config = directory.appendingPathComponent("bus.conf")
         try """
         <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
