@@ -7,7 +7,7 @@ import Glibc
 enum CheckConfigCommand: Subcommand {
     static let name = "check-config"
     static let abstract = "Check a config file and print every error."
-    static let usage = "check-config [FILE | -]"
+    static let operands = "[FILE | -]"
     static let discussion = """
     Without FILE, checks the config the bridge would use: the first that
     exists of $XDG_CONFIG_HOME/daydream-bridge/config.toml (~/.config when

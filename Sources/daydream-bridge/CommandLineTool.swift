@@ -88,9 +88,7 @@ enum CommandLineTool {
     }
 
     static func helpText(for command: any Subcommand.Type) -> String {
-        var text = "\(command.abstract)\n\nUsage: \(programName) \(command.usage)\n"
-        if !command.discussion.isEmpty { text += "\n\(command.discussion)\n" }
-        return text
+        CommandHelp.text(for: command, programName: programName)
     }
 
     static func generalHelp() -> String {

@@ -4,7 +4,7 @@ import DaydreamProtocol
 enum DecodeCommand: Subcommand {
     static let name = "decode"
     static let abstract = "Decode 20-byte packets given in hex, one JSON line each."
-    static let usage = "decode HEX..."
+    static let operands = "HEX..."
     static let discussion = """
     Each HEX is one notification of the input characteristic, 40 hex digits
     (spaces, colons and dashes between bytes are allowed when quoted).

@@ -7,7 +7,7 @@ import EventLoop
 enum ForgetCommand: Subcommand {
     static let name = "forget"
     static let abstract = "Remove a controller and its pairing from BlueZ."
-    static let usage = "forget ADDRESS"
+    static let operands = "ADDRESS"
     static let discussion = """
     Calls BlueZ's RemoveDevice for ADDRESS: the pairing keys go, and the
     controller must be paired again ('daydream-bridge pair') to be used.
@@ -15,7 +15,7 @@ enum ForgetCommand: Subcommand {
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try OptionScanner(arguments, flags: [], options: [])
+        let options = try scan(arguments)
         guard options.positionals.count == 1 else { throw UsageError("forget needs one ADDRESS") }
         let address = try BlueZCommandContext.address(options.positionals[0])
         let context = try BlueZCommandContext()

@@ -8,20 +8,22 @@ import EventLoop
 enum ListCommand: Subcommand {
     static let name = "list"
     static let abstract = "List the Daydream controllers BlueZ knows: connected, paired, battery, firmware, profile."
-    static let usage = "list [--socket PATH]"
+    /// The options, declared once for the scanner, the usage line and the help.
+    enum Option {
+        static let socket = CommandOption.value("--socket", named: "PATH", help: "The running bridge's control socket (default: as for 'profile').")
+    }
+
+    static let options = [Option.socket]
     static let discussion = """
     One line per controller: address, name, whether it is connected and
     paired, for a connected controller its battery level and firmware
     version (read from the controller), and the profile the running bridge
     gives it ('-' when no bridge is running or it has not seen the
     controller). Nothing is changed.
-
-    Options:
-      --socket PATH  The running bridge's control socket (default: as for 'profile').
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try OptionScanner(arguments, flags: [], options: ["--socket"])
+        let options = try scan(arguments)
         guard options.positionals.isEmpty else { throw UsageError("list takes no arguments") }
         let context = try BlueZCommandContext()
         let client = try context.readyClient()
@@ -49,7 +51,7 @@ enum ListCommand: Subcommand {
             }
         }
         context.run(until: { outstanding == 0 }, timeout: .seconds(10))
-        let profiles = runningProfiles(socket: options.value("--socket"))
+        let profiles = runningProfiles(socket: options.value(Option.socket))
         let header = ["ADDRESS", "NAME", "CONNECTED", "PAIRED", "BATTERY", "FIRMWARE", "PROFILE"]
         var rows = [header]
         for device in controllers {

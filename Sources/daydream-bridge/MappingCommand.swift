@@ -7,7 +7,13 @@ import VirtualDevice
 enum MappingCommand: Subcommand {
     static let name = "mapping"
     static let abstract = "Print the gamepad's SDL game controller mapping line (SDL_GAMECONTROLLERCONFIG, Godot)."
-    static let usage = "mapping [--config FILE] [--identity default|xbox360]"
+    /// The options, declared once for the scanner, the usage line and the help.
+    enum Option {
+        static let config = CommandOption.value("--config", named: "FILE", help: "Use this config instead of the lookup.")
+        static let identity = CommandOption.value("--identity", named: "default|xbox360", help: "The line for this identity instead of the config's.")
+    }
+
+    static let options = [Option.config, Option.identity]
     static let discussion = """
     Prints the line SDL_GameControllerDB's format gives the virtual gamepad
     of the config (the same lookup as 'run'): its GUID, its name, the
@@ -23,20 +29,17 @@ enum MappingCommand: Subcommand {
     checksum, as SDL's database and Godot's own GUIDs do; SDL 2.26 and
     later match it too. identity = "xbox360" is in every such database
     already; choose it for games that only know Xbox pads.
-
-    Options:
-      --config FILE        Use this config instead of the lookup.
-      --identity NAME      The line for this identity instead of the config's.
-
+    """
+    static let notes = """
     Exit status: 0, 1 when the config has no gamepad, 2 when it has errors.
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try OptionScanner(arguments, flags: [], options: ["--config", "--identity"])
+        let options = try scan(arguments)
         guard options.positionals.isEmpty else { throw UsageError("mapping takes no arguments") }
-        guard let loaded = loadCommandConfig(path: options.value("--config")) else { return ExitCode.configError }
+        guard let loaded = loadCommandConfig(path: options.value(Option.config)) else { return ExitCode.configError }
         var identity = loaded.configuration.gamepadIdentity
-        if let name = options.value("--identity") {
+        if let name = options.value(Option.identity) {
             guard let chosen = GamepadIdentity(rawValue: name) else {
                 let names = GamepadIdentity.allCases.map(\.rawValue).joined(separator: ", ")
                 throw UsageError("unknown identity '\(name)'; identities: \(names)")

@@ -8,7 +8,15 @@ import Recording
 enum MonitorCommand: Subcommand {
     static let name = "monitor"
     static let abstract = "Show a controller live: touchpad, buttons, motion, battery, packet rate."
-    static let usage = "monitor [ADDRESS] [--replay FILE] [-v]"
+    static let operands = "[ADDRESS]"
+    /// The options, declared once for the scanner, the usage line and the help.
+    enum Option {
+        static let replay = CommandOption.value(
+            "--replay", named: "FILE", help: "Show a recording (made with 'record') at its own speed instead of a live controller.")
+        static let verbose = CommandOption.flag("-v", "--verbose", help: "Log debug details.")
+    }
+
+    static let options = [Option.replay, Option.verbose]
     static let discussion = """
     Draws the touchpad as a circle with the finger's dot, the buttons (lit
     while down; the rim turns to '*' while the pad is clicked), orientation
@@ -18,19 +26,15 @@ enum MonitorCommand: Subcommand {
 
     Shows the first paired controller that connects, or ADDRESS. Do not run
     it beside 'run' for the same controller: each takes its packets.
-
-    Options:
-      --replay FILE  Show a recording (made with 'record') at its own speed
-                     instead of a live controller.
-      -v, --verbose  Log debug details.
-
+    """
+    static let notes = """
     Keys: q quits. SIGINT, SIGTERM and SIGHUP quit too; the terminal is
     always restored.
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try OptionScanner(arguments, flags: ["-v", "--verbose"], options: ["--replay"])
-        Logger.configure(verbose: options.flag("-v", "--verbose"))
+        let options = try scan(arguments)
+        Logger.configure(verbose: options.flag(Option.verbose))
         guard options.positionals.count <= 1 else { throw UsageError("monitor takes at most one ADDRESS") }
         let terminal = Terminal()
         guard terminal.isTerminal else {
@@ -38,7 +42,7 @@ enum MonitorCommand: Subcommand {
                 + "use 'replay --print' or 'decode' for text output")
             return ExitCode.failure
         }
-        guard let path = options.value("--replay") else {
+        guard let path = options.value(Option.replay) else {
             let wanted = try options.positionals.first.map(BlueZCommandContext.address)
             return live(terminal: terminal, address: wanted)
         }

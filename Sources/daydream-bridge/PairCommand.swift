@@ -8,7 +8,14 @@ import Timebase
 enum PairCommand: Subcommand {
     static let name = "pair"
     static let abstract = "Pair a Daydream controller (the one unpaired controller in range, or ADDRESS)."
-    static let usage = "pair [ADDRESS] [--timeout SECONDS] [--default-agent]"
+    static let operands = "[ADDRESS]"
+    /// The options, declared once for the scanner, the usage line and the help.
+    enum Option {
+        static let timeout = CommandOption.value("--timeout", named: "SECONDS", help: "How long to look for the controller (default 60).")
+        static let defaultAgent = CommandOption.flag("--default-agent", help: "Also make the agent BlueZ's default agent for this run.")
+    }
+
+    static let options = [Option.timeout, Option.defaultAgent]
     static let discussion = """
     Hold the controller's home button until its light blinks, then run this.
     Without ADDRESS, pairs the unpaired Daydream controller discovery finds;
@@ -20,23 +27,20 @@ enum PairCommand: Subcommand {
     keyboard or mouse (HID) service, is removed from BlueZ again. A controller
     that passes is marked trusted and connected, and its battery and firmware
     are shown.
-
-    Options:
-      --timeout SECONDS  How long to look for the controller (default 60).
-      --default-agent    Also make the agent BlueZ's default agent for this run.
-
+    """
+    static let notes = """
     When the controller refuses an old pairing (it was reset, or paired with
     a phone since), run 'daydream-bridge forget ADDRESS' and pair again.
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try OptionScanner(arguments, flags: ["--default-agent"], options: ["--timeout"])
+        let options = try scan(arguments)
         guard options.positionals.count <= 1 else { throw UsageError("pair takes at most one ADDRESS") }
         let wanted = try options.positionals.first.map(BlueZCommandContext.address)
-        let timeout = try BlueZCommandContext.timeout(options.value("--timeout"), default: 60) ?? .seconds(60)
+        let timeout = try BlueZCommandContext.timeout(options.value(Option.timeout), default: 60) ?? .seconds(60)
         let context = try BlueZCommandContext()
         var settings = DaydreamControllerManager.Options(policy: .pairedOnly)
-        settings.requestsDefaultAgent = options.flag("--default-agent")
+        settings.requestsDefaultAgent = options.flag(Option.defaultAgent)
         let manager = DaydreamControllerManager(
             reactor: context.reactor, connection: try context.connect(), options: settings, log: Logger.plainSink)
         manager.announceProblemsWithAdvice()

@@ -13,7 +13,14 @@ import Timebase
 enum RecordCommand: Subcommand {
     static let name = "record"
     static let abstract = "Record a controller's packets and device information to a file."
-    static let usage = "record FILE [ADDRESS] [--duration SECONDS] [-v]"
+    static let operands = "FILE [ADDRESS]"
+    /// The options, declared once for the scanner, the usage line and the help.
+    enum Option {
+        static let duration = CommandOption.value("--duration", named: "SECONDS", help: "Stop after this long (from the first packet on).")
+        static let verbose = CommandOption.flag("-v", "--verbose", help: "Log debug details.")
+    }
+
+    static let options = [Option.duration, Option.verbose]
     static let discussion = """
     Waits for a paired controller to connect (ADDRESS, or the first one), then
     writes its device information and every packet with the time it arrived,
@@ -26,20 +33,16 @@ enum RecordCommand: Subcommand {
     lines). Play it back with 'replay' or 'monitor --replay'.
 
     Do not run it beside 'run' for the same controller: each takes its packets.
-
-    Options:
-      --duration SECONDS  Stop after this long (from the first packet on).
-      -v, --verbose       Log debug details.
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try OptionScanner(arguments, flags: ["-v", "--verbose"], options: ["--duration"])
-        Logger.configure(verbose: options.flag("-v", "--verbose"))
+        let options = try scan(arguments)
+        Logger.configure(verbose: options.flag(Option.verbose))
         Logger.adoptLibraryLog()
         guard let path = options.positionals.first else { throw UsageError("record needs a FILE") }
         guard options.positionals.count <= 2 else { throw UsageError("record takes a FILE and at most one ADDRESS") }
         let wanted = try options.positionals.dropFirst().first.map(BlueZCommandContext.address)
-        let duration = try BlueZCommandContext.timeout(options.value("--duration"), default: nil)
+        let duration = try BlueZCommandContext.timeout(options.value(Option.duration), default: nil)
         let context = try BlueZCommandContext()
         let writer: RecordingWriter
         do {

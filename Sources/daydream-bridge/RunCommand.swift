@@ -15,35 +15,43 @@ import VirtualDevice
 enum RunCommand: Subcommand {
     static let name = "run"
     static let abstract = "Run the bridge: paired controllers become virtual gamepads, mice and keyboards (default)."
-    static let usage = "run [--pair] [--config FILE] [--profile NAME] [-v] [--socket PATH] [--replay FILE] [--print | --write-events FILE]"
+    /// The options, declared once for the scanner, the usage line and the help.
+    enum Option {
+        static let pair = CommandOption.flag("--pair", help: "Pair a controller first, as 'pair' does (hold its home button).")
+        static let config = CommandOption.value(
+            "--config", named: "FILE",
+            help: "Use this config instead of the lookup ($XDG_CONFIG_HOME/daydream-bridge/config.toml, then "
+                + "/etc/daydream-bridge/config.toml, then the built-in default).")
+        static let profile = CommandOption.value("--profile", named: "NAME", help: "Start every controller in this profile.")
+        static let verbose = CommandOption.flag("-v", "--verbose", help: "Log debug details.")
+        static let socket = CommandOption.value(
+            "--socket", named: "PATH",
+            help: "The control socket for 'profile' and 'list' (default: $RUNTIME_DIRECTORY/control under the system unit, "
+                + "else $XDG_RUNTIME_DIR/daydream-bridge/control, else /run/daydream-bridge/control); 'none' for no socket.")
+        static let replay = CommandOption.value("--replay", named: "FILE", help: "Take the controller from a recording instead of Bluetooth.")
+        static let printEvents = CommandOption.flag(
+            "--print", help: "Print the events on standard output instead of creating devices (TIME ADDRESS DEVICE TYPE CODE VALUE).",
+            exclusiveGroup: "output")
+        static let writeEvents = CommandOption.value(
+            "--write-events", named: "FILE",
+            help: "For measuring the bridge ('make bench'), not for games: write each device frame to FILE ('-': standard "
+                + "output) as raw struct input_event, one write(2) per frame, checked as the devices would check it, instead "
+                + "of creating devices: the uinput path without /dev/uinput.",
+            exclusiveGroup: "output")
+    }
+
+    static let options = [
+        Option.pair, Option.config, Option.profile, Option.verbose, Option.socket, Option.replay, Option.printEvents,
+        Option.writeEvents,
+    ]
     static let discussion = """
     Connects to the paired controllers and gives each its own virtual devices
     and mapping profile. The first set of devices is made at start, so games
     see a pad before a controller connects; the first controller takes it, and
     each further controller gets its own set when first seen. Devices are kept
     until exit, across Bluetooth drops.
-
-    Options:
-      --pair           Pair a controller first, as 'pair' does (hold its home button).
-      --config FILE    Use this config instead of the lookup
-                       ($XDG_CONFIG_HOME/daydream-bridge/config.toml, then
-                       /etc/daydream-bridge/config.toml, then the built-in default).
-      --profile NAME   Start every controller in this profile.
-      -v, --verbose    Log debug details.
-      --socket PATH    The control socket for 'profile' and 'list' (default:
-                       $RUNTIME_DIRECTORY/control under the system unit, else
-                       $XDG_RUNTIME_DIR/daydream-bridge/control, else
-                       /run/daydream-bridge/control); 'none' for no socket.
-      --replay FILE    Take the controller from a recording instead of Bluetooth.
-      --print          Print the events on standard output instead of creating
-                       devices (TIME ADDRESS DEVICE TYPE CODE VALUE).
-      --write-events FILE
-                       For measuring the bridge ('make bench'), not for games:
-                       write each device frame to FILE ('-': standard output)
-                       as raw struct input_event, one write(2) per frame,
-                       checked as the devices would check it, instead of
-                       creating devices: the uinput path without /dev/uinput.
-
+    """
+    static let notes = """
     Signals: SIGTERM and SIGINT release everything, destroy the devices and
     exit 0; SIGHUP reloads the config (as does saving the config file); SIGUSR1
     switches every controller to the next profile.
@@ -57,18 +65,12 @@ enum RunCommand: Subcommand {
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try OptionScanner(
-            arguments, flags: ["--pair", "-v", "--verbose", "--print"],
-            options: ["--config", "--profile", "--socket", "--replay", "--write-events"]
-        )
-        Logger.configure(verbose: options.flag("-v", "--verbose"))
+        let options = try scan(arguments)
+        Logger.configure(verbose: options.flag(Option.verbose))
         Logger.adoptLibraryLog()
         guard options.positionals.isEmpty else { throw UsageError("unexpected argument '\(options.positionals[0])'") }
-        if options.flag("--pair"), options.value("--replay") != nil {
+        if options.flag(Option.pair), options.value(Option.replay) != nil {
             throw UsageError("--pair and --replay cannot be used together")
-        }
-        if options.flag("--print"), options.value("--write-events") != nil {
-            throw UsageError("choose one of --print and --write-events")
         }
         // The loop first: its signalfd needs the signals blocked before any other thread starts.
         let reactor: Reactor
@@ -81,17 +83,17 @@ enum RunCommand: Subcommand {
         Reactor.ignoreBrokenPipe()
         let loaded: LoadedConfig
         do {
-            loaded = try ConfigLoader.load(ConfigurationChoice.source(path: options.value("--config")))
+            loaded = try ConfigLoader.load(ConfigurationChoice.source(path: options.value(Option.config)))
         } catch {
             for line in error.lines { Logger.error(line) }
             return ExitCode.configError
         }
-        let profile = options.value("--profile")
+        let profile = options.value(Option.profile)
         if let profile, loaded.configuration.profile(named: profile) == nil {
             throw UsageError(ConfigurationChoice.unknownProfile(profile, in: loaded))
         }
         let recording: Recording?
-        if let path = options.value("--replay") {
+        if let path = options.value(Option.replay) {
             do {
                 recording = try RecordingParser.parse(TextFile.read(path))
             } catch let error as RecordingParseError {
@@ -104,10 +106,10 @@ enum RunCommand: Subcommand {
         } else {
             recording = nil
         }
-        let socket = options.value("--socket") ?? ControlSocketPath.forDaemon(environment: ControlSocketPath.processEnvironment())
+        let socket = options.value(Option.socket) ?? ControlSocketPath.forDaemon(environment: ControlSocketPath.processEnvironment())
         let controlSocket = socket == "none" ? nil : socket
         do {
-            if options.flag("--print") {
+            if options.flag(Option.printEvents) {
                 let origin = reactor.now
                 let daemon = try BridgeDaemon<EventLineOutput>(loaded: loaded, profile: profile, reactor: reactor) { configuration, label throws(VirtualDeviceError) in
                     try EventLineOutput(
@@ -115,8 +117,8 @@ enum RunCommand: Subcommand {
                         origin: origin, label: label
                     )
                 }
-                return try serve(daemon, reactor: reactor, controlSocket: controlSocket, recording: recording, pair: options.flag("--pair"))
-            } else if let path = options.value("--write-events") {
+                return try serve(daemon, reactor: reactor, controlSocket: controlSocket, recording: recording, pair: options.flag(Option.pair))
+            } else if let path = options.value(Option.writeEvents) {
                 let descriptor = path == "-" ? STDOUT_FILENO : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
                 guard descriptor >= 0 else {
                     Logger.error("cannot write \(path): \(String(cString: strerror(errno)))")
@@ -133,7 +135,7 @@ enum RunCommand: Subcommand {
                         label: label
                     )
                 }
-                return try serve(daemon, reactor: reactor, controlSocket: controlSocket, recording: recording, pair: options.flag("--pair"))
+                return try serve(daemon, reactor: reactor, controlSocket: controlSocket, recording: recording, pair: options.flag(Option.pair))
             } else {
                 let daemon = try BridgeDaemon<SinkOutput<VirtualDeviceSet>>(loaded: loaded, profile: profile, reactor: reactor) { configuration, label throws(VirtualDeviceError) in
                     SinkOutput(
@@ -141,7 +143,7 @@ enum RunCommand: Subcommand {
                         label: label
                     )
                 }
-                return try serve(daemon, reactor: reactor, controlSocket: controlSocket, recording: recording, pair: options.flag("--pair"))
+                return try serve(daemon, reactor: reactor, controlSocket: controlSocket, recording: recording, pair: options.flag(Option.pair))
             }
         } catch let error as VirtualDeviceError {
             Logger.error("\(error)")

@@ -7,22 +7,24 @@ import EventLoop
 enum ScanCommand: Subcommand {
     static let name = "scan"
     static let abstract = "List Daydream controllers in range, live (address, name, signal, paired)."
-    static let usage = "scan [--timeout SECONDS]"
+    /// The options, declared once for the scanner, the usage line and the help.
+    enum Option {
+        static let timeout = CommandOption.value("--timeout", named: "SECONDS", help: "Stop after this long (default: until Ctrl-C).")
+    }
+
+    static let options = [Option.timeout]
     static let discussion = """
     Powers the adapter on if needed and discovers Bluetooth LE devices that
     advertise the Daydream service (FE55). Prints a line when a controller
     is first seen and again when its signal strength changes by 5 dB or more:
     address, name, RSSI, and whether it is paired. Press the controller's
     home button to make it advertise.
-
-    Options:
-      --timeout SECONDS  Stop after this long (default: until Ctrl-C).
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try OptionScanner(arguments, flags: [], options: ["--timeout"])
+        let options = try scan(arguments)
         guard options.positionals.isEmpty else { throw UsageError("scan takes no arguments") }
-        let timeout = try BlueZCommandContext.timeout(options.value("--timeout"), default: nil)
+        let timeout = try BlueZCommandContext.timeout(options.value(Option.timeout), default: nil)
         let context = try BlueZCommandContext()
         let manager = DaydreamControllerManager(
             reactor: context.reactor, connection: try context.connect(), options: .init(policy: .none), log: Logger.plainSink)

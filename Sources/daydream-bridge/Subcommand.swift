@@ -1,17 +1,36 @@
-/// One of `daydream-bridge`'s commands: a type with its name, a one-line
-/// abstract, a usage line and help text, and a `run` that returns the exit code.
+/// One of `daydream-bridge`'s commands: a type with its name, a one-line abstract, its operands
+/// and options (which make the usage line, the `Options:` help and what the scanner accepts),
+/// the help's prose, and a `run` that returns the exit code.
 protocol Subcommand {
     /// The word on the command line, e.g. `decode`.
     static var name: String { get }
     /// One line for the command list in `--help`.
     static var abstract: String { get }
-    /// The usage line without the program name, e.g. `decode HEX...`.
-    static var usage: String { get }
-    /// Paragraphs after the usage line in `daydream-bridge COMMAND --help`.
+    /// The operands as the usage line shows them, e.g. `FILE [ADDRESS]`; empty for none.
+    static var operands: String { get }
+    /// Every option the command takes, in the order the usage line and the help show them.
+    static var options: [CommandOption] { get }
+    /// Paragraphs after the usage line in `daydream-bridge COMMAND --help`, before the options.
     static var discussion: String { get }
+    /// Paragraphs after the options (signals, keys, exit status); empty for none.
+    static var notes: String { get }
     /// Runs the command with the arguments after its name. Throws `UsageError`
     /// for a bad command line; returns the exit code otherwise.
     @MainActor static func run(_ arguments: [String]) throws -> Int32
+}
+
+extension Subcommand {
+    static var operands: String { "" }
+    static var options: [CommandOption] { [] }
+    static var notes: String { "" }
+
+    /// The usage line without the program name, e.g. `decode HEX...`.
+    static var usage: String { CommandHelp.usage(for: self) }
+
+    /// Scans `arguments` for this command's options.
+    static func scan(_ arguments: [String]) throws -> OptionScanner {
+        try OptionScanner(arguments, options: options)
+    }
 }
 
 /// A command line that cannot be run: printed as `Error: ...`, `Usage: ...`,

@@ -28,6 +28,41 @@ struct CommandHelpTests {
         #expect(try BuiltBinary.run(["help", name]).stdout == help.stdout)
     }
 
+    /// The lines of the `Options:` block of `help`: `  --config FILE  Use this config...`.
+    static func optionLines(in help: String) -> [String] {
+        guard let start = help.range(of: "\nOptions:\n") else { return [] }
+        return help[start.upperBound...].split(separator: "\n", omittingEmptySubsequences: false)
+            .prefix { !$0.isEmpty }.map(String.init)
+    }
+
+    /// Each command's options come from one declaration: every option its help explains is in its
+    /// usage line, the explanations start in one column, and no line but the usage line is wider
+    /// than 79 columns.
+    @Test func everyCommandsOptionsAgreeBetweenUsageAndHelp() throws {
+        let commands = try Self.listedCommands()
+        #expect(commands.count >= 12)
+        for name in commands {
+            let help = try BuiltBinary.run([name, "--help"]).stdout
+            let usage = try #require(help.split(separator: "\n").first { $0.hasPrefix("Usage: ") })
+            let lines = Self.optionLines(in: help)
+            var columns: Set<Int> = []
+            for line in lines where line.hasPrefix("  -") {
+                let spelling = line.dropFirst(2).prefix { $0 != " " && $0 != "," }
+                #expect(usage.contains(spelling), "\(name): \(spelling) is explained but not in the usage line")
+                if let gap = line.range(of: "  ", range: line.index(line.startIndex, offsetBy: 2)..<line.endIndex) {
+                    columns.insert(line.distance(from: line.startIndex, to: gap.lowerBound) + (line[gap.upperBound...].prefix { $0 == " " }.count) + 2)
+                }
+            }
+            for line in lines where line.hasPrefix("   ") {
+                columns.insert(line.prefix { $0 == " " }.count)
+            }
+            #expect(columns.count <= 1, "\(name): the option help starts in several columns: \(columns.sorted())")
+            for line in help.split(separator: "\n") where !line.hasPrefix("Usage: ") && line != help.split(separator: "\n").first {
+                #expect(line.count <= 79, "\(name): a help line of \(line.count) columns: \(line)")
+            }
+        }
+    }
+
     @Test(arguments: [
         (["replay"], "replay needs a recording FILE"),
         (["replay", "a", "b"], "replay takes one FILE"),
@@ -35,6 +70,9 @@ struct CommandHelpTests {
         (["replay", "a", "--speed"], "unknown option '--speed'"),
         (["replay", "a", "--profile"], "--profile needs a value"),
         (["run", "extra"], "unexpected argument 'extra'"),
+        (["run", "--print", "--write-events=-"], "choose one of --print and --write-events"),
+        (["mapping", "--identity=xbox360", "--fast"], "unknown option '--fast'"),
+        (["list", "--socket"], "--socket needs a value"),
         (["run", "--pair", "--replay", "x"], "--pair and --replay cannot be used together"),
         (["profile", "a", "--next"], "give a profile NAME or --next, not both"),
         (["monitor", "a", "b"], "monitor takes at most one ADDRESS"),
