@@ -108,13 +108,13 @@ let package = Package(
         ),
 
         // What the tests share: temporary directories that remove what they made, the built
-        // binary's runner, a private dbus-daemon, tmux on a private server.
+        // binary's runners, pipes, a private dbus-daemon, tmux on a private server.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
 
         // One test target per source target.
         .testTarget(name: "DescriptorsTests", dependencies: ["Descriptors"]),
         .testTarget(name: "DaydreamProtocolTests", dependencies: ["DaydreamProtocol"]),
-        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "Timebase"]),
+        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "Timebase", "TestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "EventLoop", "Timebase", "TestSupport"]),
         .testTarget(name: "DaydreamCoreTests", dependencies: ["DaydreamCore", "EventLoop", "Timebase"]),
         .testTarget(name: "DaydreamTests", dependencies: ["Daydream", "DaydreamProtocol", "Timebase"]),
@@ -128,7 +128,7 @@ let package = Package(
             dependencies: ["BridgeConfig", "CEvdev", "DaydreamProtocol", "Mapping", "Timebase", "VirtualDevice", "TestSupport"],
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "VirtualDeviceTests", dependencies: ["VirtualDevice", "Mapping", "CEvdev"]),
+        .testTarget(name: "VirtualDeviceTests", dependencies: ["VirtualDevice", "Mapping", "CEvdev", "TestSupport"]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "DaydreamProtocol", "Timebase"]),
         .testTarget(name: "SystemIntegrationTests", dependencies: ["SystemIntegration"]),
         .testTarget(

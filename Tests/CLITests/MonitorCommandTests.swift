@@ -82,10 +82,9 @@ struct MonitorCommandTests {
     /// the test process (tests running in parallel wait for their pipes to reach their end) and no
     /// blocked signal (the calling thread may block them all), which its panes would inherit.
     @Test func tmuxGetsNoDescriptorAndNoBlockedSignalFromTheTests() throws {
-        var ends: [Int32] = [-1, -1]
-        try #require(pipe(&ends) == 0)  // inheritable on purpose, as Foundation's Pipe makes them
-        defer { close(ends[0]); close(ends[1]) }
-        let pipeName = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(ends[1])")
+        let pipe = try TestPipe(inheritable: true)  // as Foundation's Pipe makes them
+        defer { withExtendedLifetime(pipe) {} }
+        let pipeName = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(pipe.writeEnd)")
         let maskFile = temporaryPath("mask")
         defer { unlink(maskFile) }
         let session = try TmuxSession(command: "grep SigBlk /proc/self/status > \(maskFile); sleep 30")

@@ -1,20 +1,11 @@
 import EventLoop
 import Foundation
+import TestSupport
 import Testing
 import Timebase
 
 @MainActor
 @Suite struct ReactorTests {
-    /// A non-blocking pipe, both ends close-on-exec (Glibc's Swift module has no `pipe2`).
-    static func makePipe(_ ends: inout [Int32]) -> Bool {
-        guard pipe(&ends) == 0 else { return false }
-        for end in ends {
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(end, F_SETFL, O_NONBLOCK)
-        }
-        return true
-    }
-
     /// The descriptors this process has open now.
     static func openDescriptorCount() throws -> Int {
         try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
@@ -68,26 +59,23 @@ import Timebase
 
     @Test func aReadableDescriptorCallsItsHandlerWithTheData() throws {
         let reactor = try Reactor()
-        var ends: [Int32] = [0, 0]
         // Close-on-exec: a child process another test starts meanwhile would otherwise keep the
         // write end open, and the hang-up this test waits for would not come while it runs.
-        #expect(Self.makePipe(&ends))
-        defer { close(ends[0]); close(ends[1]) }
+        let pipe = try TestPipe(nonBlocking: true)
         var received: [UInt8] = []
         var events: IOEvents = []
-        let watch = try reactor.watch(ends[0], interest: .readable) { happened in
+        let watch = try reactor.watch(pipe.readEnd, interest: .readable) { happened in
             events.formUnion(happened)
             var buffer = [UInt8](repeating: 0, count: 16)
-            let count = read(ends[0], &buffer, 16)
+            let count = read(pipe.readEnd, &buffer, 16)
             if count > 0 { received += buffer[0..<count] }
         }
         let bytes: [UInt8] = [1, 2, 3]
-        #expect(write(ends[1], bytes, 3) == 3)
+        #expect(write(pipe.writeEnd, bytes, 3) == 3)
         #expect(reactor.run(until: { received.count == 3 }, timeout: .seconds(2)))
         #expect(received == bytes)
         #expect(events.contains(.readable))
-        close(ends[1])
-        ends[1] = -1
+        pipe.closeWriteEnd()
         #expect(reactor.run(until: { events.contains(.hangup) }, timeout: .seconds(2)))
         watch.cancel()
         #expect(watch.isCancelled)
@@ -98,35 +86,29 @@ import Timebase
     /// list, must reach neither the cancelled handler nor the new one.
     @Test func aWatchCancelledDuringATurnGetsNoEventEvenWhenItsSlotIsReused() throws {
         let reactor = try Reactor()
-        var pipes: [[Int32]] = []
-        for _ in 0..<3 {
-            var ends: [Int32] = [0, 0]
-            #expect(Self.makePipe(&ends))
-            pipes.append(ends)
-        }
-        defer { for ends in pipes { close(ends[0]); close(ends[1]) } }
+        let pipes = try (0..<3).map { _ in try TestPipe(nonBlocking: true) }
         var calls: [String] = []
         var watches: [IOWatch?] = [nil, nil]
         var replacement: IOWatch?
         for index in 0..<2 {
-            watches[index] = try reactor.watch(pipes[index][0], interest: .readable) { _ in
+            watches[index] = try reactor.watch(pipes[index].readEnd, interest: .readable) { _ in
                 calls.append("watch \(index)")
                 var byte: UInt8 = 0
-                _ = read(pipes[index][0], &byte, 1)
+                _ = read(pipes[index].readEnd, &byte, 1)
                 guard replacement == nil, let other = watches[1 - index] else { return }
                 other.cancel()
                 // The third pipe stays empty: any call to this handler is the stale event.
-                replacement = try? reactor.watch(pipes[2][0], interest: .readable) { _ in calls.append("replacement") }
+                replacement = try? reactor.watch(pipes[2].readEnd, interest: .readable) { _ in calls.append("replacement") }
             }
         }
         var byte: UInt8 = 1
-        #expect(write(pipes[0][1], &byte, 1) == 1)
-        #expect(write(pipes[1][1], &byte, 1) == 1)
+        #expect(write(pipes[0].writeEnd, &byte, 1) == 1)
+        #expect(write(pipes[1].writeEnd, &byte, 1) == 1)
         #expect(reactor.runOnce(timeout: .seconds(2)) == 2)
         #expect(calls.count == 1, "calls: \(calls)")
         #expect(replacement != nil)
         // The replacement still works: it gets its own descriptor's events.
-        #expect(write(pipes[2][1], &byte, 1) == 1)
+        #expect(write(pipes[2].writeEnd, &byte, 1) == 1)
         #expect(reactor.run(until: { calls.contains("replacement") }, timeout: .seconds(2)))
         replacement?.cancel()
         for watch in watches { watch?.cancel() }
@@ -137,11 +119,10 @@ import Timebase
 
     @Test func writableInterestCanBeTurnedOnAndOff() throws {
         let reactor = try Reactor()
-        var ends: [Int32] = [0, 0]
-        #expect(Self.makePipe(&ends))
-        defer { close(ends[0]); close(ends[1]) }
+        let pipe = try TestPipe(nonBlocking: true)
+        defer { withExtendedLifetime(pipe) {} }
         var writableCount = 0
-        let watch = try reactor.watch(ends[1], interest: []) { events in
+        let watch = try reactor.watch(pipe.writeEnd, interest: []) { events in
             if events.contains(.writable) { writableCount += 1 }
         }
         reactor.runOnce(timeout: .milliseconds(10))

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CEvdev
+import TestSupport
 import Testing
 @testable import VirtualDevice
 
@@ -83,14 +84,12 @@ struct InputEventWriterTests {
     }
 
     @Test func pipeReceivesWholeEvents() throws {
-        var fds: [Int32] = [-1, -1]
-        try #require(pipe(&fds) == 0)
-        defer { close(fds[0]); close(fds[1]) }
-        let writer = InputEventWriter(fileDescriptor: fds[1], capacity: 16, deviceName: "test")
+        let pipe = try TestPipe()
+        let writer = InputEventWriter(fileDescriptor: pipe.writeEnd, capacity: 16, deviceName: "test")
         for code in [Code.keyLeftCtrl, Code.keyC] { try writer.append(type: Code.evKey, code: code, value: 1) }
         try writer.endFrame()
         var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = buffer.withUnsafeMutableBytes { read(fds[0], $0.baseAddress, $0.count) }
+        let count = buffer.withUnsafeMutableBytes { read(pipe.readEnd, $0.baseAddress, $0.count) }
         #expect(count == 3 * Self.eventSize)
     }
 

@@ -1,0 +1,35 @@
+import Glibc
+
+/// A pipe for one test; both ends are closed when it goes (the write end earlier by
+/// `closeWriteEnd()`, which the reader sees as the hang-up).
+public final class TestPipe {
+    /// The end to read from.
+    public let readEnd: Int32
+    /// The end to write to; -1 once closed.
+    public private(set) var writeEnd: Int32
+
+    /// Makes a pipe. Both ends are close-on-exec unless `inheritable` (a child process another
+    /// test starts would otherwise keep them open); `nonBlocking` sets O_NONBLOCK on both.
+    public init(nonBlocking: Bool = false, inheritable: Bool = false) throws {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw TestFailure("pipe: errno \(errno)") }
+        for end in ends {
+            if !inheritable { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            if nonBlocking { _ = fcntl(end, F_SETFL, O_NONBLOCK) }
+        }
+        readEnd = ends[0]
+        writeEnd = ends[1]
+    }
+
+    /// Closes the write end now.
+    public func closeWriteEnd() {
+        guard writeEnd >= 0 else { return }
+        close(writeEnd)
+        writeEnd = -1
+    }
+
+    deinit {
+        closeWriteEnd()
+        close(readEnd)
+    }
+}
