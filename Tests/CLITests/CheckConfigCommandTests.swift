@@ -10,11 +10,10 @@ struct CheckConfigCommandTests {
     static let fixtures = root.appendingPathComponent("Tests/BridgeConfigTests/Fixtures")
     static let shipped = ["default.toml", "gamepad.toml", "mouse.toml", "presenter.toml", "media.toml"]
 
-    /// A fresh directory under /tmp, removed by the caller.
-    func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("daydream-check-config-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+    /// A fresh directory, removed with the returned owner.
+    func temporaryDirectory() throws -> (URL, TemporaryDirectory) {
+        let scratch = try TemporaryDirectory(prefix: "daydream-check-config")
+        return (URL(fileURLWithPath: scratch.path), scratch)
     }
 
     @Test("every shipped config passes", arguments: shipped)
@@ -48,8 +47,8 @@ struct CheckConfigCommandTests {
 
     @Test("without FILE it checks the file the lookup finds, and says which")
     func lookup() throws {
-        let home = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: home) }
+        let (home, scratch) = try temporaryDirectory()
+        defer { withExtendedLifetime(scratch) {} }
         let directory = home.appendingPathComponent("daydream-bridge")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let file = directory.appendingPathComponent("config.toml")
@@ -67,8 +66,8 @@ struct CheckConfigCommandTests {
     @Test("without FILE and without config files it checks the built-in default",
           .enabled(if: !FileManager.default.fileExists(atPath: "/etc/daydream-bridge/config.toml"), "/etc/daydream-bridge/config.toml exists here"))
     func builtInDefault() throws {
-        let home = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: home) }
+        let (home, scratch) = try temporaryDirectory()
+        defer { withExtendedLifetime(scratch) {} }
         let result = try BuiltBinary.run(["check-config"], environment: ["XDG_CONFIG_HOME": home.path])
         #expect(result.status == 0)
         #expect(result.stdoutLines.first?.hasPrefix("No config file (looked for \(home.path)/daydream-bridge/config.toml, ") == true)

@@ -13,9 +13,9 @@ struct ControlFloodTests {
     /// Clicks toggled every 20 ms for three seconds: 75 presses and 75 releases.
     static let toggles = 150
 
-    static func makeDirectory() throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("daydream-flood-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    static func makeDirectory() throws -> TemporaryDirectory {
+        let scratch = try TemporaryDirectory(prefix: "daydream-flood")
+        let directory = scratch.path
         try RunCommandTests.configA.write(toFile: directory + "/config.toml", atomically: true, encoding: .utf8)
         var lines = ["# daydream-bridge recording v1", "address C0:DD:EE:00:00:01"]
         lines.append("0.0 " + Hex.encode(DaydreamPacket(acceleration: RawVector(0, 520, 0)).bytes))
@@ -26,7 +26,7 @@ struct ControlFloodTests {
             lines.append(String(format: "%.2f ", 0.3 + Double(index) * 0.02) + Hex.encode(packet.bytes))
         }
         try (lines.joined(separator: "\n") + "\n").write(toFile: directory + "/stream.recording", atomically: true, encoding: .utf8)
-        return directory
+        return scratch
     }
 
     /// Clients that connect to `path` and send nothing; each one the daemon closes is replaced.
@@ -96,8 +96,9 @@ struct ControlFloodTests {
     /// and at 24 (it runs out before the cap: the listener rests).
     @Test(arguments: [64, 24])
     func aFloodOfSilentClientsNeitherSpinsTheLoopNorLosesPackets(descriptorLimit: Int) throws {
-        let directory = try Self.makeDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try Self.makeDirectory()
+        defer { withExtendedLifetime(scratch) {} }
+        let directory = scratch.path
         let socketPath = directory + "/control"
         let daemon = try RunningBinary(
             ["run", "--replay", directory + "/stream.recording", "--print", "--socket", socketPath,

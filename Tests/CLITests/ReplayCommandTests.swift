@@ -29,8 +29,9 @@ struct ReplayCommandTests {
     }
 
     @Test func recordedSpeedTakesTheRecordingsTime() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("daydream-\(UUID().uuidString).recording").path
-        defer { unlink(path) }
+        let scratch = try TemporaryDirectory(prefix: "daydream-replay")
+        defer { withExtendedLifetime(scratch) {} }
+        let path = scratch.path("test.recording")
         try "# daydream-bridge recording v1\n0.0 connected\n0.4 disconnected\n".write(toFile: path, atomically: true, encoding: .utf8)
         let started = Date()
         let result = try BuiltBinary.run(["replay", path, "--print"])
@@ -40,8 +41,9 @@ struct ReplayCommandTests {
     }
 
     @Test func aBadRecordingNamesEveryBadLine() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("daydream-\(UUID().uuidString).recording").path
-        defer { unlink(path) }
+        let scratch = try TemporaryDirectory(prefix: "daydream-replay")
+        defer { withExtendedLifetime(scratch) {} }
+        let path = scratch.path("test.recording")
         try "# daydream-bridge recording v1\n0.1 12\nbattery x\n".write(toFile: path, atomically: true, encoding: .utf8)
         let result = try BuiltBinary.run(["replay", path, "--fast"])
         #expect(result.status == 1)
@@ -53,8 +55,9 @@ struct ReplayCommandTests {
     }
 
     @Test func aBrokenConfigExitsTwo() throws {
-        let config = FileManager.default.temporaryDirectory.appendingPathComponent("daydream-\(UUID().uuidString).toml").path
-        defer { unlink(config) }
+        let scratch = try TemporaryDirectory(prefix: "daydream-replay")
+        defer { withExtendedLifetime(scratch) {} }
+        let config = scratch.path("test.toml")
         try "[profile.x]\nclik = \"BTN_SOUTH\"\n".write(toFile: config, atomically: true, encoding: .utf8)
         let result = try BuiltBinary.run([
             "replay", Self.root.appendingPathComponent("Tests/Recordings/buttons.recording").path, "--config", config,

@@ -24,15 +24,15 @@ struct RunCommandTests {
     """
 
     /// A temporary directory with a config and a recording in which the click goes down at 0.1 s and stays down.
-    static func makeDirectory() throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("daydream-run-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    static func makeDirectory() throws -> TemporaryDirectory {
+        let scratch = try TemporaryDirectory(prefix: "daydream-run")
+        let directory = scratch.path
         try configA.write(toFile: directory + "/config.toml", atomically: true, encoding: .utf8)
         let rest = Hex.encode(DaydreamPacket(acceleration: RawVector(0, 520, 0)).bytes)
         let click = Hex.encode(DaydreamPacket(sequence: 1, acceleration: RawVector(0, 520, 0), buttons: .click).bytes)
         let recording = "# daydream-bridge recording v1\naddress C0:DD:EE:00:00:01\n0.0 \(rest)\n0.1 \(click)\n"
         try recording.write(toFile: directory + "/held.recording", atomically: true, encoding: .utf8)
-        return directory
+        return scratch
     }
 
     func start(_ directory: String, environment: [String: String] = [:]) throws -> RunningBinary {
@@ -44,8 +44,9 @@ struct RunCommandTests {
     }
 
     @Test func systemdHearsReadyStatusReloadingAndStopping() throws {
-        let directory = try Self.makeDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try Self.makeDirectory()
+        defer { withExtendedLifetime(scratch) {} }
+        let directory = scratch.path
         let notify = try NotifySocket(directory: directory)
         let daemon = try start(directory, environment: ["NOTIFY_SOCKET": notify.path])
         let startup = try #require(notify.receive(until: "READY=1"))
@@ -66,8 +67,9 @@ struct RunCommandTests {
     }
 
     @Test func sigtermReleasesEverythingAndExitsZeroWithinASecond() throws {
-        let directory = try Self.makeDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try Self.makeDirectory()
+        defer { withExtendedLifetime(scratch) {} }
+        let directory = scratch.path
         let daemon = try start(directory)
         #expect(daemon.waitFor { daemon.stdout.contains("gamepad EV_KEY BTN_SOUTH 1") })
         let signalled = Date()
@@ -85,8 +87,9 @@ struct RunCommandTests {
     }
 
     @Test func sigintDoesTheSame() throws {
-        let directory = try Self.makeDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try Self.makeDirectory()
+        defer { withExtendedLifetime(scratch) {} }
+        let directory = scratch.path
         let daemon = try start(directory)
         #expect(daemon.waitFor { daemon.stdout.contains("BTN_SOUTH 1") })
         daemon.signal(SIGINT)
@@ -97,8 +100,9 @@ struct RunCommandTests {
     }
 
     @Test func profilesSwitchBySocketAndSigusr1AndReloadKeepsTheOldConfigWhenBroken() throws {
-        let directory = try Self.makeDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try Self.makeDirectory()
+        defer { withExtendedLifetime(scratch) {} }
+        let directory = scratch.path
         let daemon = try start(directory)
         defer { daemon.signal(SIGTERM); _ = daemon.waitForExit() }
         #expect(daemon.waitFor { daemon.stdout.contains("BTN_SOUTH 1") })
@@ -137,8 +141,9 @@ struct RunCommandTests {
     /// A FIFO put at the config path: SIGHUP opened it and waited for a writer, holding the whole
     /// loop (the control socket timed out; a click stayed held). Now it is refused at once.
     @Test func aFIFOAtTheConfigPathIsRefusedWithoutBlocking() throws {
-        let directory = try Self.makeDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try Self.makeDirectory()
+        defer { withExtendedLifetime(scratch) {} }
+        let directory = scratch.path
         let daemon = try start(directory)
         defer { daemon.signal(SIGTERM); _ = daemon.waitForExit() }
         #expect(daemon.waitFor { daemon.stdout.contains("BTN_SOUTH 1") })
@@ -153,8 +158,9 @@ struct RunCommandTests {
     /// `--write-events -`: raw `struct input_event`s (24 bytes on x86-64: time, type, code, value) on
     /// standard output, one frame per `write(2)`, as the uinput device would get them.
     @Test func writeEventsPutsRawInputEventFramesOnStandardOutput() throws {
-        let directory = try Self.makeDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try Self.makeDirectory()
+        defer { withExtendedLifetime(scratch) {} }
+        let directory = scratch.path
         let daemon = try RunningBinary(
             ["run", "--replay", directory + "/held.recording", "--write-events", "-", "--socket", "none",
              "--config", directory + "/config.toml"],
@@ -201,8 +207,9 @@ struct RunCommandTests {
     }
 
     @Test func aBrokenConfigExitsTwoWithEveryError() throws {
-        let directory = try Self.makeDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try Self.makeDirectory()
+        defer { withExtendedLifetime(scratch) {} }
+        let directory = scratch.path
         try "[profile.pad]\nclick = \"BTN_SOTH\"\n".write(toFile: directory + "/config.toml", atomically: true, encoding: .utf8)
         let result = try BuiltBinary.run(["run", "--config", directory + "/config.toml", "--socket", "none"])
         #expect(result.status == 2)
@@ -210,8 +217,9 @@ struct RunCommandTests {
     }
 
     @Test func anUnknownProfileIsAUsageError() throws {
-        let directory = try Self.makeDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try Self.makeDirectory()
+        defer { withExtendedLifetime(scratch) {} }
+        let directory = scratch.path
         let result = try BuiltBinary.run(["run", "--config", directory + "/config.toml", "--profile", "nope", "--socket", "none"])
         #expect(result.status == 64)
         #expect(result.stderr.hasPrefix("Error: \(directory)/config.toml has no profile 'nope'; its profiles: pad, keys\nUsage: daydream-bridge run "))
