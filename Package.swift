@@ -130,7 +130,7 @@ let package = Package(
         ),
         .testTarget(name: "VirtualDeviceTests", dependencies: ["VirtualDevice", "Mapping", "CEvdev", "TestSupport"]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "DaydreamProtocol", "Timebase"]),
-        .testTarget(name: "SystemIntegrationTests", dependencies: ["SystemIntegration"]),
+        .testTarget(name: "SystemIntegrationTests", dependencies: ["SystemIntegration", "TestSupport"]),
         .testTarget(
             name: "BridgeTests",
             dependencies: [

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The shipped systemd units: what they must say, what `systemd-analyze
@@ -80,9 +81,9 @@ struct SystemdUnitTests {
     func systemdAcceptsEveryLine(unit: String) throws {
         let analyzer = try #require(Self.analyzer)
         // verify wants an executable that exists: check a copy that runs /bin/true.
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("daydream-units-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let scratch = try TemporaryDirectory(prefix: "daydream-units")
+        defer { withExtendedLifetime(scratch) {} }
+        let directory = URL(fileURLWithPath: scratch.path)
         let text = try String(contentsOfFile: Self.directory + "/" + unit, encoding: .utf8)
         let copy = directory.appendingPathComponent(unit)
         try text.replacingOccurrences(of: "/usr/bin/daydream-bridge", with: "/bin/true").write(to: copy, atomically: true, encoding: .utf8)
