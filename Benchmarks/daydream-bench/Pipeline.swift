@@ -4,35 +4,40 @@ import DaydreamProtocol
 import Mapping
 import Timebase
 
-/// The daemon's per-packet path: a `DDController` decodes the notification and updates
-/// its model (buttons with long-press timers, touchpad, motion), its `packetHandler`
-/// hands the packet to the daemon's `ControllerSession` (snapshot, mapping engine,
-/// output, timer re-arm), which sends the events to `Output`.
-/// A configuration without profiles stops after the model: no session is attached.
+/// The daemon's per-packet path: the link hands the notification to the controller's
+/// `ControllerFeed`, whose consumer, the daemon's `ControllerSession`, decodes it, runs the
+/// mapping engine, sends the events to `Output` and re-arms its timer.
+/// A configuration without profiles measures the library's path instead: the feed's consumer
+/// is a `DDController` model (buttons with long-press timers, touchpad, motion).
 @MainActor
 final class Pipeline<Output: BridgeOutput> {
-    let controller: DDController
+    let feed: ControllerFeed
     let session: ControllerSession<Output>?
+    let model: DDController?
 
     init(_ profile: BenchProfile, output: Output, scheduler: any DeadlineScheduler) {
-        controller = DDController(address: "C0:DD:EE:00:00:01", scheduler: scheduler)
-        controller.longPressDuration = profile.configuration.holdTime
+        feed = ControllerFeed(address: "C0:DD:EE:00:00:01")
         if profile.configuration.profiles.isEmpty {
+            let model = DDController(address: feed.address, scheduler: scheduler)
+            model.longPressDuration = profile.configuration.holdTime
+            model.follow(feed)
+            self.model = model
             session = nil
         } else {
             let session = ControllerSession(
-                address: controller.address, configuration: profile.configuration, profileName: profile.profile,
+                address: feed.address, configuration: profile.configuration, profileName: profile.profile,
                 output: output, scheduler: scheduler)
-            session.attach(to: controller)
+            session.attach(to: feed)
             self.session = session
+            model = nil
         }
-        controller.markConnected()
+        feed.linkChanged(connected: true, at: scheduler.now)
     }
 
     /// Runs one notification received at `time` through the whole path.
     @inline(__always)
     func process(_ bytes: UnsafeRawBufferPointer, at time: MonotonicTime) {
-        controller.receive(bytes, at: time)
+        feed.receive(bytes, at: time)
     }
 }
 

@@ -35,7 +35,15 @@ extension DDController {
         ControllerNotificationPoster.start()
         guard let manager = LibraryRuntime.shared.manager else { return nil }
         manager.start()
-        return manager.pairNextController(address: address, completion: completion)
+        return manager.pairNextController(address: address) { [weak manager] result in
+            // The library's manager makes a model for every controller: hand that, not the feed.
+            completion(result.flatMap { feed in
+                guard let model = manager?.controller(address: feed.address) else {
+                    return .failure(PairingError(address: feed.address, cause: .wentAway))
+                }
+                return .success(model)
+            })
+        }
     }
 
     /// Stops looking for new controllers, and pairing them. Connected controllers stay connected.

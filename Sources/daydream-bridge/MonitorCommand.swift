@@ -57,7 +57,7 @@ enum MonitorCommand: Subcommand {
             return ExitCode.failure
         }
         let player = RecordingPlayer(recording: recording)
-        let model = MonitorModel(controller: player.controller, source: "replay \(path)")
+        let model = MonitorModel(feed: player.feed, source: "replay \(path)")
         do {
             let reactor = try Reactor()
             let app = try MonitorApp(model: model, terminal: terminal, reactor: reactor)
@@ -76,10 +76,14 @@ enum MonitorCommand: Subcommand {
     /// scribble over the screen, so the newest one is shown as the status line instead.
     @MainActor
     private static func live(terminal: Terminal, address: String?) -> Int32 {
-        let model = MonitorModel(controller: nil, source: "live")
+        let model = MonitorModel(feed: nil, source: "live")
         do {
             let reactor = try Reactor()
             let app = try MonitorApp(model: model, terminal: terminal, reactor: reactor)
+            var managerOptions = DaydreamControllerManager.Options()
+            managerOptions.makesControllerModels = false  // the monitor's model consumes the packets itself
+            let manager = try DaydreamControllerManager(reactor: reactor, options: managerOptions, log: Logger.librarySink)
+            manager.announceProblemsWithAdvice()
             // The log sink is global: it must not keep the model (and through it the controller and
             // the loop) alive after this view ends, so it holds the model weakly and is put back on return.
             let previousSink = Logger.sink
@@ -89,12 +93,10 @@ enum MonitorCommand: Subcommand {
                 model?.message = text.split(separator: "\n").last.map { String($0.dropFirst("daydream-bridge: ".count)) }
             }
             Logger.adoptLibraryLog()
-            let manager = try DaydreamControllerManager(reactor: reactor, log: Logger.librarySink)
-            manager.announceProblemsWithAdvice()
-            manager.controllerConnected = { controller in
-                guard model.controller == nil, address == nil || controller.address.uppercased() == address else { return }
+            manager.feedConnected = { feed in
+                guard model.feed == nil, address == nil || feed.address.uppercased() == address else { return }
                 model.message = nil
-                model.attach(controller)
+                model.attach(feed)
             }
             manager.problemHandler = { model.message = $0.advice }
             try app.start()

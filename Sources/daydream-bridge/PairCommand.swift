@@ -41,6 +41,7 @@ enum PairCommand: Subcommand {
         let context = try BlueZCommandContext()
         var settings = DaydreamControllerManager.Options(policy: .pairedOnly)
         settings.requestsDefaultAgent = options.flag(Option.defaultAgent)
+        settings.makesControllerModels = false  // only the feed's link state is shown
         let manager = DaydreamControllerManager(
             reactor: context.reactor, connection: try context.connect(), options: settings, log: Logger.plainSink)
         manager.announceProblemsWithAdvice()
@@ -48,7 +49,7 @@ enum PairCommand: Subcommand {
         manager.start()
         printOut(wanted.map { "Looking for \($0) (hold its home button)..." }
             ?? "Looking for an unpaired Daydream controller (hold its home button until the light blinks)...")
-        var outcome: Result<DDController, PairingError>?
+        var outcome: Result<ControllerFeed, PairingError>?
         let request = manager.pairNextController(address: wanted) { outcome = $0 }
         context.run(until: { outcome != nil || request.pairingAddress != nil }, timeout: timeout)
         if let address = request.pairingAddress {
@@ -69,13 +70,13 @@ enum PairCommand: Subcommand {
             return ExitCode.failure
         }
         switch outcome {
-        case .success(let controller):
-            printOut("Paired and trusted \(controller.address).")
-            let connected = context.run(until: { controller.isConnected && controller.firmwareVersion != nil
-                && controller.batteryLevel != nil }, timeout: .seconds(30))
-            if connected || controller.isConnected {
-                let battery = controller.batteryLevel.map { "\(Int(($0 * 100).rounded()))%" } ?? "unknown"
-                printOut("Connected: firmware \(controller.firmwareVersion ?? "unknown"), battery \(battery).")
+        case .success(let feed):
+            printOut("Paired and trusted \(feed.address).")
+            let connected = context.run(until: { feed.isConnected && feed.deviceInformation.firmwareVersion != nil
+                && feed.batteryPercent != nil }, timeout: .seconds(30))
+            if connected || feed.isConnected {
+                let battery = feed.batteryPercent.map { "\($0)%" } ?? "unknown"
+                printOut("Connected: firmware \(feed.deviceInformation.firmwareVersion ?? "unknown"), battery \(battery).")
             } else {
                 printOut("Not connected yet; 'daydream-bridge run' connects when the controller wakes.")
             }

@@ -51,18 +51,21 @@ enum RecordCommand: Subcommand {
             printError("Error: \(error)")
             return ExitCode.failure
         }
-        let manager = DaydreamControllerManager(reactor: context.reactor, connection: try context.connect(), log: Logger.librarySink)
+        var managerOptions = DaydreamControllerManager.Options()
+        managerOptions.makesControllerModels = false  // the writer consumes the packets itself
+        let manager = DaydreamControllerManager(
+            reactor: context.reactor, connection: try context.connect(), options: managerOptions, log: Logger.librarySink)
         manager.announceProblemsWithAdvice()
-        var recorded: DDController?
+        var recorded: ControllerFeed?
         var stopTimer: ScheduledTimer?
         // unowned: the manager keeps this closure, so a strong capture would be a cycle that leaks.
-        manager.controllerConnected = { [unowned manager] controller in
-            guard recorded == nil, wanted == nil || controller.address.uppercased() == wanted else { return }
-            recorded = controller
-            let name = manager.client.cache.device(address: controller.address)?.name
-            writer.follow(controller, name: name, source: "\(CommandLineTool.programName) \(CommandLineTool.version)",
+        manager.feedConnected = { [unowned manager] feed in
+            guard recorded == nil, wanted == nil || feed.address.uppercased() == wanted else { return }
+            recorded = feed
+            let name = manager.client.cache.device(address: feed.address)?.name
+            writer.follow(feed, name: name, source: "\(CommandLineTool.programName) \(CommandLineTool.version)",
                           at: context.reactor.now)
-            Logger.notice("recording \(controller.address) to \(path); Ctrl-C stops")
+            Logger.notice("recording \(feed.address) to \(path); Ctrl-C stops")
             if let duration {
                 stopTimer = context.reactor.schedule(after: duration) { context.reactor.stop() }
             }
@@ -73,6 +76,7 @@ enum RecordCommand: Subcommand {
         context.run(until: { false }, timeout: nil)
         stopTimer?.cancel()
         manager.stop()
+        recorded?.detach(writer)
         if let failure = writer.failure {
             printError("Error: writing \(path) failed: \(failure)")
             return ExitCode.failure

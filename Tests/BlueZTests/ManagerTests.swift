@@ -45,7 +45,7 @@ struct ManagerTests {
         defer { rig.stop() }
         rig.manager.start()
         try rig.wait("the cache") { rig.manager.client.isReady }
-        var outcome: Result<DDController, PairingError>?
+        var outcome: Result<ControllerFeed, PairingError>?
         rig.manager.pair(address: Rig.first) { outcome = $0 }
         try rig.wait("pairing") { outcome != nil }
         let controller = try outcome?.get()
@@ -71,7 +71,7 @@ struct ManagerTests {
             #expect(answer == "org.bluez.Error.Rejected", "\(method) for \(address)")
         }
         // Pairing a device that is not a Daydream controller is refused before BlueZ is asked.
-        var refused: Result<DDController, PairingError>?
+        var refused: Result<ControllerFeed, PairingError>?
         rig.manager.pair(address: Rig.speaker) { refused = $0 }
         try rig.wait("refusal") { refused != nil }
         #expect(throws: PairingError.self) { try refused?.get() }
@@ -93,7 +93,7 @@ struct ManagerTests {
         defer { pairing.stop() }
         pairing.manager.start()
         try pairing.wait("the cache") { pairing.manager.client.isReady }
-        var outcome: Result<DDController, PairingError>?
+        var outcome: Result<ControllerFeed, PairingError>?
         pairing.manager.pair(address: Rig.second) { outcome = $0 }
         try pairing.wait("pairing") { outcome != nil }
         guard case .failure(let error) = outcome else { throw TestFailure("pairing should fail") }
@@ -402,7 +402,7 @@ struct ManagerTests {
         defer { rig.stop() }
         rig.manager.start()
         try rig.wait("the cache") { rig.manager.client.isReady }
-        var outcome: Result<DDController, PairingError>?
+        var outcome: Result<ControllerFeed, PairingError>?
         let request = rig.manager.pairNextController { outcome = $0 }
         try rig.wait("discovery") { (try? rig.fake.state()["discovering"] as? Bool) == true }
         try rig.sync()

@@ -21,8 +21,8 @@ struct PairingSafetyTests {
 
     func path(_ address: String) -> String { "/org/bluez/hci0/dev_" + address.replacingOccurrences(of: ":", with: "_") }
 
-    func pair(_ rig: Rig, _ address: String) throws -> Result<DDController, PairingError> {
-        var outcome: Result<DDController, PairingError>?
+    func pair(_ rig: Rig, _ address: String) throws -> Result<ControllerFeed, PairingError> {
+        var outcome: Result<ControllerFeed, PairingError>?
         rig.manager.pair(address: address) { outcome = $0 }
         try rig.wait("the pairing's end") { outcome != nil }
         return try #require(outcome)
@@ -140,7 +140,7 @@ struct PairingSafetyTests {
         defer { rig.stop() }
         rig.manager.start()
         try rig.wait("the cache") { rig.manager.client.isReady }
-        var outcome: Result<DDController, PairingError>?
+        var outcome: Result<ControllerFeed, PairingError>?
         let request = rig.manager.pairNextController { outcome = $0 }
         try rig.wait("the answer") { outcome != nil }
         guard case .failure(let error) = outcome else { throw TestFailure("paired one of two") }

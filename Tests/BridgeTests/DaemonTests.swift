@@ -107,15 +107,20 @@ struct DaemonTests {
             try? FileManager.default.removeItem(atPath: directory)
         }
 
-        func controller(_ address: String = "C0:DD:EE:00:00:01") -> DDController {
-            let controller = DDController(address: address, scheduler: reactor)
-            daemon.add(controller)
-            controller.markConnected()
-            return controller
+        /// A controller's feed, as a source hands it over: added, then connected.
+        func controller(_ address: String = "C0:DD:EE:00:00:01") -> ControllerFeed {
+            let feed = ControllerFeed(address: address)
+            daemon.add(feed)
+            feed.linkChanged(connected: true, at: reactor.now)
+            return feed
         }
 
-        func send(_ controller: DDController, _ buttons: DaydreamButtons, touch: (UInt8, UInt8)? = nil) {
-            controller.handle(DaydreamPacket(touchX: touch?.0 ?? 0, touchY: touch?.1 ?? 0, buttons: buttons), at: reactor.now)
+        /// One packet through the feed, as its 20 bytes, as the link hands them over.
+        func send(_ feed: ControllerFeed, _ buttons: DaydreamButtons, touch: (UInt8, UInt8)? = nil) {
+            let packet = DaydreamPacket(touchX: touch?.0 ?? 0, touchY: touch?.1 ?? 0, buttons: buttons)
+            var bytes = PacketBytes()
+            bytes.withUnsafeMutableBytes { packet.encode(into: $0) }
+            bytes.withUnsafeBytes { feed.receive($0, at: reactor.now) }
         }
     }
 
@@ -144,7 +149,7 @@ struct DaemonTests {
         harness.send(controller, [.click, .app], touch: (250, 128))
         let output = harness.outputs[0]
         #expect(!output.atRest)
-        controller.markDisconnected()
+        controller.linkChanged(connected: false, at: harness.reactor.now)
         #expect(output.atRest)
         // One frame releases both buttons and centres the stick (in whatever order), then SYN_REPORT.
         #expect(Set(output.lines.suffix(5).dropLast()) == [
@@ -152,17 +157,44 @@ struct DaemonTests {
         ])
         #expect(output.lines.last == "gamepad EV_SYN SYN_REPORT 0")
         #expect(output.refused.isEmpty)
-        // It comes back: the same devices, the same session; the click still held stays released.
-        let again = DDController(address: "C0:DD:EE:00:00:01", scheduler: harness.reactor)
+        // It comes back on a new feed (a new bus connection): the same devices, the same session,
+        // which no longer hears the old feed; the click still held stays released.
+        let again = ControllerFeed(address: "C0:DD:EE:00:00:01")
         harness.daemon.add(again)
-        again.markConnected()
+        again.linkChanged(connected: true, at: harness.reactor.now)
         #expect(harness.outputs.count == 1)
+        #expect(controller.consumerCount == 0)
         let count = output.events.count
         harness.send(again, .click)
+        harness.send(controller, .app)
         #expect(output.events.count == count)
         harness.send(again, [])
         harness.send(again, .click)
         #expect(output.lines.suffix(2) == ["gamepad EV_KEY BTN_SOUTH 1", "gamepad EV_SYN SYN_REPORT 0"])
+    }
+
+    @Test func theDaemonsPathRunsNoModelAndSchedulesNoLongPressTimer() throws {
+        let harness = try Harness()
+        defer { harness.finish() }
+        let feed = harness.controller()
+        let before = harness.reactor.pendingTimerCount
+        // Plain bindings only: the engine has no deadline, and nothing else may set one.
+        harness.send(feed, .click)
+        harness.send(feed, [])
+        harness.send(feed, .app)
+        #expect(harness.outputs[0].lines.suffix(2) == ["gamepad EV_KEY BTN_EAST 1", "gamepad EV_SYN SYN_REPORT 0"])
+        #expect(harness.reactor.pendingTimerCount == before)
+        #expect(feed.consumerCount == 1)
+        // The count does see a model's timer: a library model on the same feed sets one per press,
+        // and the session goes on getting every packet beside it.
+        let model = DDController(address: feed.address, scheduler: harness.reactor)
+        model.follow(feed)
+        harness.send(feed, [])
+        harness.send(feed, .click)
+        #expect(harness.reactor.pendingTimerCount == before + 1)
+        #expect(model.clickButton.isPressed)
+        #expect(harness.outputs[0].lines.suffix(2) == ["gamepad EV_KEY BTN_SOUTH 1", "gamepad EV_SYN SYN_REPORT 0"])
+        feed.detach(model)
     }
 
     @Test func aProfileSwitchReleasesFirst() throws {
@@ -210,9 +242,13 @@ struct DaemonTests {
         #expect(output.lines.suffix(2) == ["gamepad EV_KEY BTN_SOUTH 0", "gamepad EV_SYN SYN_REPORT 0"])
         #expect(harness.daemon.configuration.profiles.map(\.name) == ["pad", "arrows"])
         #expect(harness.daemon.statusLines == ["C0:DD:EE:00:00:01: pad, connected"])
+        // The new session took the old one's place on the feed: one consumer, nothing on the old devices.
+        #expect(controller.consumerCount == 1)
+        let oldCount = output.events.count
         harness.send(controller, [])
         harness.send(controller, .click)
         #expect(harness.outputs[1].lines == ["gamepad EV_KEY BTN_SOUTH 1", "gamepad EV_SYN SYN_REPORT 0"])
+        #expect(output.events.count == oldCount)
         // The same devices fit the next config (BTN_SOUTH stays as the gamepad's mark): they are kept,
         // the held click is released on them first, and the new mapping takes over.
         try Self.otherProfiles.replacingOccurrences(of: "BTN_WEST", with: "BTN_EAST")

@@ -6,8 +6,9 @@ import Timebase
 
 /// The paired controllers, through BlueZ: the daemon's usual source of controllers.
 ///
-/// `DaydreamControllerManager` connects to every paired controller and reconnects with backoff; each
-/// one that connects is handed to the daemon. Problems (BlueZ not running, no adapter, adapter off or
+/// `DaydreamControllerManager` connects to every paired controller and reconnects with backoff; the
+/// feed of each one that connects is handed to the daemon. The manager makes no `DDController`
+/// models: the daemon's sessions consume the packets themselves. Problems (BlueZ not running, no adapter, adapter off or
 /// blocked) are logged by the manager, one line each saying what to do, and shown in the status.
 /// With `pairFirst`, discovery runs until an unpaired controller shows up, and it is paired like
 /// `daydream-bridge pair` pairs it: checked, and refused when several are in range.
@@ -30,7 +31,7 @@ public final class BluetoothControllerSource {
     private var pairingRequest: PairingRequest?
     private var pairingRetry: ScheduledTimer?
     private var paired = false
-    private var found: (@MainActor (DDController) -> Void)?
+    private var found: (@MainActor (ControllerFeed) -> Void)?
     private var problem: (@MainActor (String) -> Void)?
     private var retryTimer: ScheduledTimer?
     private var retryDelay = firstRetryDelay
@@ -44,16 +45,17 @@ public final class BluetoothControllerSource {
     }
 
     private static func makeManager(_ reactor: Reactor) throws(DBusError) -> DaydreamControllerManager {
-        let manager = try DaydreamControllerManager(
-            reactor: reactor, options: DaydreamControllerManager.Options(policy: .pairedOnly), log: Logger.librarySink)
+        var options = DaydreamControllerManager.Options(policy: .pairedOnly)
+        options.makesControllerModels = false
+        let manager = try DaydreamControllerManager(reactor: reactor, options: options, log: Logger.librarySink)
         manager.announceProblemsWithAdvice()
         return manager
     }
 
-    /// Starts following BlueZ; `found` gets every controller that connects (again on each reconnection,
+    /// Starts following BlueZ; `found` gets the feed of every controller that connects (again on each reconnection,
     /// also after the bus came back), `problem` every problem the manager reports (nil when it clears
     /// is not reported: the next connection updates the status).
-    public func start(found: @escaping @MainActor (DDController) -> Void, problem: @escaping @MainActor (String) -> Void) {
+    public func start(found: @escaping @MainActor (ControllerFeed) -> Void, problem: @escaping @MainActor (String) -> Void) {
         self.found = found
         self.problem = problem
         running = true
@@ -77,7 +79,7 @@ public final class BluetoothControllerSource {
     }
 
     private func follow(_ manager: DaydreamControllerManager) {
-        manager.controllerConnected = { [weak self] in self?.found?($0) }
+        manager.feedConnected = { [weak self] in self?.found?($0) }
         manager.problemHandler = { [weak self] problem in self?.handle(problem) }
         manager.start()
         if pairFirst && !paired {
@@ -101,7 +103,7 @@ public final class BluetoothControllerSource {
     /// starts trying the bus again.
     private func dropManager(_ lost: DaydreamControllerManager) {
         guard running, lost === manager, retryTimer == nil else { return }
-        lost.controllerConnected = nil
+        lost.feedConnected = nil
         lost.problemHandler = nil
         stopPairing()
         lost.stop()

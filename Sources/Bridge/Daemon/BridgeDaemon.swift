@@ -105,6 +105,7 @@ public final class BridgeDaemon<Output: DeviceOutput> {
         notify { try $0.stopping(status: "stopping") }
         let now = reactor.now
         for slot in slots {
+            slot.session?.detach()
             slot.session?.stop(at: now)
             slot.output.releaseHeld(at: now)
         }
@@ -120,10 +121,11 @@ public final class BridgeDaemon<Output: DeviceOutput> {
     // MARK: Controllers
 
     /// Takes a controller found by a source: it gets its own devices (the ones made at start, its own
-    /// from an earlier connection, or a new set) and a session in its starting profile.
-    public func add(_ controller: DDController) {
+    /// from an earlier connection, or a new set) and a session in its starting profile, which
+    /// consumes the controller's feed. Again for the same feed (a reconnection) changes nothing.
+    public func add(_ feed: ControllerFeed) {
         guard !stopped else { return }
-        let address = controller.address.uppercased()
+        let address = feed.address.uppercased()
         let slot: ControllerSlot<Output>
         if let known = slots.first(where: { $0.address == address }) {
             slot = known
@@ -144,14 +146,14 @@ public final class BridgeDaemon<Output: DeviceOutput> {
         }
         problem = nil
         if let session = slot.session {
-            slot.controller = controller
-            session.attach(to: controller)
+            slot.feed = feed
+            session.attach(to: feed)
             Logger.debug("\(address): back, profile \(session.profileName)")
         } else {
             let session = makeSession(address: address, output: slot.output)
             slot.session = session
-            slot.controller = controller
-            session.attach(to: controller)
+            slot.feed = feed
+            session.attach(to: feed)
             Logger.notice("\(address): controller connected, profile \(session.profileName)")
         }
         updateStatus()
@@ -299,8 +301,9 @@ public final class BridgeDaemon<Output: DeviceOutput> {
             let previousProfile = slot.session?.profileName
             let session = makeSession(address: address, output: slot.output)
             if let previousProfile, new.profile(named: previousProfile) != nil { session.switchProfile(to: previousProfile, at: now) }
+            slot.session?.detach()
             slot.session = session
-            if let controller = slot.controller { session.attach(to: controller) }
+            if let feed = slot.feed { session.attach(to: feed) }
         }
         updateStatus()
     }

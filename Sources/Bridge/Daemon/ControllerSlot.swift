@@ -11,8 +11,8 @@ final class ControllerSlot<Output: DeviceOutput> {
     var output: Output
     /// The mapping, once a controller is attached.
     var session: ControllerSession<Output>?
-    /// The controller, while it exists.
-    weak var controller: DDController?
+    /// The controller's feed, while it exists.
+    weak var feed: ControllerFeed?
 
     init(address: String?, output: Output) {
         self.address = address
@@ -22,7 +22,7 @@ final class ControllerSlot<Output: DeviceOutput> {
     /// `C0:DD:EE:00:00:01: gamepad, connected`, for STATUS= and `status`.
     var statusLine: String {
         guard let address, let session else { return "devices ready, no controller yet" }
-        let link = controller?.isConnected == true ? "connected" : "disconnected"
+        let link = feed?.isConnected == true ? "connected" : "disconnected"
         return "\(address): \(session.profileName), \(link)"
     }
 }

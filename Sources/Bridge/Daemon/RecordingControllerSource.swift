@@ -3,7 +3,7 @@ import EventLoop
 import Recording
 import Timebase
 
-/// A controller played from a recording on the daemon's loop, in real time: `run --replay FILE`,
+/// A controller's feed played from a recording on the daemon's loop, in real time: `run --replay FILE`,
 /// for trying a config and for testing the daemon (signals, reload, profile switches) without Bluetooth.
 /// When the recording ends the controller stays connected and silent, as a controller at rest does.
 @MainActor
@@ -13,8 +13,8 @@ public final class RecordingControllerSource {
     private var timer: ScheduledTimer?
     private var origin = MonotonicTime.zero
     private var nextIndex = 0
-    /// The controller, once started.
-    public private(set) var controller: DDController?
+    /// The controller's feed, once started.
+    public private(set) var feed: ControllerFeed?
 
     /// A source for `recording`, timed by `reactor`.
     public init(recording: Recording, reactor: Reactor) {
@@ -22,18 +22,12 @@ public final class RecordingControllerSource {
         self.reactor = reactor
     }
 
-    /// Makes the controller, hands it to `found`, connects it and starts playing.
-    public func start(found: (DDController) -> Void) {
-        let info = recording.info
-        let controller = DDController(address: info.address ?? "00:00:00:00:00:00", scheduler: reactor)
-        controller.setDeviceInformation(
-            manufacturer: info.manufacturer, modelNumber: info.model, serialNumber: info.serial,
-            hardwareVersion: info.hardware, firmwareVersion: info.firmware, softwareVersion: info.software
-        )
-        if let battery = info.battery { controller.setBatteryLevel(percent: battery) }
-        self.controller = controller
-        found(controller)
-        controller.markConnected()
+    /// Makes the controller's feed, hands it to `found`, connects it and starts playing.
+    public func start(found: (ControllerFeed) -> Void) {
+        let feed = ControllerFeed.recorded(recording.info, at: reactor.now)
+        self.feed = feed
+        found(feed)
+        feed.linkChanged(connected: true, at: reactor.now)
         origin = reactor.now
         scheduleNext()
     }
@@ -59,12 +53,6 @@ public final class RecordingControllerSource {
     }
 
     private func apply(_ event: RecordingEvent) {
-        guard let controller else { return }
-        switch event {
-        case .packet(let packet): controller.handle(packet, at: reactor.now)
-        case .connected: controller.markConnected()
-        case .disconnected: controller.markDisconnected()
-        case .battery(let percent): controller.setBatteryLevel(percent: percent)
-        }
+        feed?.play(event, at: reactor.now)
     }
 }

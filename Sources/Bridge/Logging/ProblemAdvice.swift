@@ -36,7 +36,7 @@ extension PairingError {
             "BlueZ does not know this device; run 'daydream-bridge scan' with the controller's home button held"
         case .problem(let problem):
             problem.advice
-        case .notADaydreamController, .alreadyBeingPaired, .agentNotRegistered, .severalInRange:
+        case .notADaydreamController, .alreadyBeingPaired, .agentNotRegistered, .severalInRange, .wentAway:
             description
         }
     }

@@ -5,14 +5,16 @@ import Timebase
 
 /// One controller's mapping: its engine, its output, and the one timer for the engine's next deadline.
 ///
-/// The packet path is `handle(_:at:)`: snapshot, `update`, write, re-arm. It allocates nothing in
+/// A `ControllerConsumer`: attached to a controller's `ControllerFeed`, it gets the notification's
+/// bytes straight from the link and decodes them itself (no controller model runs, so no
+/// long-press timer is set). The packet path is `receive(_:at:)`: decode, `update`, write, re-arm. It allocates nothing in
 /// steady state (the buffer keeps its capacity; the timer is only replaced when the deadline changes)
 /// and takes no lock: everything runs on the main thread.
 ///
 /// Every change of state that could leave input down (disconnect, profile switch, reload, exit)
 /// releases everything and writes that, with its `SYN_REPORT`s, before doing anything else.
 @MainActor
-public final class ControllerSession<Output: BridgeOutput> {
+public final class ControllerSession<Output: BridgeOutput>: ControllerConsumer {
     /// The controller's address, when it has one (replays of anonymous recordings have none).
     public let address: String?
     /// Where the events go.
@@ -21,6 +23,10 @@ public final class ControllerSession<Output: BridgeOutput> {
     public var noticeHandler: (@MainActor (ControllerSession, MappingNotice) -> Void)?
     /// Called when the attached controller's link comes up or goes down, after a drop was released.
     public var linkHandler: (@MainActor (ControllerSession, Bool) -> Void)?
+    /// Notifications that were not packets, dropped.
+    public private(set) var malformedPackets = 0
+    /// The feed this session is attached to.
+    public private(set) weak var feed: ControllerFeed?
 
     // Every packet modifies both; unchecked, they skip the run-time exclusivity checks (about a
     // quarter of the packet path's instructions with them). No access can overlap another: both
@@ -57,20 +63,37 @@ public final class ControllerSession<Output: BridgeOutput> {
     /// The engine's next deadline (for tests and status).
     public var nextDeadline: MonotonicTime? { engine.nextDeadline }
 
-    /// Routes a controller's packets and link changes to this session: packets are mapped, and a
+    /// Consumes `feed` from now on (and no longer the feed it had): packets are mapped, and a
     /// disconnect releases everything.
-    public func attach(to controller: DDController) {
-        controller.packetHandler = { [weak self] _, packet, time in
-            self?.handle(packet, at: time)
-        }
-        controller.connectionChangedHandler = { [weak self] _, connected in
-            guard let self else { return }
-            if !connected { self.releaseAll(at: self.scheduler.now) }
-            self.linkHandler?(self, connected)
+    public func attach(to feed: ControllerFeed) {
+        if let previous = self.feed, previous !== feed { previous.detach(self) }
+        self.feed = feed
+        feed.attach(self)
+    }
+
+    /// Stops consuming the feed (a new session takes its place).
+    public func detach() {
+        feed?.detach(self)
+        feed = nil
+    }
+
+    /// Decodes and maps one notification received at `time`: the fast path. One that is not a
+    /// packet is counted in `malformedPackets` and dropped.
+    public func receive(_ bytes: UnsafeRawBufferPointer, at time: MonotonicTime) {
+        do {
+            handle(try DaydreamPacket(bytes: bytes), at: time)
+        } catch {
+            malformedPackets += 1
         }
     }
 
-    /// Maps one packet received at `time`: the fast path.
+    /// A disconnect releases everything before `linkHandler` hears it.
+    public func linkChanged(connected: Bool, at time: MonotonicTime) {
+        if !connected { releaseAll(at: time) }
+        linkHandler?(self, connected)
+    }
+
+    /// Maps one decoded packet received at `time`.
     public func handle(_ packet: DaydreamPacket, at time: MonotonicTime) {
         engine.update(ControllerInput(packet: packet), at: time, into: &buffer)
         finish(at: time)

@@ -1,11 +1,15 @@
 import DaydreamCore
+import DaydreamProtocol
 import Timebase
 
 /// Follows one controller for the monitor: what it shows, and whether the screen needs redrawing.
+///
+/// A `ControllerConsumer` of the controller's feed: it decodes and counts the packets itself,
+/// and keeps the newest; the link's state, battery and firmware are the feed's.
 @MainActor
-public final class MonitorModel {
-    /// The controller shown, once there is one.
-    public private(set) var controller: DDController?
+public final class MonitorModel: ControllerConsumer {
+    /// The feed shown, once there is one.
+    public private(set) weak var feed: ControllerFeed?
     /// Where the data comes from, for the title line.
     public let source: String
     /// A status line, e.g. "end of the recording" or a BlueZ problem.
@@ -19,26 +23,48 @@ public final class MonitorModel {
     /// True when something changed since the last `state(at:)`.
     public private(set) var changed = true
     private var meter = PacketRateMeter()
+    private var counter = PacketCounter()
+    private var lastPacket: DaydreamPacket?
 
-    /// A model showing `controller` (or nothing yet, until `attach`).
-    public init(controller: DDController?, source: String) {
+    /// A model showing `feed` (or nothing yet, until `attach`).
+    public init(feed: ControllerFeed?, source: String) {
         self.source = source
-        if let controller { attach(controller) }
+        if let feed { attach(feed) }
     }
 
-    /// Shows `controller` from now on; installs its packet and connection handlers.
-    public func attach(_ controller: DDController) {
-        self.controller = controller
+    /// Shows `feed` from now on, as one of its consumers.
+    public func attach(_ feed: ControllerFeed) {
+        self.feed?.detach(self)
+        self.feed = feed
         meter = PacketRateMeter()
-        controller.packetHandler = { [weak self] _, _, time in
-            self?.meter.record(at: time)
-            self?.markChanged()
-        }
-        controller.connectionChangedHandler = { [weak self] _, _ in self?.markChanged() }
+        counter = PacketCounter()
+        lastPacket = nil
+        feed.attach(self)
         markChanged()
     }
 
-    /// Marks the screen for redrawing (battery read, window resized).
+    public func receive(_ bytes: UnsafeRawBufferPointer, at time: MonotonicTime) {
+        do {
+            let packet = try DaydreamPacket(bytes: bytes)
+            counter.count(sequence: packet.sequence)
+            lastPacket = packet
+        } catch {
+            counter.countMalformed()
+        }
+        meter.record(at: time)
+        markChanged()
+    }
+
+    public func linkChanged(connected: Bool, at time: MonotonicTime) {
+        counter.restartSequence()
+        markChanged()
+    }
+
+    public func batteryChanged(percent: Int, at time: MonotonicTime) { markChanged() }
+
+    public func deviceInformationChanged(_ information: ControllerDeviceInformation) { markChanged() }
+
+    /// Marks the screen for redrawing (window resized).
     public func invalidate() { markChanged() }
 
     private func markChanged() {
@@ -52,21 +78,21 @@ public final class MonitorModel {
     /// What the screen shows at `time`.
     public func state(at time: MonotonicTime) -> MonitorState {
         changed = false
-        guard let controller else {
+        guard let feed else {
             return MonitorState(source: source, message: message ?? "waiting for a controller (press its home button)")
         }
-        let statistics = controller.statistics
-        var packet = controller.lastPacket
-        if !controller.isConnected {
+        let statistics = counter.statistics
+        var packet = lastPacket
+        if !feed.isConnected {
             // A disconnect releases every button and lifts the finger; the last motion stays shown.
             packet?.buttons = []
             packet?.touchX = 0
             packet?.touchY = 0
         }
         return MonitorState(
-            address: controller.address, source: source, connected: controller.isConnected,
-            packet: packet, battery: controller.batteryLevel.map { Int(($0 * 100).rounded()) },
-            firmware: controller.firmwareVersion, packetRate: meter.rate(at: time),
+            address: feed.address, source: source, connected: feed.isConnected,
+            packet: packet, battery: feed.batteryPercent,
+            firmware: feed.deviceInformation.firmwareVersion, packetRate: meter.rate(at: time),
             received: statistics.received, lost: statistics.lost, malformed: statistics.malformed, message: message
         )
     }

@@ -3,8 +3,8 @@ import DaydreamProtocol
 import Recording
 import Timebase
 
-/// Plays a recording into a `DDController` on virtual time: entry by entry, with the timers
-/// (long press, the mapping's deadlines) that fall between entries run at their own times.
+/// Plays a recording into a `ControllerFeed` on virtual time: entry by entry, with the timers
+/// (the mapping's deadlines, a model's long press) that fall between entries run at their own times.
 ///
 /// Time starts at zero; an entry at offset `t` happens at `MonotonicTime(nanoseconds: t)`. The
 /// caller decides how fast time goes: `replay --fast` steps at once, `replay` sleeps until each
@@ -13,28 +13,22 @@ import Timebase
 public final class RecordingPlayer {
     /// The recording being played.
     public let recording: Recording
-    /// The controller the entries go to, with the recording's address and device information.
-    public let controller: DDController
-    /// The virtual clock the controller's and the mapping's timers run on.
+    /// The feed the entries go to, with the recording's address and device information.
+    public let feed: ControllerFeed
+    /// The virtual clock the consumers' timers run on.
     public let scheduler: ManualScheduler
     private var nextIndex = 0
 
-    /// A player at time zero, with `controller` made from the recording's information.
+    /// A player at time zero, with `feed` made from the recording's information.
     public init(recording: Recording) {
         self.recording = recording
         scheduler = ManualScheduler(now: .zero)
-        let info = recording.info
-        controller = DDController(address: info.address ?? "00:00:00:00:00:00", scheduler: scheduler)
-        controller.setDeviceInformation(
-            manufacturer: info.manufacturer, modelNumber: info.model, serialNumber: info.serial,
-            hardwareVersion: info.hardware, firmwareVersion: info.firmware, softwareVersion: info.software
-        )
-        if let battery = info.battery { controller.setBatteryLevel(percent: battery) }
+        feed = ControllerFeed.recorded(recording.info, at: scheduler.now)
     }
 
-    /// Marks the controller connected: call after attaching handlers, before the first step.
+    /// Marks the controller connected: call after attaching consumers, before the first step.
     public func start() {
-        controller.markConnected()
+        feed.linkChanged(connected: true, at: scheduler.now)
     }
 
     /// The time of the next thing to do (an entry or a timer), or nil when the recording is over
@@ -78,15 +72,6 @@ public final class RecordingPlayer {
     }
 
     private func apply(_ event: RecordingEvent, at time: MonotonicTime) {
-        switch event {
-        case .packet(let packet):
-            controller.handle(packet, at: time)
-        case .connected:
-            controller.markConnected()
-        case .disconnected:
-            controller.markDisconnected()
-        case .battery(let percent):
-            controller.setBatteryLevel(percent: percent)
-        }
+        feed.play(event, at: time)
     }
 }

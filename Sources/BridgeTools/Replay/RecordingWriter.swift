@@ -11,14 +11,14 @@ import Timebase
 /// `record FILE`: writes one controller's packets and link changes to a recording as they happen,
 /// one `write(2)` per line, so an interrupted recording keeps everything up to the interruption.
 ///
-/// Times are offsets from the first thing recorded (the controller connecting).
+/// Times are offsets from the first thing recorded (the controller connecting). A
+/// `ControllerConsumer` of the controller's feed: it writes the notifications as the link read them.
 @MainActor
-public final class RecordingWriter {
+public final class RecordingWriter: ControllerConsumer {
     /// The file written, or nil for standard output (which is not this writer's to close).
     private let file: FileDescriptor?
     private let descriptor: Int32
     private var origin: MonotonicTime?
-    private var batteryObservation: DDControllerEventObservation?
     /// Packets written so far.
     public private(set) var packets = 0
     /// The offset of the last line written.
@@ -39,31 +39,32 @@ public final class RecordingWriter {
         }
     }
 
-    isolated deinit {
-        batteryObservation?.cancel()
-    }
-
-    /// Writes the header and the controller's information, then follows it: every packet, every link
-    /// change, every battery reading. `name` is the advertised name, `source` what made the recording.
-    public func follow(_ controller: DDController, name: String?, source: String, at time: MonotonicTime) {
+    /// Writes the header and the controller's information, then follows its feed: every packet, every
+    /// link change, every battery reading. `name` is the advertised name, `source` what made the recording.
+    public func follow(_ feed: ControllerFeed, name: String?, source: String, at time: MonotonicTime) {
         origin = time
-        let battery = controller.batteryLevel.map { Int(($0 * 100).rounded()) }
+        let device = feed.deviceInformation
         let info = RecordingInfo(
-            address: controller.address, name: name, manufacturer: controller.manufacturer, model: controller.modelNumber,
-            serial: controller.serialNumber, hardware: controller.hardwareVersion, firmware: controller.firmwareVersion,
-            software: controller.softwareVersion, battery: battery, recorded: Self.utcNow(), source: source
+            address: feed.address, name: name, manufacturer: device.manufacturer, model: device.modelNumber,
+            serial: device.serialNumber, hardware: device.hardwareVersion, firmware: device.firmwareVersion,
+            software: device.softwareVersion, battery: feed.batteryPercent, recorded: Self.utcNow(), source: source
         )
         emit(RecordingFormat.formatPreamble(info))
-        controller.packetHandler = { [weak self] _, packet, time in
-            self?.write(.packet(packet), at: time)
-        }
-        controller.connectionChangedHandler = { [weak self] _, connected in
-            self?.write(connected ? .connected : .disconnected, at: MonotonicTime.now())
-        }
-        batteryObservation = DDController.observeEvents { [weak self, weak controller] changed, event in
-            guard event == .didUpdateBatteryLevel, changed === controller, let level = changed.batteryLevel else { return }
-            self?.write(.battery(Int((level * 100).rounded())), at: MonotonicTime.now())
-        }
+        feed.attach(self)
+    }
+
+    /// Writes a packet; a notification that is not one is left out (a recording holds packets).
+    public func receive(_ bytes: UnsafeRawBufferPointer, at time: MonotonicTime) {
+        guard let packet = try? DaydreamPacket(bytes: bytes) else { return }
+        write(.packet(packet), at: time)
+    }
+
+    public func linkChanged(connected: Bool, at time: MonotonicTime) {
+        write(connected ? .connected : .disconnected, at: time)
+    }
+
+    public func batteryChanged(percent: Int, at time: MonotonicTime) {
+        write(.battery(percent), at: time)
     }
 
     /// Writes one entry at `time` (an offset from the start is computed here).

@@ -4,7 +4,7 @@ import Mapping
 import Recording
 import Timebase
 
-/// `replay`: a recording through decode, `DDController` and the mapping engine into an output,
+/// `replay`: a recording through its feed, decode and the mapping engine into an output,
 /// on the recording's own time (see `RecordingPlayer`).
 ///
 /// The output sees exactly what the daemon's devices would: the same `ControllerSession`.
@@ -14,7 +14,7 @@ import Timebase
 public final class Replay<Output: BridgeOutput> {
     /// The player that feeds the controller.
     public let player: RecordingPlayer
-    /// The mapping, attached to the player's controller.
+    /// The mapping, attached to the player's feed.
     public let session: ControllerSession<Output>
 
     /// A replay of `recording` mapped with `configuration`, in `profileName` when given, else the
@@ -25,7 +25,7 @@ public final class Replay<Output: BridgeOutput> {
             address: recording.info.address, configuration: configuration, profileName: profileName,
             output: output, scheduler: player.scheduler
         )
-        session.attach(to: player.controller)
+        session.attach(to: player.feed)
     }
 
     /// Plays the whole recording. `wait` is called with each virtual time before it is played:

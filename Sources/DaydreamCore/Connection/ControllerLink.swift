@@ -6,8 +6,11 @@ import Timebase
 /// The connection of one controller: connect, wait for services, subscribe
 /// to the input characteristic (AcquireNotify, or StartNotify as fallback),
 /// battery and device information; on loss, report at once and reconnect
-/// with backoff. One link per address, for the life of the manager, so the
-/// `DDController` stays the same object across reconnects.
+/// with backoff. One link per address, for the life of the manager, so its
+/// `ControllerFeed` (and the `DDController` model, when the manager makes
+/// one) stays the same object across reconnects. Packets, link changes,
+/// battery and device information go to the feed, which hands them to every
+/// consumer attached to it.
 ///
 /// The stream decides whether the link is up. The controller streams without
 /// pause while awake, so a silence of `Options.silenceTimeout`, or BlueZ
@@ -38,7 +41,10 @@ final class ControllerLink {
         case interrupted
     }
 
-    let controller: DDController
+    /// Where everything the controller sends goes.
+    let feed: ControllerFeed
+    /// The library's model, fed by `feed`, when the manager makes models.
+    let model: DDController?
     private(set) var state = State.idle
     private(set) var devicePath: String?
     /// How packets arrive, once streaming.
@@ -82,13 +88,19 @@ final class ControllerLink {
     /// bluetoothd is not brought down again before the user can `forget`.
     private var holdOffUntil: MonotonicTime?
 
-    init(controller: DDController, manager: DaydreamControllerManager) {
-        self.controller = controller
+    /// A link for the controller at `address`; with a `model`, the model is the feed's first consumer.
+    init(address: String, model: DDController?, manager: DaydreamControllerManager) {
+        feed = ControllerFeed(address: address)
+        self.model = model
         self.manager = manager
         backoff = Backoff(initial: manager.options.reconnectDelay, maximum: manager.options.maximumReconnectDelay)
-        sessions = NotifySessions(client: manager.client, label: controller.address, log: manager.log)
-        controller.batteryLevelReader = { [weak self] _ in self?.readBattery() }
+        sessions = NotifySessions(client: manager.client, label: address, log: manager.log)
+        feed.batteryReader = { [weak self] in self?.readBattery() }
+        model?.follow(feed)
     }
+
+    /// The controller's address.
+    var address: String { feed.address }
 
     private var device: DeviceInfo? { devicePath.flatMap { client.cache.device(at: $0) } }
 
@@ -128,7 +140,7 @@ final class ControllerLink {
                 resolving()
             } else {
                 if let holdOffUntil, reactor.now < holdOffUntil {
-                    log.debug("\(controller.address): not connecting before \(holdOffUntil - reactor.now) from now")
+                    log.debug("\(address): not connecting before \(holdOffUntil - reactor.now) from now")
                     scheduleAttempt(at: holdOffUntil)
                 } else {
                     attemptConnect()
@@ -157,7 +169,7 @@ final class ControllerLink {
     func serviceVanished() {
         let failedJustNow = lastConnectFailure.map { reactor.now - $0 < Self.stoppedWhileConnectingWindow } ?? false
         if failedJustNow {
-            manager.report(.bluetoothdStoppedWhileConnecting(address: controller.address))
+            manager.report(.bluetoothdStoppedWhileConnecting(address: address))
             holdOffUntil = reactor.now + manager.options.maximumReconnectDelay
         }
         lastConnectFailure = nil
@@ -181,7 +193,7 @@ final class ControllerLink {
         let attempt = generation
         if let device, !device.isPaired {
             // The controller's firmware sends nothing without a bond: pair first.
-            manager.pair(address: controller.address) { [weak self] result in
+            manager.pair(address: address) { [weak self] result in
                 guard let self, attempt == generation, state == .connecting else { return }
                 state = .idle
                 switch result {
@@ -204,10 +216,10 @@ final class ControllerLink {
             case .failure(let error):
                 state = .idle
                 if error.isAuthenticationFailure {
-                    manager.report(.staleBond(address: controller.address), error: error)
+                    manager.report(.staleBond(address: address), error: error)
                 } else {
                     lastConnectFailure = reactor.now
-                    log.info("\(controller.address): connect failed: \(error)")
+                    log.info("\(address): connect failed: \(error)")
                 }
                 scheduleRetry()
             }
@@ -218,7 +230,7 @@ final class ControllerLink {
         retryTimer?.cancel()
         guard manager.isRunning else { return }
         let delay = backoff.next()
-        log.debug("\(controller.address): next connection attempt in \(delay)")
+        log.debug("\(address): next connection attempt in \(delay)")
         scheduleAttempt(at: reactor.now + delay)
     }
 
@@ -258,7 +270,7 @@ final class ControllerLink {
             guard let self else { return }
             stateTimer = nil
             let path = devicePath
-            log.info("\(controller.address): \(reason); disconnecting to start afresh")
+            log.info("\(address): \(reason); disconnecting to start afresh")
             lost(reason)
             if let path { client.disconnect(device: path) { _ in } }
         }
@@ -270,7 +282,7 @@ final class ControllerLink {
             armTimeout(manager.options.subscribeTimeout, "subscribing took over \(manager.options.subscribeTimeout)")
         }
         guard let input = characteristic(DaydreamGATT.inputCharacteristicUUID, in: DaydreamGATT.serviceUUID) else {
-            log.debug("\(controller.address): services resolved, input characteristic not (yet) found")
+            log.debug("\(address): services resolved, input characteristic not (yet) found")
             return
         }
         let attempt = generation
@@ -284,25 +296,25 @@ final class ControllerLink {
                 do {
                     stream = try NotificationStream(
                         socket: socket, mtu: acquired.mtu, reactor: reactor,
-                        // The controller, not the link: no weak load per packet, and no cycle
-                        // (the controller holds neither the link nor the stream).
-                        onPacket: { [controller] bytes, time in controller.receive(bytes, at: time) },
+                        // The feed, not the link: no weak load per packet, and no cycle
+                        // (the feed holds neither the link nor the stream).
+                        onPacket: { [feed] bytes, time in feed.receive(bytes, at: time) },
                         onClosed: { [weak self] reason in self?.lost(reason) })
                     stream?.onUndelivered = { [weak self] in self?.notificationWhileInterrupted() }
                     streaming(.acquireNotify)
                 } catch {
-                    log.error("\(controller.address): cannot read notifications: \(error)")
+                    log.error("\(address): cannot read notifications: \(error)")
                     lost("no notification socket")
                 }
             case .failure(let error) where error.shortName == "InProgress":
                 // Another program has notifications on (a StartNotify session): share them.
-                log.info("\(controller.address): AcquireNotify refused (\(error.name): another client's notifications are on); using StartNotify")
+                log.info("\(address): AcquireNotify refused (\(error.name): another client's notifications are on); using StartNotify")
                 startNotify(input.path, attempt: attempt)
             case .failure(let error) where ["NotSupported", "NotPermitted", "Failed"].contains(error.shortName):
-                log.info("\(controller.address): AcquireNotify refused (\(error.name)); using StartNotify")
+                log.info("\(address): AcquireNotify refused (\(error.name)); using StartNotify")
                 startNotify(input.path, attempt: attempt)
             case .failure(let error):
-                log.error("\(controller.address): AcquireNotify failed: \(error)")
+                log.error("\(address): AcquireNotify failed: \(error)")
                 lost("cannot subscribe to input notifications")
             }
         }
@@ -315,7 +327,7 @@ final class ControllerLink {
             lastValueReceived = now
             if state == .interrupted { notificationWhileInterrupted() }
             guard state != .interrupted else { return }
-            value.withUnsafeBytes { controller.receive($0, at: now) }
+            value.withUnsafeBytes { feed.receive($0, at: now) }
         }
         valueObserved.append(path)
         sessions.start(path) { [weak self] result in
@@ -323,7 +335,7 @@ final class ControllerLink {
             switch result {
             case .success: streaming(.startNotify)
             case .failure(let error):
-                log.error("\(controller.address): StartNotify failed: \(error)")
+                log.error("\(address): StartNotify failed: \(error)")
                 lost("cannot subscribe to input notifications")
             }
         }
@@ -336,8 +348,8 @@ final class ControllerLink {
         lastValueReceived = reactor.now
         retryTimer?.cancel()
         retryTimer = nil
-        log.info("\(controller.address): connected, streaming through \(method)")
-        controller.markConnected()
+        log.info("\(address): connected, streaming through \(method)")
+        feed.linkChanged(connected: true, at: reactor.now)
         manager.linkConnected(self)
         armSilenceCheck()
         setUpBattery()
@@ -389,8 +401,8 @@ final class ControllerLink {
         guard state == .streaming else { return }
         state = .interrupted
         stream?.delivers = false
-        log.info("\(controller.address): \(reason): everything released; the stream decides")
-        controller.markDisconnected()
+        log.info("\(address): \(reason): everything released; the stream decides")
+        feed.linkChanged(connected: false, at: reactor.now)
         manager.linkDisconnected(self)
         stateTimer?.cancel()
         stateTimer = nil
@@ -421,8 +433,8 @@ final class ControllerLink {
         state = .streaming
         interruptedAt = nil
         stream?.delivers = true
-        log.info("\(controller.address): the stream went on; connected again")
-        controller.markConnected()
+        log.info("\(address): the stream went on; connected again")
+        feed.linkChanged(connected: true, at: reactor.now)
         manager.linkConnected(self)
         armSilenceCheck()
     }
@@ -438,7 +450,7 @@ final class ControllerLink {
     /// The device's `Battery1` appeared or changed.
     func batteryPluginChanged() {
         guard state == .streaming, batteryPath == nil, let percent = pluginBatteryPercentage else { return }
-        controller.setBatteryLevel(percent: percent)
+        feed.batteryChanged(percent: percent, at: reactor.now)
     }
 
     private func setUpBattery() {
@@ -453,12 +465,12 @@ final class ControllerLink {
             client.setValueObserver(characteristic: battery.path) { [weak self] value in
                 // BlueZ also signals the value a read fetched: the read's reply reports that one.
                 guard let self, batteryReadsPending == 0 else { return }
-                if let percent = value.first { controller.setBatteryLevel(percent: Int(percent)) }
+                if let percent = value.first { feed.batteryChanged(percent: Int(percent), at: reactor.now) }
             }
             valueObserved.append(battery.path)
             sessions.start(battery.path) { [weak self, log] result in
                 if case .failure(let error) = result {
-                    log.info("\(self?.controller.address ?? "?"): battery notifications refused (\(error)); polling")
+                    log.info("\(self?.address ?? "?"): battery notifications refused (\(error)); polling")
                     self?.pollBattery()
                 }
             }
@@ -475,7 +487,7 @@ final class ControllerLink {
         }
     }
 
-    /// Reads the battery level; the model reports `.didUpdateBatteryLevel` when it arrives.
+    /// Reads the battery level; the feed's consumers hear it when it arrives.
     func readBattery() {
         guard state == .streaming else { return }
         guard let path = batteryPath else {
@@ -489,32 +501,32 @@ final class ControllerLink {
             batteryReadsPending -= 1
             switch result {
             case .success(let value):
-                if let percent = value.first { controller.setBatteryLevel(percent: Int(percent)) }
+                if let percent = value.first { feed.batteryChanged(percent: Int(percent), at: reactor.now) }
             case .failure(let error):
-                log.info("\(controller.address): battery read failed: \(error)")
+                log.info("\(address): battery read failed: \(error)")
             }
         }
     }
 
     private func readDeviceInformation() {
-        let fields: [(String, @MainActor (DDController, String) -> Void)] = [
-            (DaydreamGATT.manufacturerNameUUID, { $0.setDeviceInformation(manufacturer: $1) }),
-            (DaydreamGATT.modelNumberUUID, { $0.setDeviceInformation(modelNumber: $1) }),
-            (DaydreamGATT.serialNumberUUID, { $0.setDeviceInformation(serialNumber: $1) }),
-            (DaydreamGATT.hardwareRevisionUUID, { $0.setDeviceInformation(hardwareVersion: $1) }),
-            (DaydreamGATT.firmwareRevisionUUID, { $0.setDeviceInformation(firmwareVersion: $1) }),
-            (DaydreamGATT.softwareRevisionUUID, { $0.setDeviceInformation(softwareVersion: $1) }),
+        let fields: [(String, @Sendable (String) -> ControllerDeviceInformation)] = [
+            (DaydreamGATT.manufacturerNameUUID, { ControllerDeviceInformation(manufacturer: $0) }),
+            (DaydreamGATT.modelNumberUUID, { ControllerDeviceInformation(modelNumber: $0) }),
+            (DaydreamGATT.serialNumberUUID, { ControllerDeviceInformation(serialNumber: $0) }),
+            (DaydreamGATT.hardwareRevisionUUID, { ControllerDeviceInformation(hardwareVersion: $0) }),
+            (DaydreamGATT.firmwareRevisionUUID, { ControllerDeviceInformation(firmwareVersion: $0) }),
+            (DaydreamGATT.softwareRevisionUUID, { ControllerDeviceInformation(softwareVersion: $0) }),
         ]
-        for (uuid, store) in fields {
+        for (uuid, information) in fields {
             guard let path = characteristic(uuid)?.path else { continue }
             client.readValue(characteristic: path) { [weak self] result in
                 guard let self else { return }
                 switch result {
                 case .success(let value):
                     let text = String(decoding: value.prefix { $0 != 0 }, as: UTF8.self)
-                    store(controller, text)
+                    feed.deviceInformationChanged(information(text))
                 case .failure(let error):
-                    log.info("\(controller.address): reading \(uuid) failed: \(error)")
+                    log.info("\(address): reading \(uuid) failed: \(error)")
                 }
             }
         }
@@ -555,13 +567,13 @@ final class ControllerLink {
             retryTimer = nil
         }
         if previous == .streaming {
-            log.info("\(controller.address): disconnected: \(reason)")
-            controller.markDisconnected()
+            log.info("\(address): disconnected: \(reason)")
+            feed.linkChanged(connected: false, at: reactor.now)
             manager.linkDisconnected(self)
         } else if previous == .interrupted {
-            log.info("\(controller.address): disconnected: \(reason)")  // released and reported when interrupted
+            log.info("\(address): disconnected: \(reason)")  // released and reported when interrupted
         } else if wasActive {
-            log.debug("\(controller.address): connection attempt ended: \(reason)")
+            log.debug("\(address): connection attempt ended: \(reason)")
         }
         if retry && wasActive { scheduleRetry() }
     }

@@ -13,7 +13,7 @@ extension DaydreamControllerManager {
     /// characteristic, or with a HID service, is removed from BlueZ, bond
     /// and all, and refused; only a verified controller is set `Trusted` and
     /// streams. An authentication failure ends with `.staleBond`.
-    public func pair(address: String, completion: @escaping @MainActor (Result<DDController, PairingError>) -> Void) {
+    public func pair(address: String, completion: @escaping @MainActor (Result<ControllerFeed, PairingError>) -> Void) {
         guard let device = client.cache.device(address: address) else {
             completion(.failure(PairingError(address: address, cause: .unknownDevice)))
             return
@@ -36,7 +36,7 @@ extension DaydreamControllerManager {
         }
         addressesBeingPaired.insert(upper)
         agent.allow(address: upper)
-        let finish: @MainActor (Result<DDController, PairingError>) -> Void = { [weak self] result in
+        let finish: @MainActor (Result<ControllerFeed, PairingError>) -> Void = { [weak self] result in
             self?.agent.disallow(address: upper)
             self?.addressesBeingPaired.remove(upper)
             completion(result)
@@ -59,7 +59,7 @@ extension DaydreamControllerManager {
     }
 
     /// `Pair`, the service check, then `Trusted = true` and the link; or removal.
-    private func bondAndVerify(_ device: DeviceInfo, finish: @escaping @MainActor (Result<DDController, PairingError>) -> Void) {
+    private func bondAndVerify(_ device: DeviceInfo, finish: @escaping @MainActor (Result<ControllerFeed, PairingError>) -> Void) {
         let address = device.address.uppercased()
         client.pair(device: device.path) { [weak self] result in
             guard let self else { return }
@@ -90,7 +90,7 @@ extension DaydreamControllerManager {
                     let link = link(for: fresh)
                     addressesBeingPaired.remove(address)
                     link.update(fresh)
-                    finish(.success(link.controller))
+                    finish(.success(link.feed))
                 }
             }
         }

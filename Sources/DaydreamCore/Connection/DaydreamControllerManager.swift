@@ -9,12 +9,15 @@ import Timebase
 /// the library's `DDController.startDaydreamControllerDiscovery()` runs one
 /// on the main dispatch queue.
 ///
-/// One `DDController` per address for the manager's life: the same object
+/// One `ControllerFeed` per address for the manager's life: the same object
 /// when a controller reconnects. Packets go straight from the notification
-/// socket to `DDController.receive` (set `packetHandler` on the controller for
-/// the fast path); connects and disconnects call the model's `markConnected`
-/// / `markDisconnected` (which report `DDControllerEvent`s, posted as notifications by the
-/// `Daydream` module) and this manager's handlers.
+/// socket to the feed, which hands them, with connects, disconnects, battery
+/// and device information, to every `ControllerConsumer` attached to it.
+/// With `Options.makesControllerModels` (the default, for library users) each
+/// feed's first consumer is a `DDController` model, whose `markConnected` /
+/// `markDisconnected` report `DDControllerEvent`s (posted as notifications by
+/// the `Daydream` module); a program that consumes the packets itself (the
+/// daemon) turns the models off, so none runs and no long-press timer is set.
 @MainActor
 public final class DaydreamControllerManager {
     /// Which controllers the manager connects to.
@@ -62,6 +65,10 @@ public final class DaydreamControllerManager {
         public var subscribeTimeout = TimeSpan.seconds(10)
         /// How often the battery is read when it cannot notify.
         public var batteryPollInterval = TimeSpan.seconds(600)
+        /// Give every controller a `DDController` model, fed by its `ControllerFeed` (the library's
+        /// API: `knownControllers`, `controller(address:)`, the `controller...` handlers). Off, the
+        /// manager only hands out feeds (`feedConnected`, `feed(address:)`).
+        public var makesControllerModels = true
         /// Register the pairing agent as BlueZ's default agent too.
         public var requestsDefaultAgent = false
         /// How long a just-paired device may take to connect and show its
@@ -133,11 +140,15 @@ public final class DaydreamControllerManager {
 
     /// Called once per controller, when the manager first makes its `DDController`
     /// (before it connects): the place to attach handlers that must see every connect.
+    /// Only with `Options.makesControllerModels`, as are the next two.
     public var controllerAdded: (@MainActor (DDController) -> Void)?
     /// Called when a controller connects and streams (after `markConnected`).
     public var controllerConnected: (@MainActor (DDController) -> Void)?
     /// Called when a controller disconnects (after `markDisconnected`).
     public var controllerDisconnected: (@MainActor (DDController) -> Void)?
+    /// Called when a controller connects and streams, after its feed's consumers heard it: the
+    /// place to attach consumers (they stay attached across reconnects).
+    public var feedConnected: (@MainActor (ControllerFeed) -> Void)?
     /// Called when discovery sees a Daydream controller or its RSSI changes.
     public var controllerSighted: (@MainActor (DeviceInfo) -> Void)?
     /// Called with every problem, again when it is reported again.
@@ -195,9 +206,9 @@ public final class DaydreamControllerManager {
 
     // MARK: Public API
 
-    /// Every controller the manager knows, by address (connected or not).
+    /// Every controller model the manager made, by address (connected or not).
     public var knownControllers: [DDController] {
-        links.keys.sorted().compactMap { links[$0]?.controller }
+        links.keys.sorted().compactMap { links[$0]?.model }
     }
 
     /// The controllers connected and streaming now.
@@ -205,14 +216,24 @@ public final class DaydreamControllerManager {
         knownControllers.filter(\.isConnected)
     }
 
-    /// The controller with `address`, if known.
+    /// The model of the controller with `address`, if known (and models are made).
     public func controller(address: String) -> DDController? {
-        links[address.uppercased()]?.controller
+        links[address.uppercased()]?.model
+    }
+
+    /// The feed of the controller with `address`, if known.
+    public func feed(address: String) -> ControllerFeed? {
+        links[address.uppercased()]?.feed
     }
 
     /// How a connected controller's packets arrive.
     public func notifyMethod(of controller: DDController) -> NotifyMethod? {
         links[controller.address]?.notifyMethod
+    }
+
+    /// How the packets of a connected controller's feed arrive.
+    public func notifyMethod(of feed: ControllerFeed) -> NotifyMethod? {
+        links[feed.address]?.notifyMethod
     }
 
     /// Starts following BlueZ and connecting to controllers (per the policy).
@@ -279,12 +300,13 @@ public final class DaydreamControllerManager {
     }
 
     func linkConnected(_ link: ControllerLink) {
-        controllerConnected?(link.controller)
+        if let model = link.model { controllerConnected?(model) }
+        feedConnected?(link.feed)
         updateDiscovery()
     }
 
     func linkDisconnected(_ link: ControllerLink) {
-        controllerDisconnected?(link.controller)
+        if let model = link.model { controllerDisconnected?(model) }
         updateDiscovery()
     }
 
@@ -300,9 +322,10 @@ public final class DaydreamControllerManager {
     func link(for device: DeviceInfo) -> ControllerLink {
         let address = device.address.uppercased()
         if let link = links[address] { return link }
-        let link = ControllerLink(controller: DDController(address: address, scheduler: reactor), manager: self)
+        let model = options.makesControllerModels ? DDController(address: address, scheduler: reactor) : nil
+        let link = ControllerLink(address: address, model: model, manager: self)
         links[address] = link
-        controllerAdded?(link.controller)
+        if let model { controllerAdded?(model) }
         return link
     }
 
@@ -425,7 +448,7 @@ public final class DaydreamControllerManager {
     }
 
     private var controllersAway: Bool {
-        options.discoversWhileControllersAreAway && links.values.contains { $0.state == .idle && $0.controller.isConnected == false }
+        options.discoversWhileControllersAreAway && links.values.contains { $0.state == .idle && !$0.feed.isConnected }
     }
 
     private func updateDiscovery() {

@@ -7,6 +7,8 @@ public struct PairingError: Error, CustomStringConvertible, Sendable {
     public enum Cause: Equatable, Sendable {
         /// BlueZ has no device at the address (none seen in a scan).
         case unknownDevice
+        /// The controller paired, but went away before it could be handed over.
+        case wentAway
         /// The device does not call itself a Daydream controller (its name, if any).
         case notADaydreamController(name: String?)
         /// A pairing of this address is under way already.
@@ -45,6 +47,8 @@ public struct PairingError: Error, CustomStringConvertible, Sendable {
         switch cause {
         case .unknownDevice:
             "BlueZ does not know this device (it has not been seen in a scan)"
+        case .wentAway:
+            "the controller went away"
         case .notADaydreamController(let name):
             "\(name ?? "this device") is not a Daydream controller"
         case .alreadyBeingPaired:

@@ -29,7 +29,7 @@ extension DaydreamControllerManager {
     /// Discovery returns to what it was when pairing starts.
     @discardableResult
     public func pairNextController(
-        address: String? = nil, completion: @escaping @MainActor (Result<DDController, PairingError>) -> Void
+        address: String? = nil, completion: @escaping @MainActor (Result<ControllerFeed, PairingError>) -> Void
     ) -> PairingRequest {
         let hadDiscovery = wantsDiscovery
         var token: ObserverToken?

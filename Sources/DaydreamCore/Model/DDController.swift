@@ -8,8 +8,10 @@ import Timebase
 /// thread; handlers are called there. A transport (BlueZ in the daemon, a
 /// recording in `replay`, a test) feeds it with `receive(_:at:)` or
 /// `handle(_:at:)`, and reports the link with `markConnected()` and
-/// `markDisconnected()`. Connects, disconnects and battery readings are also reported to
-/// `observeEvents(_:)`'s observers (the `Daydream` module posts them as notifications).
+/// `markDisconnected()`; as a `ControllerConsumer` it is fed by a `ControllerFeed`, which
+/// `DaydreamControllerManager` does for every controller when it makes models. Connects,
+/// disconnects and battery readings are also reported to `observeEvents(_:)`'s observers
+/// (the `Daydream` module posts them as notifications).
 @MainActor
 public final class DDController {
     /// The Bluetooth address, `AA:BB:CC:DD:EE:FF`; the key that identifies a controller.
@@ -50,7 +52,7 @@ public final class DDController {
     /// Whether the controller is connected and streaming.
     public private(set) var isConnected = false
     /// Packet counters since this object was made.
-    public var statistics: DDControllerStatistics { counters }
+    public var statistics: DDControllerStatistics { counter.statistics }
     /// The newest packet, if any.
     public var lastPacket: DaydreamPacket? { newestPacket }
 
@@ -68,10 +70,9 @@ public final class DDController {
     // Private storage behind the public accessors of what every packet touches: with every
     // access inside this module, the optimiser can prove they never overlap and drop the
     // run-time exclusivity checks that public stored properties pay on every packet.
-    private var counters = DDControllerStatistics()
+    private var counter = PacketCounter()
     private var newestPacket: DaydreamPacket?
     private var fastPath: (@MainActor (DDController, DaydreamPacket, MonotonicTime) -> Void)?
-    private var lastSequence: UInt8?
 
     /// A controller with the given address, whose long-press timers run on `scheduler`.
     public init(address: String, scheduler: any DeadlineScheduler) {
@@ -91,13 +92,13 @@ public final class DDController {
         do {
             handle(try DaydreamPacket(bytes: bytes), at: time)
         } catch {
-            counters.malformed += 1
+            counter.countMalformed()
         }
     }
 
     /// Applies one decoded packet received at `time`.
     public func handle(_ packet: DaydreamPacket, at time: MonotonicTime) {
-        countSequence(packet.sequence)
+        counter.count(sequence: packet.sequence)
         newestPacket = packet
         fastPath?(self, packet, time)
         let pressed = packet.buttons
@@ -114,7 +115,7 @@ public final class DDController {
     public func markConnected() {
         guard !isConnected else { return }
         isConnected = true
-        lastSequence = nil
+        counter.restartSequence()
         connectionChangedHandler?(self, true)
         ControllerEventObservers.shared.report(.didConnect, of: self)
     }
@@ -125,7 +126,7 @@ public final class DDController {
     public func markDisconnected() {
         guard isConnected else { return }
         isConnected = false
-        lastSequence = nil
+        counter.restartSequence()
         for button in buttons { button.release() }
         touchpad.update(nil)
         connectionChangedHandler?(self, false)
@@ -156,16 +157,6 @@ public final class DDController {
         if let hardwareVersion { self.hardwareVersion = hardwareVersion }
         if let firmwareVersion { self.firmwareVersion = firmwareVersion }
         if let softwareVersion { self.softwareVersion = softwareVersion }
-    }
-
-    private func countSequence(_ sequence: UInt8) {
-        counters.received += 1
-        if let last = lastSequence {
-            // The 5-bit counter wraps at 32; a repeat counts as nothing lost.
-            let gap = (Int(sequence) - Int(last) - 1 + 32) % 32
-            if gap != 31 { counters.lost += gap }
-        }
-        lastSequence = sequence
     }
 }
 

@@ -1,0 +1,76 @@
+import Timebase
+
+/// One controller's packets and link changes, handed to every attached `ControllerConsumer`.
+///
+/// The transport (a `DaydreamControllerManager` link, a recording, a test) drives the feed
+/// through its own `ControllerConsumer` methods; the feed keeps the link's state (connected,
+/// battery, device information) and passes each call on to its consumers in the order they
+/// were attached. Any number may be attached; none takes another's place. The feed holds its
+/// consumers until they are detached.
+@MainActor
+public final class ControllerFeed: ControllerConsumer {
+    /// The Bluetooth address, `AA:BB:CC:DD:EE:FF`.
+    public let address: String
+    /// Whether the link is up and streaming.
+    public private(set) var isConnected = false
+    /// The last battery level read, in percent.
+    public private(set) var batteryPercent: Int?
+    /// The Device Information strings read so far.
+    public private(set) var deviceInformation = ControllerDeviceInformation()
+    /// Set by the transport: reads the battery level, which then arrives as `batteryChanged`.
+    public var batteryReader: (@MainActor () -> Void)?
+
+    private var consumers: [any ControllerConsumer] = []
+
+    /// A feed for the controller at `address`, disconnected, with no consumer.
+    public init(address: String) {
+        self.address = address
+    }
+
+    /// How many consumers are attached.
+    public var consumerCount: Int { consumers.count }
+
+    /// Hands everything from now on to `consumer` too (after those attached before); nothing
+    /// when it is attached already. It is not told the current state: read it from the feed.
+    public func attach(_ consumer: any ControllerConsumer) {
+        guard !consumers.contains(where: { $0 === consumer }) else { return }
+        consumers.append(consumer)
+    }
+
+    /// Stops handing anything to `consumer`.
+    public func detach(_ consumer: any ControllerConsumer) {
+        consumers.removeAll { $0 === consumer }
+    }
+
+    /// Asks the transport for a battery reading.
+    public func readBattery() {
+        batteryReader?()
+    }
+
+    // MARK: From the transport
+
+    /// Hands one notification to every consumer.
+    public func receive(_ bytes: UnsafeRawBufferPointer, at time: MonotonicTime) {
+        for consumer in consumers { consumer.receive(bytes, at: time) }
+    }
+
+    /// Records the link's state and tells every consumer; nothing when it is unchanged.
+    public func linkChanged(connected: Bool, at time: MonotonicTime) {
+        guard connected != isConnected else { return }
+        isConnected = connected
+        for consumer in consumers { consumer.linkChanged(connected: connected, at: time) }
+    }
+
+    /// Records a battery reading (clamped to 0...100) and tells every consumer.
+    public func batteryChanged(percent: Int, at time: MonotonicTime) {
+        let clamped = min(max(percent, 0), 100)
+        batteryPercent = clamped
+        for consumer in consumers { consumer.batteryChanged(percent: clamped, at: time) }
+    }
+
+    /// Merges newly read strings into `deviceInformation` and tells every consumer the result.
+    public func deviceInformationChanged(_ information: ControllerDeviceInformation) {
+        deviceInformation = deviceInformation.updated(with: information)
+        for consumer in consumers { consumer.deviceInformationChanged(deviceInformation) }
+    }
+}
