@@ -59,7 +59,9 @@ BENCH_FLAGS ?=
 SOAK_SECONDS ?= 600
 
 ## Release build, then the figures table; also writes .build/bench.json. Never fails on timing.
-bench: deps
+## Counts instructions per packet with valgrind's callgrind (BENCH_FLAGS=--no-callgrind skips it).
+bench:
+	@scripts/install-deps --bench
 	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product daydream-bench
 	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product daydream-bridge
 	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product daydream-machine-floor

@@ -18,6 +18,12 @@ struct BenchReport {
     /// The daemon under load, the bare event loop (the Swift loop's floor) and plain C
     /// (`daydream-machine-floor`), in rounds.
     var load = LoadRounds()
+    /// Instructions per packet on the daemon's path, per shipped profile (callgrind).
+    var instructionCounts: [InstructionCount] = []
+    /// Why they were not counted.
+    var instructionNote: String?
+    /// The shipped profile with the most events per packet (the JSON's `instructions_per_packet`).
+    var busiestProfile: String?
     /// Anything that kept a measurement from being complete.
     var notes: [String] = []
 
@@ -46,6 +52,8 @@ struct BenchReport {
         }
         if !coldPipelines.isEmpty { lines.append(coldTable()) }
         lines.append("")
+        lines.append(contentsOf: instructionLines())
+        lines.append("")
         if let fd = fdToWrite {
             lines.append("fd to write (profile \(fd.profile); sink: \(fd.sink); loop: \(fd.loop)), µs;")
             lines.append("  \(fd.packetsWithOutput) of \(fd.packetsSent) packets, 1 ms apart, wrote events:")
@@ -65,7 +73,7 @@ struct BenchReport {
         lines.append(contentsOf: loadLines())
         for note in notes { lines.append("Note: \(note)") }
         lines.append("")
-        lines.append("Targets: pipeline p99 <= 2000 ns, fd to write p99 <= 50 µs, <= 0.5 % of a core at 400 packets/s, RSS <= 15 MB, 0 wake-ups/s idle.")
+        lines.append("Targets: instructions per packet <= 1200 (busiest profile), pipeline p99 <= 2000 ns, fd to write p99 <= 50 µs, <= 0.5 % of a core at 400 packets/s, RSS <= 15 MB, 0 wake-ups/s idle.")
         return lines.joined(separator: "\n")
     }
 
@@ -77,6 +85,25 @@ struct BenchReport {
             lines.append(row([cold.profile, int(cold.perPacket.p50), int(cold.perPacket.p99)], widths: [28, 7, 7]))
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The busiest shipped profile's instruction count.
+    var busiestInstructionCount: InstructionCount? {
+        instructionCounts.first { $0.profile == busiestProfile }
+    }
+
+    /// The instruction counts, one row a profile, or why there are none.
+    func instructionLines() -> [String] {
+        guard !instructionCounts.isEmpty else {
+            return ["Instructions per packet: not counted (\(instructionNote ?? "?"))"]
+        }
+        var lines = ["Instructions per packet on the daemon's path (feed, session: decode, engine, encoding; the loop's timer check),"]
+        lines.append(" callgrind, (\(Callgrind.long) packets - \(Callgrind.short)) / \(Callgrind.long - Callgrind.short):")
+        for count in instructionCounts {
+            let mark = count.profile == busiestProfile ? "  (busiest)" : ""
+            lines.append(row([count.profile, String(Int(count.perPacket.rounded()))], widths: [28, 7]) + mark)
+        }
+        return lines
     }
 
     /// `.build/bench.json`: the keys the issue names, null where not measured.
@@ -92,6 +119,8 @@ struct BenchReport {
             ("pipeline_p99_ns", number(worst?.p99)),
             ("pipeline_worst_profile", worstPipeline.map { "\"\($0.profile)\"" } ?? "null"),
             ("pipeline_cold_p50_ns", number(coldPipelines.last?.perPacket.p50)),
+            ("instructions_per_packet", number(busiestInstructionCount?.perPacket)),
+            ("instructions_per_packet_profile", busiestInstructionCount.map { "\"\($0.profile)\"" } ?? "null"),
             ("fd_to_write_p50_us", number(fdToWrite?.latency.p50)),
             ("fd_to_write_p99_us", number(fdToWrite?.latency.p99)),
             ("fd_to_write_p99_us_machine_floor", number(fdToWriteMachineFloor?.p99)),

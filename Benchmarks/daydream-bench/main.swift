@@ -9,6 +9,9 @@ let usage = """
       --config-dir DIR  the shipped configs whose profiles are measured (default config)
       --only NAME       only the pipeline of the profile NAME, one pass, no table
                         (for valgrind --tool=callgrind)
+      --packets N       with --only: just N packets through it, untimed (what the
+                        instruction count runs under callgrind)
+      --no-callgrind    skip the instruction count (valgrind)
       --cold            only the cold rows (caches and TLBs evicted before each packet)
       --rounds N        rounds of the daemon load and its two floors, run in turns
                         (default 3, 1 with --quick); the table gives their medians
@@ -24,6 +27,8 @@ var configDirectory = "config"
 var onlyProfile: String?
 var coldOnly = false
 var rounds: Int?
+var onlyPackets: Int?
+var countsInstructions = true
 var arguments = CommandLine.arguments.dropFirst()
 /// The value after `option`, or a usage error (exit 64) naming what it should be.
 @MainActor func value(of option: String, being what: String) -> String {
@@ -40,6 +45,14 @@ while let argument = arguments.popFirst() {
     case "--config-dir": configDirectory = value(of: argument, being: "a directory")
     case "--only": onlyProfile = value(of: argument, being: "a profile name")
     case "--cold": coldOnly = true
+    case "--no-callgrind": countsInstructions = false
+    case "--packets":
+        let text = value(of: argument, being: "a number of packets")
+        guard let count = Int(text), count > 0 else {
+            FileHandle.standardError.write(Data("Error: --packets needs a whole number above 0, not '\(text)'\n\(usage)\n".utf8))
+            exit(64)
+        }
+        onlyPackets = count
     case "--rounds":
         let text = value(of: argument, being: "a number of rounds")
         guard let count = Int(text), count > 0 else {
@@ -84,6 +97,11 @@ if let onlyProfile {
         FileHandle.standardError.write(Data("Error: no profile '\(onlyProfile)'; there are: \(profiles.map(\.name).joined(separator: ", "))\n".utf8))
         exit(64)
     }
+    if let onlyPackets {
+        let events = runPackets(profile, stream: stream, count: onlyPackets)
+        print("\(profile.name): \(onlyPackets) packets, \(events) events")
+        exit(0)
+    }
     let result = measurePipeline(profile, stream: stream, passes: 1, overhead: overhead)
     print("\(profile.name): p50 \(result.perPacket.p50) ns, p99 \(result.perPacket.p99) ns")
     exit(0)
@@ -105,6 +123,16 @@ report.coldPipelines = [nil, BenchProfiles.decodeAndModel, busiest ?? BenchProfi
 if coldOnly {
     print(report.coldTable())
     exit(0)
+}
+if countsInstructions {
+    do {
+        report.instructionCounts = try Callgrind.measure(profiles: shipped.profiles.map(\.name), configDirectory: configDirectory)
+        report.busiestProfile = busiest?.name
+    } catch {
+        report.instructionNote = "\(error)"
+    }
+} else {
+    report.instructionNote = "skipped (--no-callgrind)"
 }
 do {
     let count = quick ? 1_000 : 5_000
