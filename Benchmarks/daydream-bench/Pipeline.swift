@@ -27,7 +27,7 @@ final class Pipeline<Output: BridgeOutput> {
             let session = ControllerSession(
                 address: feed.address, configuration: profile.configuration, profileName: profile.profile,
                 output: output, scheduler: scheduler)
-            session.attach(to: feed)
+            feed.attach(session)
             self.session = session
             model = nil
         }

@@ -105,7 +105,7 @@ public final class BridgeDaemon<Output: DeviceOutput> {
         notify { try $0.stopping(status: "stopping") }
         let now = reactor.now
         for slot in slots {
-            slot.session?.detach()
+            if let session = slot.session { slot.feed?.detach(session) }
             slot.session?.stop(at: now)
             slot.output.releaseHeld(at: now)
         }
@@ -146,14 +146,12 @@ public final class BridgeDaemon<Output: DeviceOutput> {
         }
         problem = nil
         if let session = slot.session {
-            slot.feed = feed
-            session.attach(to: feed)
+            slot.attachSession(to: feed)
             Logger.debug("\(address): back, profile \(session.profileName)")
         } else {
             let session = makeSession(address: address, output: slot.output)
             slot.session = session
-            slot.feed = feed
-            session.attach(to: feed)
+            slot.attachSession(to: feed)
             Logger.notice("\(address): controller connected, profile \(session.profileName)")
         }
         updateStatus()
@@ -301,9 +299,7 @@ public final class BridgeDaemon<Output: DeviceOutput> {
             let previousProfile = slot.session?.profileName
             let session = makeSession(address: address, output: slot.output)
             if let previousProfile, new.profile(named: previousProfile) != nil { session.switchProfile(to: previousProfile, at: now) }
-            slot.session?.detach()
-            slot.session = session
-            if let feed = slot.feed { session.attach(to: feed) }
+            slot.replaceSession(with: session)
         }
         updateStatus()
     }

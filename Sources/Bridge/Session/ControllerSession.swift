@@ -5,7 +5,7 @@ import Timebase
 
 /// One controller's mapping: its engine, its output, and the one timer for the engine's next deadline.
 ///
-/// A `ControllerConsumer`: attached to a controller's `ControllerFeed`, it gets the notification's
+/// A `ControllerConsumer`: attached to a controller's `ControllerFeed` (`feed.attach(session)`), it gets the notification's
 /// bytes straight from the link and decodes them itself (no controller model runs, so no
 /// long-press timer is set). The packet path is `receive(_:at:)`: decode, `update`, write, re-arm. It allocates nothing in
 /// steady state (the buffer keeps its capacity; the timer is only replaced when the deadline changes)
@@ -25,8 +25,6 @@ public final class ControllerSession<Output: BridgeOutput>: ControllerConsumer {
     public var linkHandler: (@MainActor (ControllerSession, Bool) -> Void)?
     /// Notifications that were not packets, dropped.
     public private(set) var malformedPackets = 0
-    /// The feed this session is attached to.
-    public private(set) weak var feed: ControllerFeed?
 
     // Every packet modifies both; unchecked, they skip the run-time exclusivity checks (about a
     // quarter of the packet path's instructions with them). No access can overlap another: both
@@ -63,18 +61,12 @@ public final class ControllerSession<Output: BridgeOutput>: ControllerConsumer {
     /// The engine's next deadline (for tests and status).
     public var nextDeadline: MonotonicTime? { engine.nextDeadline }
 
-    /// Consumes `feed` from now on (and no longer the feed it had): packets are mapped, and a
-    /// disconnect releases everything.
-    public func attach(to feed: ControllerFeed) {
-        if let previous = self.feed, previous !== feed { previous.detach(self) }
-        self.feed = feed
-        feed.attach(self)
-    }
-
-    /// Stops consuming the feed (a new session takes its place).
-    public func detach() {
-        feed?.detach(self)
-        feed = nil
+    // Nothing holds this session weakly (the timer's action holds it unowned, and `deinit`
+    // cancels the timer): an object that is weakly referenced gets a side table, and then
+    // every retain and release of it, one pair a packet in `ControllerFeed.receive`, takes the
+    // runtime's slow path.
+    isolated deinit {
+        timer?.cancel()
     }
 
     /// Decodes and maps one notification received at `time`: the fast path. One that is not a
@@ -186,8 +178,7 @@ public final class ControllerSession<Output: BridgeOutput>: ControllerConsumer {
             timer = nil
             return
         }
-        timer = scheduler.schedule(at: deadline) { [weak self] in
-            guard let self else { return }
+        timer = scheduler.schedule(at: deadline) { [unowned self] in
             self.armedDeadline = nil
             self.timer = nil
             self.advance(to: max(self.scheduler.now, deadline))

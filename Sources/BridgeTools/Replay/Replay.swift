@@ -25,7 +25,7 @@ public final class Replay<Output: BridgeOutput> {
             address: recording.info.address, configuration: configuration, profileName: profileName,
             output: output, scheduler: player.scheduler
         )
-        session.attach(to: player.feed)
+        player.feed.attach(session)
     }
 
     /// Plays the whole recording. `wait` is called with each virtual time before it is played:
