@@ -20,7 +20,11 @@ public final class ControllerFeed: ControllerConsumer {
     /// Set by the transport: reads the battery level, which then arrives as `batteryChanged`.
     public var batteryReader: (@MainActor () -> Void)?
 
-    private var consumers: [any ControllerConsumer] = []
+    // Read on every packet; unchecked, it skips the run-time exclusivity check (about 60
+    // instructions a packet). No access can overlap another: it is private, and `receive` and
+    // the others iterate a copy, so a consumer that attaches or detaches meanwhile changes
+    // the stored array, not the one being iterated.
+    @exclusivity(unchecked) private var consumers: [any ControllerConsumer] = []
 
     /// A feed for the controller at `address`, disconnected, with no consumer.
     public init(address: String) {
