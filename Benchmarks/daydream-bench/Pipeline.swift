@@ -48,9 +48,11 @@ final class EncodingOutput: BridgeOutput {
     static let recordSize = 24
     static let capacity = 256
     private let buffers: [UnsafeMutableRawPointer]
-    private var counts: [Int]
+    // Unchecked, as the daemon's own writers keep their counts (`InputEventWriter`): private,
+    // and touched only inside `send`, which calls nothing back.
+    @exclusivity(unchecked) private var counts: [Int]
     /// Events encoded since creation.
-    private(set) var totalEvents = 0
+    @exclusivity(unchecked) private(set) var totalEvents = 0
 
     init() {
         buffers = OutputDeviceKind.allCases.map { _ in
