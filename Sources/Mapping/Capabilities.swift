@@ -117,36 +117,24 @@ public struct DeviceCapabilities: Hashable, Sendable {
 /// runtime, `SDL_JOYSTICK_DISABLE_UDEV=1`) and Godot require; a mouse always carries `REL_X`,
 /// `REL_Y` and `BTN_LEFT` so it is a mouse to udev and libinput.
 public struct Capabilities: Hashable, Sendable {
-    /// The gamepad, or nil when no profile emits gamepad codes.
-    public var gamepad: DeviceCapabilities?
-    /// The mouse, or nil when no profile emits mouse codes.
-    public var mouse: DeviceCapabilities?
-    /// The keyboard, or nil when no profile emits keyboard codes.
-    public var keyboard: DeviceCapabilities?
+    /// The devices, indexed by `OutputDeviceKind.rawValue`.
+    private var devices: [DeviceCapabilities?]
+
+    /// No devices.
+    public init() {
+        devices = Array(repeating: nil, count: OutputDeviceKind.count)
+    }
 
     /// Capabilities with the given devices.
-    public init(gamepad: DeviceCapabilities? = nil, mouse: DeviceCapabilities? = nil, keyboard: DeviceCapabilities? = nil) {
-        self.gamepad = gamepad
-        self.mouse = mouse
-        self.keyboard = keyboard
+    public init(_ devices: [OutputDeviceKind: DeviceCapabilities]) {
+        self.init()
+        for (kind, codes) in devices { self[kind] = codes }
     }
 
     /// The device of one kind.
     public subscript(kind: OutputDeviceKind) -> DeviceCapabilities? {
-        get {
-            switch kind {
-            case .gamepad: gamepad
-            case .mouse: mouse
-            case .keyboard: keyboard
-            }
-        }
-        set {
-            switch kind {
-            case .gamepad: gamepad = newValue
-            case .mouse: mouse = newValue
-            case .keyboard: keyboard = newValue
-            }
-        }
+        get { devices[Int(kind.rawValue)] }
+        set { devices[Int(kind.rawValue)] = newValue }
     }
 
     /// The kinds that exist, in `OutputDeviceKind` order.
@@ -154,22 +142,20 @@ public struct Capabilities: Hashable, Sendable {
         OutputDeviceKind.allCases.filter { self[$0] != nil }
     }
 
-    /// Adds a key code to the device it routes to; unroutable codes are ignored.
-    public mutating func insertKey(_ code: UInt16) {
-        guard let kind = OutputDeviceKind.routeKey(code) else { return }
+    /// Adds a key code to `device`, or (when nil) to the device it routes to; unroutable codes are ignored.
+    public mutating func insertKey(_ code: UInt16, on device: OutputDeviceKind? = nil) {
+        guard let kind = device ?? OutputDeviceKind.routeKey(code) else { return }
         self[kind, default: DeviceCapabilities()].insertKey(code)
     }
 
-    /// Adds a relative axis to the mouse.
-    public mutating func insertRelative(_ code: UInt16) {
-        mouse = mouse ?? DeviceCapabilities()
-        mouse?.insertRelative(code)
+    /// Adds a relative axis to `device`.
+    public mutating func insertRelative(_ code: UInt16, on device: OutputDeviceKind) {
+        self[device, default: DeviceCapabilities()].insertRelative(code)
     }
 
-    /// Adds an absolute axis to the gamepad.
-    public mutating func insertAbsolute(_ code: UInt16, _ info: AbsInfo) {
-        gamepad = gamepad ?? DeviceCapabilities()
-        gamepad?.insertAbsolute(code, info)
+    /// Adds an absolute axis to `device`.
+    public mutating func insertAbsolute(_ code: UInt16, _ info: AbsInfo, on device: OutputDeviceKind) {
+        self[device, default: DeviceCapabilities()].insertAbsolute(code, info)
     }
 
     /// Adds every device and code in `other`.
@@ -181,24 +167,33 @@ public struct Capabilities: Hashable, Sendable {
 
     /// Adds the codes udev and SDL need to classify each existing device right (see the type's doc).
     public mutating func addClassificationCodes() {
-        if var pad = gamepad {
-            pad.insertKey(EventCode.btnSouth)
-            let gamepadButtons = pad.keys.filter { (EventCode.btnJoystick..<EventCode.btnDigi).contains($0) }
-            if gamepadButtons.count < 2 { pad.insertKey(EventCode.btnEast) }
-            pad.insertAbsolute(EventCode.absX, .stick)
-            pad.insertAbsolute(EventCode.absY, .stick)
-            gamepad = pad
-        }
-        if var pointer = mouse {
-            pointer.insertRelative(EventCode.relX)
-            pointer.insertRelative(EventCode.relY)
-            pointer.insertKey(EventCode.btnLeft)
-            mouse = pointer
+        for kind in deviceKinds {
+            self[kind]?.addClassificationCodes(for: kind)
         }
     }
 
     private subscript(kind: OutputDeviceKind, default defaultValue: DeviceCapabilities) -> DeviceCapabilities {
         get { self[kind] ?? defaultValue }
         set { self[kind] = newValue }
+    }
+}
+
+extension DeviceCapabilities {
+    /// Adds the codes a device of `kind` needs to be classified as one (see `Capabilities`).
+    mutating func addClassificationCodes(for kind: OutputDeviceKind) {
+        switch kind {
+        case .gamepad:
+            insertKey(EventCode.btnSouth)
+            let gamepadButtons = keys.filter { (EventCode.btnJoystick..<EventCode.btnDigi).contains($0) }
+            if gamepadButtons.count < 2 { insertKey(EventCode.btnEast) }
+            insertAbsolute(EventCode.absX, .stick)
+            insertAbsolute(EventCode.absY, .stick)
+        case .mouse:
+            insertRelative(EventCode.relX)
+            insertRelative(EventCode.relY)
+            insertKey(EventCode.btnLeft)
+        case .keyboard:
+            break
+        }
     }
 }

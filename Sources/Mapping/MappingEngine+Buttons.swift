@@ -200,7 +200,10 @@ extension MappingEngine {
     private mutating func start(_ action: Action, into buffer: inout OutputBuffer) {
         switch action {
         case .keys(let codes):
-            for code in codes { output.press(code, into: &buffer) }
+            for code in codes {
+                guard let device = OutputDeviceKind.routeKey(code) else { continue }
+                output.press(code, on: device, into: &buffer)
+            }
         case .airMouse:
             airMouseHolds += 1
         default:
@@ -211,7 +214,10 @@ extension MappingEngine {
     mutating func endHeld(_ action: Action, into buffer: inout OutputBuffer) {
         switch action {
         case .keys(let codes):
-            for code in codes.reversed() { output.release(code, into: &buffer) }
+            for code in codes.reversed() {
+                guard let device = OutputDeviceKind.routeKey(code) else { continue }
+                output.release(code, on: device, into: &buffer)
+            }
         case .airMouse:
             airMouseHolds = max(0, airMouseHolds - 1)
         default:

@@ -39,7 +39,7 @@ extension MappingEngine {
             motion.zero = input.orientation
         }
         if let tilt = prepared.profile.tilt, let zero = motion.zero {
-            output.setAbsolute(tilt.axis, Self.tiltValue(input.orientation, zero: zero, tilt), into: &buffer)
+            output.setAbsolute(tilt.axis, Self.tiltValue(input.orientation, zero: zero, tilt), on: tilt.device, into: &buffer)
         }
     }
 
@@ -64,8 +64,8 @@ extension MappingEngine {
         var dy = -Self.withoutDrift(input.rotationRate.x, settings.deadzone) * gain
         if settings.invertX { dx = -dx }
         if settings.invertY { dy = -dy }
-        output.addRelative(EventCode.relX, takeWholeCounts(dx, remainder: &motion.remainderX))
-        output.addRelative(EventCode.relY, takeWholeCounts(dy, remainder: &motion.remainderY))
+        output.addRelative(EventCode.relX, takeWholeCounts(dx, remainder: &motion.remainderX), on: settings.device)
+        output.addRelative(EventCode.relY, takeWholeCounts(dy, remainder: &motion.remainderY), on: settings.device)
     }
 
     /// A rate with the drift dead zone removed: 0 inside it, shifted towards 0 outside.

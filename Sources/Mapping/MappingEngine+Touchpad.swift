@@ -105,8 +105,8 @@ extension MappingEngine {
                 y = directionY * magnitude
             }
         }
-        output.setAbsolute(options.xAxis, stickValue(x), into: &buffer)
-        output.setAbsolute(options.yAxis, stickValue(y), into: &buffer)
+        output.setAbsolute(options.xAxis, stickValue(x), on: options.device, into: &buffer)
+        output.setAbsolute(options.yAxis, stickValue(y), on: options.device, into: &buffer)
     }
 
     // MARK: D-pad
@@ -134,16 +134,16 @@ extension MappingEngine {
         switch options.output {
         case .buttons:
             for entry in Direction.buttons where previous & entry.bit != 0 && directions & entry.bit == 0 {
-                output.release(entry.code, into: &buffer)
+                output.release(entry.code, on: options.device, into: &buffer)
             }
             for entry in Direction.buttons where previous & entry.bit == 0 && directions & entry.bit != 0 {
-                output.press(entry.code, into: &buffer)
+                output.press(entry.code, on: options.device, into: &buffer)
             }
         case .hat:
             let x: Int32 = directions & Direction.left != 0 ? -1 : (directions & Direction.right != 0 ? 1 : 0)
             let y: Int32 = directions & Direction.up != 0 ? -1 : (directions & Direction.down != 0 ? 1 : 0)
-            output.setAbsolute(EventCode.absHat0x, x, into: &buffer)
-            output.setAbsolute(EventCode.absHat0y, y, into: &buffer)
+            output.setAbsolute(EventCode.absHat0x, x, on: options.device, into: &buffer)
+            output.setAbsolute(EventCode.absHat0y, y, on: options.device, into: &buffer)
         }
     }
 
@@ -173,8 +173,8 @@ extension MappingEngine {
             let speed = (delta.dx * delta.dx + delta.dy * delta.dy).squareRoot() / delta.seconds
             gain *= min(5, max(0.2, pow(speed, options.acceleration - 1)))
         }
-        output.addRelative(EventCode.relX, takeWholeCounts(delta.dx * gain, remainder: &touchpad.remainderX))
-        output.addRelative(EventCode.relY, takeWholeCounts(delta.dy * gain, remainder: &touchpad.remainderY))
+        output.addRelative(EventCode.relX, takeWholeCounts(delta.dx * gain, remainder: &touchpad.remainderX), on: options.device)
+        output.addRelative(EventCode.relY, takeWholeCounts(delta.dy * gain, remainder: &touchpad.remainderY), on: options.device)
     }
 
     private mutating func updateScroll(_ input: ControllerInput, _ options: ScrollOptions, at time: MonotonicTime) {
@@ -183,10 +183,10 @@ extension MappingEngine {
         let unitsPerPad = options.detents * 120
         // Finger down scrolls down (REL_WHEEL negative); finger right scrolls right.
         let vertical = takeWholeCounts(-delta.dy * unitsPerPad * sign, remainder: &touchpad.remainderY)
-        emitWheel(vertical, horizontal: false)
+        emitWheel(vertical, horizontal: false, on: options.device)
         if options.horizontal {
             let horizontal = takeWholeCounts(delta.dx * unitsPerPad * sign, remainder: &touchpad.remainderX)
-            emitWheel(horizontal, horizontal: true)
+            emitWheel(horizontal, horizontal: true, on: options.device)
         }
     }
 
@@ -208,27 +208,27 @@ extension MappingEngine {
         var units = turns * options.detents * 120
         if options.reverse { units = -units }
         if options.horizontal {
-            emitWheel(takeWholeCounts(units, remainder: &touchpad.remainderX), horizontal: true)
+            emitWheel(takeWholeCounts(units, remainder: &touchpad.remainderX), horizontal: true, on: options.device)
         } else {
-            emitWheel(takeWholeCounts(-units, remainder: &touchpad.remainderY), horizontal: false)
+            emitWheel(takeWholeCounts(-units, remainder: &touchpad.remainderY), horizontal: false, on: options.device)
         }
     }
 
-    /// Hi-res units, plus a whole detent on the low-res axis each time 120 of them add up.
-    private mutating func emitWheel(_ units: Int32, horizontal: Bool) {
+    /// Hi-res units on `device`, plus a whole detent on the low-res axis each time 120 of them add up.
+    private mutating func emitWheel(_ units: Int32, horizontal: Bool, on device: OutputDeviceKind) {
         guard units != 0 else { return }
         if horizontal {
-            output.addRelative(EventCode.relHwheelHiRes, units)
+            output.addRelative(EventCode.relHwheelHiRes, units, on: device)
             touchpad.detentX &+= units
             let detents = touchpad.detentX / 120
             touchpad.detentX -= detents * 120
-            output.addRelative(EventCode.relHwheel, detents)
+            output.addRelative(EventCode.relHwheel, detents, on: device)
         } else {
-            output.addRelative(EventCode.relWheelHiRes, units)
+            output.addRelative(EventCode.relWheelHiRes, units, on: device)
             touchpad.detentY &+= units
             let detents = touchpad.detentY / 120
             touchpad.detentY -= detents * 120
-            output.addRelative(EventCode.relWheel, detents)
+            output.addRelative(EventCode.relWheel, detents, on: device)
         }
     }
 }

@@ -1,4 +1,8 @@
 /// The virtual devices the bridge can create; each exists only when some profile needs it.
+///
+/// Everything the mapping keeps per device (capabilities, output state, frames) is indexed by
+/// `rawValue`, for any number of kinds. A kind is its case here, its name, the codes it
+/// accepts, and its classification codes (`Capabilities.addClassificationCodes`).
 public enum OutputDeviceKind: UInt8, CaseIterable, Hashable, Sendable, CustomStringConvertible {
     /// A gamepad: `BTN_SOUTH`..., `BTN_DPAD_*`, `ABS_*`. udev classifies it as a joystick.
     case gamepad = 0
@@ -7,8 +11,18 @@ public enum OutputDeviceKind: UInt8, CaseIterable, Hashable, Sendable, CustomStr
     /// A keyboard: `KEY_*` (including media keys) and the other non-gamepad buttons.
     case keyboard = 2
 
-    /// The device a code of this type goes to, or nil when the bridge never emits it
-    /// (`EV_SYN`/unknown types, the tablet/touch range `BTN_DIGI`...`BTN_WHEEL`, out-of-range codes).
+    /// The number of kinds: the size of every per-device table.
+    public static let count = allCases.count
+
+    /// The kind with this config name (`"gamepad"`, `"mouse"`, `"keyboard"`), or nil.
+    public init?(name: String) {
+        guard let kind = Self.allCases.first(where: { $0.description == name }) else { return nil }
+        self = kind
+    }
+
+    /// The device a code of this type goes to when the profile does not name one, or nil when
+    /// the bridge never emits it (`EV_SYN`/unknown types, the tablet/touch range
+    /// `BTN_DIGI`...`BTN_WHEEL`, out-of-range codes).
     ///
     /// Routing keeps classes apart: mouse buttons and relative axes to the mouse (a pad with
     /// a mouse button would be taken for a mouse), joystick/gamepad buttons, d-pad buttons,
@@ -45,7 +59,19 @@ public enum OutputDeviceKind: UInt8, CaseIterable, Hashable, Sendable, CustomStr
         }
     }
 
-    /// "gamepad", "mouse" or "keyboard".
+    /// Whether a device of this kind may carry the code without udev, libinput or SDL taking it
+    /// for another class. Today each code has one such kind, the one `route` names; a kind added
+    /// later (a motion sensor taking `ABS_*`) widens this, and a profile can then name it.
+    public func accepts(type: UInt16, code: UInt16) -> Bool {
+        Self.route(type: type, code: code) == self
+    }
+
+    /// The kinds that accept every one of `codes` (as `(type, code)`), in `allCases` order.
+    public static func kinds(accepting codes: [(type: UInt16, code: UInt16)]) -> [OutputDeviceKind] {
+        allCases.filter { kind in codes.allSatisfy { kind.accepts(type: $0.type, code: $0.code) } }
+    }
+
+    /// The config name: "gamepad", "mouse" or "keyboard".
     public var description: String {
         switch self {
         case .gamepad: "gamepad"
@@ -87,10 +113,11 @@ public struct OutputBuffer: Sendable {
     /// The events, in the order to write them.
     public private(set) var events: [OutputEvent]
     /// Devices that received events since their last `SYN_REPORT`, as bits of `OutputDeviceKind.rawValue`.
-    private var dirty: UInt8 = 0
+    private var dirty: UInt64 = 0
 
     /// An empty buffer with room for `capacity` events.
     public init(capacity: Int = 256) {
+        precondition(OutputDeviceKind.count <= UInt64.bitWidth, "one dirty bit per device kind")
         events = []
         events.reserveCapacity(capacity)
     }

@@ -1,26 +1,48 @@
-/// What the virtual devices currently show: which keys are down (with a count, so two bindings
-/// on one code never release each other's press) and where each absolute axis is.
+/// What the virtual devices currently show, per device and code: which keys are down (with a
+/// count, so two bindings on one code never release each other's press) and where each
+/// absolute axis is.
 ///
-/// Every change goes into the buffer; unchanged values are not repeated. Fixed-size tables, no allocation after init.
+/// Every change goes into the buffer; unchanged values are not repeated. Dense tables indexed
+/// by `OutputDeviceKind.rawValue` and code (`device * codes + code`), no allocation after init.
 struct OutputState: Sendable {
-    /// Presses per `EV_KEY` code.
+    private static let keyCodes = Int(EventCode.keyMax) + 1
+    private static let absoluteCodes = Int(EventCode.absMax) + 1
+    private static let relativeCodes = Int(EventCode.relMax) + 1
+
+    /// Presses per device and `EV_KEY` code.
     private var keyCounts: [UInt8]
-    /// Current value per `EV_ABS` code.
+    /// Current value per device and `EV_ABS` code.
     private var absValues: [Int32]
-    /// Rest value per `EV_ABS` code (from the capabilities).
+    /// Rest value per device and `EV_ABS` code (from the capabilities).
     private var absRest: [Int32]
-    /// Pending relative motion, summed within a frame and written by `flushRelative`.
+    /// Pending relative motion per device and `EV_REL` code, summed within a frame and written by `flushRelative`.
     private var relative: [Int32]
+    /// Devices with pending relative motion, as bits of `OutputDeviceKind.rawValue`.
+    private var relativeDevices: UInt64 = 0
 
     init(capabilities: Capabilities) {
-        keyCounts = Array(repeating: 0, count: Int(EventCode.keyMax) + 1)
-        absValues = Array(repeating: 0, count: Int(EventCode.absMax) + 1)
+        let devices = OutputDeviceKind.count
+        keyCounts = Array(repeating: 0, count: devices * Self.keyCodes)
+        absValues = Array(repeating: 0, count: devices * Self.absoluteCodes)
         absRest = absValues
-        relative = Array(repeating: 0, count: Int(EventCode.relMax) + 1)
-        for axis in capabilities.gamepad?.absoluteAxes ?? [] {
-            absRest[Int(axis.code)] = axis.info.value
-            absValues[Int(axis.code)] = axis.info.value
+        relative = Array(repeating: 0, count: devices * Self.relativeCodes)
+        for kind in capabilities.deviceKinds {
+            for axis in capabilities[kind]?.absoluteAxes ?? [] where Int(axis.code) < Self.absoluteCodes {
+                let index = Self.absoluteIndex(axis.code, on: kind)
+                absRest[index] = axis.info.value
+                absValues[index] = axis.info.value
+            }
         }
+    }
+
+    @inline(__always)
+    private static func keyIndex(_ code: UInt16, on device: OutputDeviceKind) -> Int {
+        Int(device.rawValue) * keyCodes + Int(code)
+    }
+
+    @inline(__always)
+    private static func absoluteIndex(_ code: UInt16, on device: OutputDeviceKind) -> Int {
+        Int(device.rawValue) * absoluteCodes + Int(code)
     }
 
     /// True when any key is down or any axis is away from rest.
@@ -28,66 +50,79 @@ struct OutputState: Sendable {
         !keyCounts.contains(where: { $0 != 0 }) && absValues == absRest
     }
 
-    /// True when `code` is down.
-    func isDown(_ code: UInt16) -> Bool {
-        Int(code) < keyCounts.count && keyCounts[Int(code)] > 0
-    }
-
-    /// Presses `code` (emitting only the first press).
-    mutating func press(_ code: UInt16, into output: inout OutputBuffer) {
-        guard Int(code) < keyCounts.count, let device = OutputDeviceKind.routeKey(code) else { return }
-        if keyCounts[Int(code)] == 0 {
+    /// Presses `code` on `device` (emitting only the first press).
+    mutating func press(_ code: UInt16, on device: OutputDeviceKind, into output: inout OutputBuffer) {
+        guard Int(code) < Self.keyCodes else { return }
+        let index = Self.keyIndex(code, on: device)
+        if keyCounts[index] == 0 {
             output.append(device, type: EventType.key, code: code, value: 1)
         }
-        keyCounts[Int(code)] &+= 1
+        keyCounts[index] &+= 1
     }
 
-    /// Releases one press of `code` (emitting only the last release).
-    mutating func release(_ code: UInt16, into output: inout OutputBuffer) {
-        guard Int(code) < keyCounts.count, keyCounts[Int(code)] > 0,
-              let device = OutputDeviceKind.routeKey(code) else { return }
-        keyCounts[Int(code)] -= 1
-        if keyCounts[Int(code)] == 0 {
+    /// Releases one press of `code` on `device` (emitting only the last release).
+    mutating func release(_ code: UInt16, on device: OutputDeviceKind, into output: inout OutputBuffer) {
+        guard Int(code) < Self.keyCodes else { return }
+        let index = Self.keyIndex(code, on: device)
+        guard keyCounts[index] > 0 else { return }
+        keyCounts[index] -= 1
+        if keyCounts[index] == 0 {
             output.append(device, type: EventType.key, code: code, value: 0)
         }
     }
 
-    /// Moves an absolute axis (emitting only a change).
-    mutating func setAbsolute(_ code: UInt16, _ value: Int32, into output: inout OutputBuffer) {
-        guard Int(code) < absValues.count, absValues[Int(code)] != value else { return }
-        absValues[Int(code)] = value
-        output.append(.gamepad, type: EventType.abs, code: code, value: value)
+    /// Moves an absolute axis of `device` (emitting only a change).
+    mutating func setAbsolute(_ code: UInt16, _ value: Int32, on device: OutputDeviceKind, into output: inout OutputBuffer) {
+        guard Int(code) < Self.absoluteCodes else { return }
+        let index = Self.absoluteIndex(code, on: device)
+        guard absValues[index] != value else { return }
+        absValues[index] = value
+        output.append(device, type: EventType.abs, code: code, value: value)
     }
 
-    /// Returns an absolute axis to its rest value.
-    mutating func centreAbsolute(_ code: UInt16, into output: inout OutputBuffer) {
-        guard Int(code) < absRest.count else { return }
-        setAbsolute(code, absRest[Int(code)], into: &output)
+    /// Returns an absolute axis of `device` to its rest value.
+    mutating func centreAbsolute(_ code: UInt16, on device: OutputDeviceKind, into output: inout OutputBuffer) {
+        guard Int(code) < Self.absoluteCodes else { return }
+        setAbsolute(code, absRest[Self.absoluteIndex(code, on: device)], on: device, into: &output)
     }
 
-    /// Adds relative motion to the current frame.
-    mutating func addRelative(_ code: UInt16, _ value: Int32) {
-        guard Int(code) < relative.count else { return }
-        relative[Int(code)] &+= value
+    /// Adds relative motion of `device` to the current frame.
+    mutating func addRelative(_ code: UInt16, _ value: Int32, on device: OutputDeviceKind) {
+        guard Int(code) < Self.relativeCodes, value != 0 else { return }
+        relative[Int(device.rawValue) * Self.relativeCodes + Int(code)] &+= value
+        relativeDevices |= 1 << device.rawValue
     }
 
-    /// Writes the summed relative motion (non-zero codes, in code order) and clears it.
+    /// Writes the summed relative motion (non-zero codes, by device, then in code order) and clears it.
     mutating func flushRelative(into output: inout OutputBuffer) {
-        for index in relative.indices where relative[index] != 0 {
-            output.append(.mouse, type: EventType.rel, code: UInt16(index), value: relative[index])
-            relative[index] = 0
+        guard relativeDevices != 0 else { return }
+        for device in OutputDeviceKind.allCases where relativeDevices & (1 << device.rawValue) != 0 {
+            let first = Int(device.rawValue) * Self.relativeCodes
+            for index in first..<(first + Self.relativeCodes) where relative[index] != 0 {
+                output.append(device, type: EventType.rel, code: UInt16(index - first), value: relative[index])
+                relative[index] = 0
+            }
         }
+        relativeDevices = 0
     }
 
-    /// Releases every key that is down (in code order) and centres every axis; no `SYN_REPORT`.
+    /// Releases every key that is down and centres every axis (each in code order, devices in
+    /// kind order within a code); no `SYN_REPORT`.
     mutating func releaseEverything(into output: inout OutputBuffer) {
-        for index in keyCounts.indices where keyCounts[index] != 0 {
-            keyCounts[index] = 1
-            release(UInt16(index), into: &output)
+        for code in 0..<Self.keyCodes {
+            for device in OutputDeviceKind.allCases {
+                let index = Self.keyIndex(UInt16(code), on: device)
+                guard keyCounts[index] != 0 else { continue }
+                keyCounts[index] = 1
+                release(UInt16(code), on: device, into: &output)
+            }
         }
-        for index in absValues.indices {
-            centreAbsolute(UInt16(index), into: &output)
+        for code in 0..<Self.absoluteCodes {
+            for device in OutputDeviceKind.allCases {
+                centreAbsolute(UInt16(code), on: device, into: &output)
+            }
         }
         for index in relative.indices { relative[index] = 0 }
+        relativeDevices = 0
     }
 }

@@ -17,6 +17,8 @@ public struct AirMouseSettings: Hashable, Sendable {
     public var invertX: Bool = false
     /// `invert-y` (default false): mirror vertical motion.
     public var invertY: Bool = false
+    /// `device` (default `"mouse"`): the device the pointer motion goes to.
+    public var device: OutputDeviceKind = .mouse
 
     /// The defaults.
     public init() {}
@@ -46,6 +48,8 @@ public struct TiltSettings: Hashable, Sendable {
     public var deadzone: Double = 0.0
     /// `invert` (default false): flip the sign.
     public var invert: Bool = false
+    /// `device` (default `"gamepad"`): the device the axis is on.
+    public var device: OutputDeviceKind = .gamepad
 
     /// The defaults.
     public init() {}

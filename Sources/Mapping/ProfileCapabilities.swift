@@ -43,36 +43,36 @@ extension Profile {
         case .none:
             break
         case .stick(let options):
-            result.insertAbsolute(options.xAxis, .stick)
-            result.insertAbsolute(options.yAxis, .stick)
+            result.insertAbsolute(options.xAxis, .stick, on: options.device)
+            result.insertAbsolute(options.yAxis, .stick, on: options.device)
         case .dpad(let options):
             switch options.output {
             case .buttons:
-                for code in EventCode.btnDpadUp...EventCode.btnDpadRight { result.insertKey(code) }
+                for code in EventCode.btnDpadUp...EventCode.btnDpadRight { result.insertKey(code, on: options.device) }
             case .hat:
-                result.insertAbsolute(EventCode.absHat0x, .hat)
-                result.insertAbsolute(EventCode.absHat0y, .hat)
+                result.insertAbsolute(EventCode.absHat0x, .hat, on: options.device)
+                result.insertAbsolute(EventCode.absHat0y, .hat, on: options.device)
             }
-        case .trackpad:
-            result.insertRelative(EventCode.relX)
-            result.insertRelative(EventCode.relY)
+        case .trackpad(let options):
+            result.insertRelative(EventCode.relX, on: options.device)
+            result.insertRelative(EventCode.relY, on: options.device)
         case .scroll(let options):
-            result.insertRelative(EventCode.relWheel)
-            result.insertRelative(EventCode.relWheelHiRes)
+            result.insertRelative(EventCode.relWheel, on: options.device)
+            result.insertRelative(EventCode.relWheelHiRes, on: options.device)
             if options.horizontal {
-                result.insertRelative(EventCode.relHwheel)
-                result.insertRelative(EventCode.relHwheelHiRes)
+                result.insertRelative(EventCode.relHwheel, on: options.device)
+                result.insertRelative(EventCode.relHwheelHiRes, on: options.device)
             }
         case .wheel(let options):
-            result.insertRelative(options.horizontal ? EventCode.relHwheel : EventCode.relWheel)
-            result.insertRelative(options.horizontal ? EventCode.relHwheelHiRes : EventCode.relWheelHiRes)
+            result.insertRelative(options.horizontal ? EventCode.relHwheel : EventCode.relWheel, on: options.device)
+            result.insertRelative(options.horizontal ? EventCode.relHwheelHiRes : EventCode.relWheelHiRes, on: options.device)
         }
         if usesAirMouse {
-            result.insertRelative(EventCode.relX)
-            result.insertRelative(EventCode.relY)
+            result.insertRelative(EventCode.relX, on: airMouse.device)
+            result.insertRelative(EventCode.relY, on: airMouse.device)
         }
         if let tilt {
-            result.insertAbsolute(tilt.axis, .stick)
+            result.insertAbsolute(tilt.axis, .stick, on: tilt.device)
         }
         return result
     }

@@ -44,6 +44,8 @@ public struct StickOptions: Hashable, Sendable {
     public var xAxis: UInt16 = EventCode.absX
     /// `y-axis` (default `"ABS_Y"`): the vertical axis.
     public var yAxis: UInt16 = EventCode.absY
+    /// `device` (default `"gamepad"`): the device the axes are on.
+    public var device: OutputDeviceKind = .gamepad
 
     /// The defaults.
     public init() {}
@@ -76,6 +78,8 @@ public struct DpadOptions: Hashable, Sendable {
     public var output: DpadOutput = .buttons
     /// `deadzone` (default 0.25): radius, as a fraction of the pad's radius, with no direction.
     public var deadzone: Double = 0.25
+    /// `device` (default `"gamepad"`): the device the buttons or the hat are on.
+    public var device: OutputDeviceKind = .gamepad
 
     /// The defaults.
     public init() {}
@@ -93,6 +97,8 @@ public struct TrackpadOptions: Hashable, Sendable {
     public var speed: Double = 1.0
     /// `acceleration` (default 1.0): the exponent of the acceleration curve; 1.0 is linear, 1.5 is brisk.
     public var acceleration: Double = 1.0
+    /// `device` (default `"mouse"`): the device the pointer motion goes to.
+    public var device: OutputDeviceKind = .mouse
 
     /// The defaults.
     public init() {}
@@ -107,6 +113,8 @@ public struct ScrollOptions: Hashable, Sendable {
     public var natural: Bool = false
     /// `horizontal` (default true): sideways motion scrolls sideways too.
     public var horizontal: Bool = true
+    /// `device` (default `"mouse"`): the device the wheels are on.
+    public var device: OutputDeviceKind = .mouse
 
     /// The defaults.
     public init() {}
@@ -122,6 +130,8 @@ public struct WheelOptions: Hashable, Sendable {
     public var horizontal: Bool = false
     /// `deadzone` (default 0.4): radius, as a fraction of the pad's radius, inside which the finger turns nothing.
     public var deadzone: Double = 0.4
+    /// `device` (default `"mouse"`): the device the wheel is on.
+    public var device: OutputDeviceKind = .mouse
 
     /// The defaults.
     public init() {}

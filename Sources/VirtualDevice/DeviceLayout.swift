@@ -53,14 +53,9 @@ public enum DeviceLayout {
     /// Refuses codes that would make udev take the device for another class.
     private static func checkRouting(_ description: DeviceDescription, kind: OutputDeviceKind) throws(VirtualDeviceError) {
         let capabilities = description.capabilities
-        var misplaced = capabilities.keys.filter { OutputDeviceKind.routeKey($0) != kind }
-            .map { EventCodeNames.name(type: UInt16(EV_KEY), code: $0) }
-        if kind != .mouse {
-            misplaced += capabilities.relativeAxes.map { EventCodeNames.name(type: UInt16(EV_REL), code: $0) }
-        }
-        if kind != .gamepad {
-            misplaced += capabilities.absoluteAxes.map { EventCodeNames.name(type: UInt16(EV_ABS), code: $0.code) }
-        }
+        let codes = capabilities.keys.map { (UInt16(EV_KEY), $0) } + capabilities.relativeAxes.map { (UInt16(EV_REL), $0) }
+            + capabilities.absoluteAxes.map { (UInt16(EV_ABS), $0.code) }
+        let misplaced = codes.filter { !kind.accepts(type: $0.0, code: $0.1) }.map { EventCodeNames.name(type: $0.0, code: $0.1) }
         if !misplaced.isEmpty {
             throw .unsupportedCodes(device: description.identity.name, codes: misplaced,
                                     reason: "they belong on another device (a \(kind) with them would be misclassified)")

@@ -46,7 +46,7 @@ enum MappingCommand: Subcommand {
             }
             identity = chosen
         }
-        guard let codes = loaded.configuration.capabilities.gamepad else {
+        guard let codes = loaded.configuration.capabilities[.gamepad] else {
             printError("Error: \(loaded.source) has no gamepad: no profile emits gamepad codes")
             return ExitCode.failure
         }

@@ -144,9 +144,9 @@ struct ShippedConfigTests {
         let media = try #require(configuration.profile(named: "media"))
         #expect(media.click == .plain(.keys([try code("KEY_PLAYPAUSE")])))
         #expect(media.app == .tapHold(tap: .keys([try code("KEY_NEXTSONG")]), hold: .keys([try code("KEY_PREVIOUSSONG")]), holdTime: nil))
-        #expect(configuration.capabilities.keyboard?.hasKey(try code("KEY_PLAYPAUSE")) == true)
-        #expect(configuration.capabilities.gamepad == nil)
-        #expect(configuration.capabilities.mouse == nil)
+        #expect(configuration.capabilities[.keyboard]?.hasKey(try code("KEY_PLAYPAUSE")) == true)
+        #expect(configuration.capabilities[.gamepad] == nil)
+        #expect(configuration.capabilities[.mouse] == nil)
     }
 }
 

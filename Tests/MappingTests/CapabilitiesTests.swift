@@ -10,13 +10,13 @@ struct CapabilitiesTests {
 
     @Test func boundGamepadButtonsAndTheGamepadMark() throws {
         let caps = capabilities(Profile(name: "p", click: .plain(.keys([EventCode.btnNorth]))))
-        let pad = try #require(caps.gamepad)
+        let pad = try #require(caps[.gamepad])
         #expect(pad.hasKey(EventCode.btnNorth))
         // BTN_SOUTH (= BTN_GAMEPAD) always, and a second gamepad button so udev says joystick.
         #expect(pad.hasKey(EventCode.btnSouth))
         #expect(pad.keys.filter { (EventCode.btnJoystick..<EventCode.btnDigi).contains($0) }.count >= 2)
-        #expect(caps.mouse == nil)
-        #expect(caps.keyboard == nil)
+        #expect(caps[.mouse] == nil)
+        #expect(caps[.keyboard] == nil)
         #expect(caps.deviceKinds == [.gamepad])
     }
 
@@ -29,15 +29,15 @@ struct CapabilitiesTests {
             volumeUp: .plain(.keys([EventCode.btnSide, EventCode.btnExtra])))
         let caps = capabilities(profile)
         let mouseButtons = EventCode.btnLeft...EventCode.btnTask
-        #expect(caps.gamepad?.keys.contains(where: mouseButtons.contains) == false)
-        #expect(caps.mouse?.keys == [EventCode.btnLeft, EventCode.btnRight, EventCode.btnMiddle, EventCode.btnSide, EventCode.btnExtra])
+        #expect(caps[.gamepad]?.keys.contains(where: mouseButtons.contains) == false)
+        #expect(caps[.mouse]?.keys == [EventCode.btnLeft, EventCode.btnRight, EventCode.btnMiddle, EventCode.btnSide, EventCode.btnExtra])
         // A mouse always has pointer axes, so udev and libinput take it for a mouse.
-        #expect(caps.mouse?.relativeAxes == [EventCode.relX, EventCode.relY])
+        #expect(caps[.mouse]?.relativeAxes == [EventCode.relX, EventCode.relY])
     }
 
     @Test func stickAxesAreCentredOnTheGamepad() throws {
         let caps = capabilities(Profile(name: "p", touchpad: .stick(StickOptions())))
-        let pad = try #require(caps.gamepad)
+        let pad = try #require(caps[.gamepad])
         for code in [EventCode.absX, EventCode.absY] {
             let info = try #require(pad.absInfo(code))
             #expect(info.minimum == -32768)
@@ -46,7 +46,7 @@ struct CapabilitiesTests {
             #expect(info.fuzz == 0)
         }
         #expect(pad.hasKey(EventCode.btnSouth))
-        #expect(caps.mouse == nil)
+        #expect(caps[.mouse] == nil)
     }
 
     /// SDL without udev (Flatpak, Snap, Steam's runtime, SDL_JOYSTICK_DISABLE_UDEV=1) and
@@ -59,37 +59,37 @@ struct CapabilitiesTests {
         Profile(name: "buttons", click: .plain(.keys([EventCode.btnNorth]))),
     ])
     func gamepadAlwaysHasACentredLeftStick(profile: Profile) throws {
-        let pad = try #require(capabilities(profile).gamepad)
+        let pad = try #require(capabilities(profile)[.gamepad])
         #expect(pad.absInfo(EventCode.absX) == .stick)
         #expect(pad.absInfo(EventCode.absY) == .stick)
     }
 
     @Test func keysGoToTheKeyboard() {
         let caps = capabilities(Profile(name: "p", volumeUp: .plain(.keys([115])), volumeDown: .plain(.keys([114]))))
-        #expect(caps.keyboard?.keys == [114, 115])
-        #expect(caps.gamepad == nil)
-        #expect(caps.mouse == nil)
+        #expect(caps[.keyboard]?.keys == [114, 115])
+        #expect(caps[.gamepad] == nil)
+        #expect(caps[.mouse] == nil)
     }
 
     @Test func touchpadModesAddTheirCodes() {
         let hat = capabilities(Profile(name: "p", touchpad: .dpad({ var o = DpadOptions(); o.output = .hat; return o }())))
-        #expect(hat.gamepad?.absInfo(EventCode.absHat0x) == .hat)
-        #expect(hat.gamepad?.absInfo(EventCode.absHat0y) == .hat)
+        #expect(hat[.gamepad]?.absInfo(EventCode.absHat0x) == .hat)
+        #expect(hat[.gamepad]?.absInfo(EventCode.absHat0y) == .hat)
 
         let buttons = capabilities(Profile(name: "p", touchpad: .dpad(DpadOptions())))
-        #expect(buttons.gamepad?.keys.contains(EventCode.btnDpadUp) == true)
-        #expect(buttons.gamepad?.keys.contains(EventCode.btnDpadRight) == true)
+        #expect(buttons[.gamepad]?.keys.contains(EventCode.btnDpadUp) == true)
+        #expect(buttons[.gamepad]?.keys.contains(EventCode.btnDpadRight) == true)
 
         let scroll = capabilities(Profile(name: "p", touchpad: .scroll(ScrollOptions())))
-        #expect(scroll.mouse?.relativeAxes == [
+        #expect(scroll[.mouse]?.relativeAxes == [
             EventCode.relX, EventCode.relY, EventCode.relHwheel, EventCode.relWheel,
             EventCode.relWheelHiRes, EventCode.relHwheelHiRes,
         ])
-        #expect(scroll.gamepad == nil)
+        #expect(scroll[.gamepad] == nil)
 
         let wheel = capabilities(Profile(name: "p", touchpad: .wheel(WheelOptions())))
-        #expect(wheel.mouse?.hasRelative(EventCode.relWheelHiRes) == true)
-        #expect(wheel.mouse?.hasRelative(EventCode.relHwheel) == false)
+        #expect(wheel[.mouse]?.hasRelative(EventCode.relWheelHiRes) == true)
+        #expect(wheel[.mouse]?.hasRelative(EventCode.relHwheel) == false)
     }
 
     @Test func airMouseAndTiltOnlyWhenUsed() {
@@ -97,15 +97,15 @@ struct CapabilitiesTests {
         #expect(idle.deviceKinds.isEmpty)
 
         let held = capabilities(Profile(name: "p", home: .tapHold(tap: nil, hold: .airMouse, holdTime: nil)))
-        #expect(held.mouse?.hasRelative(EventCode.relX) == true)
-        #expect(held.gamepad == nil)
+        #expect(held[.mouse]?.hasRelative(EventCode.relX) == true)
+        #expect(held[.gamepad] == nil)
 
         var tilt = TiltSettings()
         tilt.axis = EventCode.absRx
         let steering = Profile(name: "p", tilt: tilt).capabilities
-        #expect(steering.gamepad?.absInfo(EventCode.absRx) == .stick)
+        #expect(steering[.gamepad]?.absInfo(EventCode.absRx) == .stick)
         // Only the tilt's own axis; the device's ABS_X/ABS_Y are classification codes.
-        #expect(steering.gamepad?.absoluteAxes.map(\.code) == [EventCode.absRx])
+        #expect(steering[.gamepad]?.absoluteAxes.map(\.code) == [EventCode.absRx])
     }
 
     @Test func theUnionOverAllProfiles() {
@@ -114,8 +114,8 @@ struct CapabilitiesTests {
             Profile(name: "desk", click: .plain(.keys([EventCode.btnLeft])), touchpad: .trackpad(TrackpadOptions())),
             Profile(name: "media", click: .plain(.keys([164]))))
         #expect(caps.deviceKinds == [.gamepad, .mouse, .keyboard])
-        #expect(caps.keyboard?.keys == [164])
-        #expect(caps.gamepad?.absInfo(EventCode.absX) != nil)
+        #expect(caps[.keyboard]?.keys == [164])
+        #expect(caps[.gamepad]?.absInfo(EventCode.absX) != nil)
     }
 
     @Test func routing() {

@@ -60,7 +60,7 @@ struct HarnessTests {
         #expect(TimelineRunner.run(timeline) == timeline.expected)
         // The same events, against devices that lack the code.
         var capabilities = timeline.configuration.capabilities
-        capabilities.gamepad?.keys.removeAll { $0 == EventCode.btnSouth }
+        capabilities[.gamepad]?.keys.removeAll { $0 == EventCode.btnSouth }
         let actual = TimelineRunner.run(timeline, capabilities: capabilities)
         #expect(actual != timeline.expected)
         #expect(actual.first == "0ms !! BTN_SOUTH is not in the gamepad's capabilities")
@@ -77,8 +77,8 @@ struct HarnessTests {
         let timeline = try Timeline(text: text)
         #expect(TimelineRunner.run(timeline) == timeline.expected)
         var capabilities = timeline.configuration.capabilities
-        capabilities.gamepad?.absoluteAxes.removeAll { $0.code == EventCode.absX }
-        capabilities.gamepad?.insertAbsolute(EventCode.absX, AbsInfo(minimum: -255, maximum: 255))
+        capabilities[.gamepad]?.absoluteAxes.removeAll { $0.code == EventCode.absX }
+        capabilities[.gamepad]?.insertAbsolute(EventCode.absX, AbsInfo(minimum: -255, maximum: 255))
         let actual = TimelineRunner.run(timeline, capabilities: capabilities)
         #expect(actual.first == "0ms !! ABS_X 32767 outside the gamepad's -255...255")
     }

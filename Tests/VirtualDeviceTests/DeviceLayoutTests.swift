@@ -28,14 +28,14 @@ struct DeviceLayoutTests {
     @Test func axesStartAtRestWithFuzzZero() throws {
         var capabilities = Fixture.gamepad
         capabilities.insertAbsolute(Code.absZ, AbsInfo(minimum: 0, maximum: 255))
-        capabilities.insertAbsolute(Code.absHat0X, .hat)
+        capabilities.insertAbsolute(Code.absHat0x, .hat)
         let device = try EvdevDevice(DeviceLayout.description(for: .gamepad, capabilities: capabilities))
         let stick = try #require(device.absInfo(Code.absX))
         #expect(stick.minimum == -32768 && stick.maximum == 32767 && stick.value == 0 && stick.fuzz == 0)
         #expect(device.absInfo(Code.absZ)?.value == 0)
-        #expect(device.absInfo(Code.absHat0X)?.minimum == -1)
-        #expect(device.absInfo(Code.absHat0X)?.fuzz == 0)
-        #expect(device.absInfo(Code.absHat0Y) == nil)
+        #expect(device.absInfo(Code.absHat0x)?.minimum == -1)
+        #expect(device.absInfo(Code.absHat0x)?.fuzz == 0)
+        #expect(device.absInfo(Code.absHat0y) == nil)
     }
 
     @Test func buttonlessGamepadStillGetsBtnGamepadAndASecondButton() throws {

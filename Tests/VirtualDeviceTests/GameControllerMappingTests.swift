@@ -7,9 +7,9 @@ import Testing
 @Suite("Game controller mapping")
 struct GameControllerMappingTests {
     private func line(_ capabilities: DeviceCapabilities, _ identity: GamepadIdentity = .default) throws -> String {
-        var classified = Capabilities(gamepad: capabilities)
+        var classified = Capabilities([.gamepad: capabilities])
         classified.addClassificationCodes()
-        let codes = try #require(classified.gamepad)
+        let codes = try #require(classified[.gamepad])
         return GameControllerMapping.line(for: try DeviceLayout.description(for: .gamepad, capabilities: codes, gamepadIdentity: identity))
     }
 

@@ -36,7 +36,7 @@ struct PipeDeviceSetTests {
 
     @Test func undeclaredCodesAndMissingDevicesAreRefusedTheRestWritten() throws {
         let pair = try SocketPair()
-        let set = try PipeDeviceSet(capabilities: Capabilities(gamepad: Fixture.gamepad), fileDescriptor: pair.writeEnd)
+        let set = try PipeDeviceSet(capabilities: Capabilities([.gamepad: Fixture.gamepad]), fileDescriptor: pair.writeEnd)
         #expect(throws: VirtualDeviceError.undeclaredCode(device: "Daydream Controller Gamepad", code: "BTN_DPAD_UP")) {
             try set.send([
                 Fixture.event(.gamepad, Code.evKey, Code.btnDpadUp, 1),

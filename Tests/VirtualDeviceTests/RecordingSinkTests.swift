@@ -5,7 +5,7 @@ import Testing
 @Suite("Recording sink")
 struct RecordingSinkTests {
     @Test func recordsOnlyTheDevicesTheCapabilitiesNeed() throws {
-        let sink = try RecordingSink(capabilities: Capabilities(mouse: Fixture.mouse))
+        let sink = try RecordingSink(capabilities: Capabilities([.mouse: Fixture.mouse]))
         #expect(sink.kinds == [.mouse])
         #expect(throws: VirtualDeviceError.noSuchDevice("gamepad")) {
             try sink.send([Fixture.event(.gamepad, Code.evKey, Code.btnSouth, 1), Fixture.syn(.gamepad)])

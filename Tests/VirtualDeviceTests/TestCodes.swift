@@ -11,7 +11,7 @@ enum Code {
     static let relX = UInt16(REL_X), relY = UInt16(REL_Y)
     static let relWheel = UInt16(REL_WHEEL), relWheelHiRes = UInt16(REL_WHEEL_HI_RES)
     static let absX = UInt16(ABS_X), absY = UInt16(ABS_Y), absZ = UInt16(ABS_Z)
-    static let absHat0X = UInt16(ABS_HAT0X), absHat0Y = UInt16(ABS_HAT0Y)
+    static let absHat0x = UInt16(ABS_HAT0X), absHat0y = UInt16(ABS_HAT0Y)
     static let keyVolumeUp = UInt16(KEY_VOLUMEUP), keyVolumeDown = UInt16(KEY_VOLUMEDOWN)
     static let keyLeftCtrl = UInt16(KEY_LEFTCTRL), keyC = UInt16(KEY_C)
 }
@@ -35,7 +35,7 @@ enum Fixture {
     }
 
     static var all: Capabilities {
-        Capabilities(gamepad: gamepad, mouse: mouse, keyboard: keyboard)
+        Capabilities([.gamepad: gamepad, .mouse: mouse, .keyboard: keyboard])
     }
 
     static func event(_ device: OutputDeviceKind, _ type: UInt16, _ code: UInt16, _ value: Int32) -> OutputEvent {

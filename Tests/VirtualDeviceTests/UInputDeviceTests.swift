@@ -83,7 +83,7 @@ struct UInputDeviceTests {
     }
 
     @Test func onlyNeededDevicesAreCreated() throws {
-        let set = try VirtualDeviceSet(capabilities: Capabilities(keyboard: Fixture.keyboard))
+        let set = try VirtualDeviceSet(capabilities: Capabilities([.keyboard: Fixture.keyboard]))
         #expect(set.kinds == [.keyboard])
         #expect(set[.gamepad] == nil && set[.mouse] == nil)
     }
@@ -128,7 +128,7 @@ struct UInputDeviceTests {
     }
 
     @Test func xbox360PadReadsBackAsXpadWould() throws {
-        let set = try VirtualDeviceSet(capabilities: Capabilities(gamepad: Fixture.gamepad), gamepadIdentity: .xbox360)
+        let set = try VirtualDeviceSet(capabilities: Capabilities([.gamepad: Fixture.gamepad]), gamepadIdentity: .xbox360)
         let reader = try Reader(#require(set[.gamepad]))
         #expect(reader.evdev.name == "Microsoft X-Box 360 pad")
         #expect(reader.evdev.identity.vendor == 0x045E && reader.evdev.identity.product == 0x028E)
