@@ -5,9 +5,9 @@ extension ConfigReader {
     /// The keys of `[profile.NAME]`.
     static let profileKeys = ControllerButton.allCases.map(\.name) + ["touchpad", "air-mouse", "tilt", "chords"]
     /// The keys of `air-mouse = { ... }`.
-    static let airMouseKeys = ["speed", "deadzone", "always", "invert-x", "invert-y"]
+    static let airMouseKeys = ["speed", "deadzone", "always", "invert-x", "invert-y", deviceKey]
     /// The keys of `tilt = { ... }`.
-    static let tiltKeys = ["axis", "source", "range", "deadzone", "invert"]
+    static let tiltKeys = ["axis", "source", "range", "deadzone", "invert", deviceKey]
 
     /// `[profile.NAME]`; nil when anything in it is wrong (every problem is recorded).
     mutating func profile(named name: String, _ value: TOMLValue, at path: KeyPath, scope: DecodingScope) -> Profile? {
@@ -45,6 +45,7 @@ extension ConfigReader {
         options.boolean("always", into: &settings.always, reader: &self)
         options.boolean("invert-x", into: &settings.invertX, reader: &self)
         options.boolean("invert-y", into: &settings.invertY, reader: &self)
+        options.device(into: &settings.device, carrying: [(EventType.rel, EventCode.relX), (EventType.rel, EventCode.relY)], reader: &self)
         return options.valid ? settings : nil
     }
 
@@ -58,6 +59,7 @@ extension ConfigReader {
         options.number("range", in: 1...180, into: &settings.range, reader: &self)
         options.number("deadzone", in: 0...90, into: &settings.deadzone, reader: &self)
         options.boolean("invert", into: &settings.invert, reader: &self)
+        options.device(into: &settings.device, carrying: [(EventType.abs, settings.axis)], reader: &self)
         if options.valid, settings.deadzone >= settings.range, let entry = table["deadzone"] {
             error(at: entry.value.position, "\(path): deadzone (\(Self.format(settings.deadzone)) degrees) must be smaller "
                 + "than range (\(Self.format(settings.range)) degrees)")
@@ -117,19 +119,19 @@ extension ConfigReader {
         return nil
     }
 
-    /// Flags two settings of one profile that write the same absolute axis.
+    /// Flags two settings of one profile that write the same absolute axis of one device.
     private mutating func checkAxesUsedOnce(_ profile: Profile, table: TOMLTable, path: KeyPath) {
-        var users: [(axis: UInt16, what: String)] = []
+        var users: [(axis: UInt16, device: OutputDeviceKind, what: String)] = []
         if case .stick(let stick) = profile.touchpad {
-            users.append((stick.xAxis, "touchpad x-axis"))
-            users.append((stick.yAxis, "touchpad y-axis"))
+            users.append((stick.xAxis, stick.device, "touchpad x-axis"))
+            users.append((stick.yAxis, stick.device, "touchpad y-axis"))
         }
         if case .dpad(let dpad) = profile.touchpad, dpad.output == .hat {
-            users.append((EventCode.absHat0x, "touchpad d-pad hat"))
-            users.append((EventCode.absHat0y, "touchpad d-pad hat"))
+            users.append((EventCode.absHat0x, dpad.device, "touchpad d-pad hat"))
+            users.append((EventCode.absHat0y, dpad.device, "touchpad d-pad hat"))
         }
         guard let tilt = profile.tilt, let entry = table["tilt"] else { return }
-        if let user = users.first(where: { $0.axis == tilt.axis }) {
+        if let user = users.first(where: { $0.axis == tilt.axis && $0.device == tilt.device }) {
             let name = EventCodeNames.name(type: EventCodeNames.absolute, code: tilt.axis)
             error(at: entry.value.position, "\(path.appending("tilt")): \(name) is already the \(user.what) of this profile; "
                 + "give tilt its own axis")

@@ -4,11 +4,11 @@ extension ConfigReader {
     /// The options each touchpad mode takes besides `mode`.
     static let touchpadOptions: [(mode: String, keys: [String])] = [
         ("none", []),
-        ("stick", ["deadzone", "saturation", "shape", "x-axis", "y-axis"]),
-        ("dpad", ["directions", "activation", "output", "deadzone"]),
-        ("trackpad", ["speed", "acceleration"]),
-        ("scroll", ["detents", "natural", "horizontal"]),
-        ("wheel", ["detents", "reverse", "horizontal", "deadzone"]),
+        ("stick", ["deadzone", "saturation", "shape", "x-axis", "y-axis", deviceKey]),
+        ("dpad", ["directions", "activation", "output", "deadzone", deviceKey]),
+        ("trackpad", ["speed", "acceleration", deviceKey]),
+        ("scroll", ["detents", "natural", "horizontal", deviceKey]),
+        ("wheel", ["detents", "reverse", "horizontal", "deadzone", deviceKey]),
     ]
 
     /// `touchpad = { mode = "...", ... }`.
@@ -71,6 +71,7 @@ extension ConfigReader {
             error(at: entry.value.position, "\(options.path): x-axis and y-axis are the same axis")
             options.valid = false
         }
+        options.device(into: &stick.device, carrying: [(EventType.abs, stick.xAxis), (EventType.abs, stick.yAxis)], reader: &self)
         return stick
     }
 
@@ -94,6 +95,11 @@ extension ConfigReader {
             options.valid = false
         }
         options.number("deadzone", in: 0...0.95, into: &dpad.deadzone, reader: &self)
+        let codes: [(type: UInt16, code: UInt16)] = switch dpad.output {
+        case .buttons: (EventCode.btnDpadUp...EventCode.btnDpadRight).map { (EventType.key, $0) }
+        case .hat: [(EventType.abs, EventCode.absHat0x), (EventType.abs, EventCode.absHat0y)]
+        }
+        options.device(into: &dpad.device, carrying: codes, reader: &self)
         return dpad
     }
 
@@ -101,6 +107,7 @@ extension ConfigReader {
         var trackpad = TrackpadOptions()
         options.number("speed", in: 0.01...100, into: &trackpad.speed, reader: &self)
         options.number("acceleration", in: 0.1...5, into: &trackpad.acceleration, reader: &self)
+        options.device(into: &trackpad.device, carrying: [(EventType.rel, EventCode.relX), (EventType.rel, EventCode.relY)], reader: &self)
         return trackpad
     }
 
@@ -109,6 +116,9 @@ extension ConfigReader {
         options.number("detents", in: 0.1...1000, into: &scroll.detents, reader: &self)
         options.boolean("natural", into: &scroll.natural, reader: &self)
         options.boolean("horizontal", into: &scroll.horizontal, reader: &self)
+        var codes = [EventCode.relWheel, EventCode.relWheelHiRes]
+        if scroll.horizontal { codes += [EventCode.relHwheel, EventCode.relHwheelHiRes] }
+        options.device(into: &scroll.device, carrying: codes.map { (EventType.rel, $0) }, reader: &self)
         return scroll
     }
 
@@ -118,6 +128,8 @@ extension ConfigReader {
         options.boolean("reverse", into: &wheel.reverse, reader: &self)
         options.boolean("horizontal", into: &wheel.horizontal, reader: &self)
         options.number("deadzone", in: 0...0.95, into: &wheel.deadzone, reader: &self)
+        let codes = wheel.horizontal ? [EventCode.relHwheel, EventCode.relHwheelHiRes] : [EventCode.relWheel, EventCode.relWheelHiRes]
+        options.device(into: &wheel.device, carrying: codes.map { (EventType.rel, $0) }, reader: &self)
         return wheel
     }
 

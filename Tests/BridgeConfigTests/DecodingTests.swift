@@ -35,6 +35,34 @@ struct DecodingTests {
         #expect(configuration.profile(named: "b")?.click == .plain(.previousProfile))
     }
 
+    @Test("device names where a setting's output goes; naming the default changes nothing")
+    func outputDevices() throws {
+        let named = try ConfigDecoder.decode("""
+        [profile.a]
+        touchpad = { mode = "stick", device = "gamepad" }
+        air-mouse = { always = true, device = "mouse" }
+        tilt = { axis = "ABS_RX", device = "gamepad" }
+
+        [profile.b]
+        touchpad = { mode = "scroll", device = "mouse" }
+        """)
+        let plain = try ConfigDecoder.decode("""
+        [profile.a]
+        touchpad = { mode = "stick" }
+        air-mouse = { always = true }
+        tilt = { axis = "ABS_RX" }
+
+        [profile.b]
+        touchpad = { mode = "scroll" }
+        """)
+        #expect(named == plain)
+        #expect(named.profile(named: "a")?.tilt?.device == .gamepad)
+        #expect(named.capabilities[.mouse]?.hasRelative(EventCode.relWheel) == true)
+        #expect(throws: ConfigErrors.self) {
+            try ConfigDecoder.decode("[profile.a]\ntilt = { axis = \"ABS_RX\", device = \"keyboard\" }\n")
+        }
+    }
+
     @Test("profiles keep file order, chords too")
     func order() throws {
         let configuration = try ConfigDecoder.decode("""
