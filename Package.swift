@@ -58,7 +58,7 @@ let package = Package(
         // EventCodeNames (a table generated from linux/input-event-codes.h).
         .target(name: "BridgeConfig", dependencies: ["CTOML", "DaydreamProtocol", "Descriptors", "Mapping", "Timebase"]),
         // uinput devices through libevdev.
-        .target(name: "VirtualDevice", dependencies: ["CEvdev", "Mapping"]),
+        .target(name: "VirtualDevice", dependencies: ["CEvdev", "Mapping", "Timebase"]),
         // The recording text format (`record`, `replay`): pure, so a fuzzer can target it.
         .target(name: "Recording", dependencies: ["DaydreamProtocol", "Timebase"]),
         // systemd's notify protocol without libsystemd.

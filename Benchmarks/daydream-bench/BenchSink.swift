@@ -1,4 +1,5 @@
 import Mapping
+import Timebase
 import VirtualDevice
 #if canImport(Glibc)
 import Glibc
@@ -16,6 +17,7 @@ final class BenchDeviceSink: OutputSink {
     private(set) var writes = 0
     /// `CLOCK_MONOTONIC` nanoseconds right after the last write returned.
     private(set) var lastWriteNanoseconds: Int64 = 0
+    var label = ""
 
     /// Real devices for `capabilities` if possible, else writers on `pipe`.
     init(capabilities: Capabilities, pipe: Int32) {
@@ -32,7 +34,9 @@ final class BenchDeviceSink: OutputSink {
         }
     }
 
-    func send(_ events: [OutputEvent]) throws(VirtualDeviceError) {
+    var summary: [String] { devices?.summary ?? ["bench: frames on a pipe"] }
+
+    func send(_ events: [OutputEvent], at time: MonotonicTime) throws(VirtualDeviceError) {
         guard !events.isEmpty else { return }
         defer {
             lastWriteNanoseconds = monotonicNanoseconds()
@@ -52,7 +56,7 @@ final class BenchDeviceSink: OutputSink {
         }
     }
 
-    func releaseAll() throws(VirtualDeviceError) {
+    func releaseAll(at time: MonotonicTime) throws(VirtualDeviceError) {
         try devices?.releaseAll()
     }
 }

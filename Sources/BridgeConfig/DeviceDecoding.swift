@@ -1,5 +1,4 @@
 import Mapping
-import VirtualDevice
 
 extension ConfigReader {
     /// The key that names where a setting's output goes.

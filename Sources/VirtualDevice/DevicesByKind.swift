@@ -6,14 +6,21 @@ protocol FrameSink: AnyObject {
     func send(type: UInt16, code: UInt16, value: Int32) throws(VirtualDeviceError)
     /// Drops a partly buffered frame, then releases everything held, in one frame.
     func releaseAll() throws(VirtualDeviceError)
+    /// The device's name and where its frames go, for the log: `"Daydream Controller Mouse" at /dev/input/event7`.
+    var placement: String { get }
 }
 
-extension UInputDevice: FrameSink {}
-extension DeviceFrameWriter: FrameSink {}
+extension UInputDevice: FrameSink {
+    var placement: String { "\"\(name)\" at \(devnode ?? syspath ?? "an unknown node")" }
+}
+
+extension DeviceFrameWriter: FrameSink {
+    var placement: String { "\"\(deviceName)\" as raw input_event frames on a file descriptor" }
+}
 
 /// One device per kind the capabilities have, laid out by `DeviceLayout`, with each event
-/// routed to the device it names: what `VirtualDeviceSet` (uinput) and `PipeDeviceSet`
-/// (a file descriptor) share.
+/// routed to the device it names: what every `OutputSink` with devices shares
+/// (`VirtualDeviceSet`, `PipeDeviceSet`, `RecordingSink`).
 struct DevicesByKind<Device: FrameSink> {
     /// The devices, indexed by `OutputDeviceKind.rawValue`.
     private let devices: [Device?]
@@ -22,13 +29,13 @@ struct DevicesByKind<Device: FrameSink> {
     /// made are dropped (a `UInputDevice` is destroyed then) and the error is thrown.
     init(
         capabilities: Capabilities, gamepadIdentity: GamepadIdentity,
-        make: (DeviceDescription) throws(VirtualDeviceError) -> Device
+        make: (OutputDeviceKind, DeviceDescription) throws(VirtualDeviceError) -> Device
     ) throws(VirtualDeviceError) {
-        var made: [Device?] = Array(repeating: nil, count: OutputDeviceKind.allCases.count)
+        var made: [Device?] = Array(repeating: nil, count: OutputDeviceKind.count)
         for kind in capabilities.deviceKinds {
             guard let codes = capabilities[kind] else { continue }
             let description = try DeviceLayout.description(for: kind, capabilities: codes, gamepadIdentity: gamepadIdentity)
-            made[Int(kind.rawValue)] = try make(description)
+            made[Int(kind.rawValue)] = try make(kind, description)
         }
         devices = made
     }
@@ -43,7 +50,12 @@ struct DevicesByKind<Device: FrameSink> {
         OutputDeviceKind.allCases.filter { self[$0] != nil }
     }
 
-    /// `OutputSink.send(_:)`: every event is tried; the first error is thrown after the rest.
+    /// `OutputSink.summary`: one line per device, `kind: placement`.
+    var summary: [String] {
+        kinds.compactMap { kind in self[kind].map { "\(kind): \($0.placement)" } }
+    }
+
+    /// `OutputSink.send(_:at:)`: every event is tried; the first error is thrown after the rest.
     func send(_ events: [OutputEvent]) throws(VirtualDeviceError) {
         var firstError: VirtualDeviceError?
         for event in events {
@@ -57,7 +69,7 @@ struct DevicesByKind<Device: FrameSink> {
         if let firstError { throw firstError }
     }
 
-    /// `OutputSink.releaseAll()`: every device is released; the first error is thrown after the rest.
+    /// `OutputSink.releaseAll(at:)`: every device is released; the first error is thrown after the rest.
     func releaseAll() throws(VirtualDeviceError) {
         var firstError: VirtualDeviceError?
         for device in devices {

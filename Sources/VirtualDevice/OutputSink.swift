@@ -1,22 +1,30 @@
 import Mapping
+import Timebase
 
-/// Where the bridge writes the mapping's output: real uinput devices
-/// (`VirtualDeviceSet`) or memory (`RecordingSink`, for tests and `replay --print`).
+/// Where the bridge writes the mapping's output: uinput devices (`VirtualDeviceSet`), raw frames
+/// on a file descriptor (`PipeDeviceSet`), memory (`RecordingSink`), or printed lines. Each sink
+/// says what it is (`summary`), so whoever holds one needs no other type.
 public protocol OutputSink: AnyObject {
-    /// Writes `events` in order. Each device's events go out as one frame
-    /// when that device's `SYN_REPORT` comes. An event the sink cannot take
-    /// is skipped, the others are still written, then the first error is thrown.
-    func send(_ events: [OutputEvent]) throws(VirtualDeviceError)
+    /// Writes `events`, produced at `time`, in order. Each device's events go out as one frame
+    /// when that device's `SYN_REPORT` comes. An event the sink cannot take is skipped, the
+    /// others are still written, then the first error is thrown. Devices the kernel stamps
+    /// ignore `time`; sinks that print or record keep it.
+    func send(_ events: [OutputEvent], at time: MonotonicTime) throws(VirtualDeviceError)
 
-    /// Releases every key that is down and returns every axis to rest, one
-    /// frame (ending in `SYN_REPORT`) per device that was not at rest. A
-    /// partly sent frame is dropped first.
-    func releaseAll() throws(VirtualDeviceError)
+    /// Releases every key that is down and returns every axis to rest, one frame (ending in
+    /// `SYN_REPORT`) per device that was not at rest, at `time`. A partly sent frame is dropped first.
+    func releaseAll(at time: MonotonicTime) throws(VirtualDeviceError)
+
+    /// One line per device for the log: kind, name and where it is.
+    var summary: [String] { get }
+
+    /// What the devices are called (the controller's address); sinks that print show it.
+    var label: String { get set }
 }
 
 extension OutputSink {
-    /// Writes everything in `buffer`; see `send(_:)`.
-    public func send(_ buffer: OutputBuffer) throws(VirtualDeviceError) {
-        try send(buffer.events)
+    /// Writes everything in `buffer`, produced at `time`; see `send(_:at:)`.
+    public func send(_ buffer: OutputBuffer, at time: MonotonicTime) throws(VirtualDeviceError) {
+        try send(buffer.events, at: time)
     }
 }

@@ -1,4 +1,5 @@
 import Mapping
+import Timebase
 
 /// The uinput devices of one controller: a gamepad, a mouse and a keyboard,
 /// each created only when the capabilities need it, all destroyed together.
@@ -7,12 +8,13 @@ import Mapping
 /// pad that disappears.
 public final class VirtualDeviceSet: OutputSink {
     private let devices: DevicesByKind<UInputDevice>
+    public var label = ""
 
     /// Creates one device per kind `capabilities` has (see `DeviceLayout`).
     /// If one fails, those already made are destroyed and the error is thrown.
     public init(capabilities: Capabilities, gamepadIdentity: GamepadIdentity = .default) throws(VirtualDeviceError) {
         devices = try DevicesByKind(capabilities: capabilities, gamepadIdentity: gamepadIdentity) {
-            (description) throws(VirtualDeviceError) in try UInputDevice(description)
+            (_, description) throws(VirtualDeviceError) in try UInputDevice(description)
         }
     }
 
@@ -28,16 +30,24 @@ public final class VirtualDeviceSet: OutputSink {
 
     /// One line per device for the log: kind, name and event node.
     public var summary: [String] {
-        kinds.compactMap { kind in
-            self[kind].map { "\(kind): \"\($0.name)\" at \($0.devnode ?? $0.syspath ?? "an unknown node")" }
-        }
+        devices.summary
     }
 
+    /// Writes `events`; see `OutputSink.send(_:at:)` (the kernel stamps the events itself).
     public func send(_ events: [OutputEvent]) throws(VirtualDeviceError) {
         try devices.send(events)
     }
 
+    public func send(_ events: [OutputEvent], at time: MonotonicTime) throws(VirtualDeviceError) {
+        try devices.send(events)
+    }
+
+    /// Releases everything; see `OutputSink.releaseAll(at:)`.
     public func releaseAll() throws(VirtualDeviceError) {
+        try devices.releaseAll()
+    }
+
+    public func releaseAll(at time: MonotonicTime) throws(VirtualDeviceError) {
         try devices.releaseAll()
     }
 }

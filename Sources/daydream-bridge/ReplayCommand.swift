@@ -72,13 +72,13 @@ enum ReplayCommand: Subcommand {
                 for line in devices.summary { Logger.info("created \(line)") }
                 let output = SinkOutput(sink: devices, label: "replay")
                 play(recording, loaded.configuration, profile, output, fast: options.flag(Option.fast))
-                output.releaseAll()
+                output.releaseHeld(at: .zero)
             } else {
-                let output = try EventLineOutput(
+                let printer = try EventLineSink(
                     capabilities: loaded.configuration.capabilities, gamepadIdentity: loaded.configuration.gamepadIdentity
                 )
-                play(recording, loaded.configuration, profile, output, fast: options.flag(Option.fast))
-                if output.refused > 0 { return ExitCode.failure }
+                play(recording, loaded.configuration, profile, SinkOutput(sink: printer, label: ""), fast: options.flag(Option.fast))
+                if printer.refused > 0 { return ExitCode.failure }
             }
         } catch {
             printError("Error: \(error)")

@@ -108,52 +108,47 @@ enum RunCommand: Subcommand {
         }
         let socket = options.value(Option.socket) ?? ControlSocketPath.forDaemon(environment: ControlSocketPath.processEnvironment())
         let controlSocket = socket == "none" ? nil : socket
-        do {
-            if options.flag(Option.printEvents) {
-                let origin = reactor.now
-                let daemon = try BridgeDaemon<EventLineOutput>(loaded: loaded, profile: profile, reactor: reactor) { configuration, label throws(VirtualDeviceError) in
-                    try EventLineOutput(
-                        capabilities: configuration.capabilities, gamepadIdentity: configuration.gamepadIdentity,
-                        origin: origin, label: label
-                    )
-                }
-                return try serve(daemon, reactor: reactor, controlSocket: controlSocket, recording: recording, pair: options.flag(Option.pair))
-            } else if let path = options.value(Option.writeEvents) {
-                let descriptor = path == "-" ? STDOUT_FILENO : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-                guard descriptor >= 0 else {
-                    Logger.error("cannot write \(path): \(String(cString: strerror(errno)))")
-                    return ExitCode.failure
-                }
-                // Standard output is not ours to close; a file opened here is, once the daemon is done.
-                var events = descriptor == STDOUT_FILENO ? nil : FileDescriptor(owning: descriptor)
-                defer { try? events.take()?.close() }
-                let daemon = try BridgeDaemon<SinkOutput<PipeDeviceSet>>(loaded: loaded, profile: profile, reactor: reactor) { configuration, label throws(VirtualDeviceError) in
-                    SinkOutput(
-                        sink: try PipeDeviceSet(
-                            capabilities: configuration.capabilities, gamepadIdentity: configuration.gamepadIdentity,
-                            fileDescriptor: descriptor),
-                        label: label
-                    )
-                }
-                return try serve(daemon, reactor: reactor, controlSocket: controlSocket, recording: recording, pair: options.flag(Option.pair))
-            } else {
-                let daemon = try BridgeDaemon<SinkOutput<VirtualDeviceSet>>(loaded: loaded, profile: profile, reactor: reactor) { configuration, label throws(VirtualDeviceError) in
-                    SinkOutput(
-                        sink: try VirtualDeviceSet(capabilities: configuration.capabilities, gamepadIdentity: configuration.gamepadIdentity),
-                        label: label
-                    )
-                }
-                return try serve(daemon, reactor: reactor, controlSocket: controlSocket, recording: recording, pair: options.flag(Option.pair))
+        let makeSink: SinkFactory
+        // Standard output is not ours to close; a file opened here is, once the daemon is done.
+        var eventsFile: FileDescriptor?
+        defer { try? eventsFile.take()?.close() }
+        if options.flag(Option.printEvents) {
+            let origin = reactor.now
+            makeSink = { configuration throws(VirtualDeviceError) in
+                try EventLineSink(capabilities: configuration.capabilities, gamepadIdentity: configuration.gamepadIdentity, origin: origin)
             }
+        } else if let path = options.value(Option.writeEvents) {
+            let descriptor = path == "-" ? STDOUT_FILENO : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else {
+                Logger.error("cannot write \(path): \(String(cString: strerror(errno)))")
+                return ExitCode.failure
+            }
+            if descriptor != STDOUT_FILENO { eventsFile = FileDescriptor(owning: descriptor) }
+            makeSink = { configuration throws(VirtualDeviceError) in
+                try PipeDeviceSet(capabilities: configuration.capabilities, gamepadIdentity: configuration.gamepadIdentity, fileDescriptor: descriptor)
+            }
+        } else {
+            makeSink = { configuration throws(VirtualDeviceError) in
+                try VirtualDeviceSet(capabilities: configuration.capabilities, gamepadIdentity: configuration.gamepadIdentity)
+            }
+        }
+        do {
+            let daemon = try BridgeDaemon<SinkOutput>(loaded: loaded, profile: profile, reactor: reactor) { configuration, label throws(VirtualDeviceError) in
+                SinkOutput(sink: try makeSink(configuration), label: label)
+            }
+            return try serve(daemon, reactor: reactor, controlSocket: controlSocket, recording: recording, pair: options.flag(Option.pair))
         } catch let error as VirtualDeviceError {
             Logger.error("\(error)")
             return ExitCode.failure
         }
     }
 
+    /// Makes one controller's devices for a configuration: uinput, a pipe or printed lines, as the command line chose.
+    private typealias SinkFactory = (MappingConfiguration) throws(VirtualDeviceError) -> any OutputSink
+
     @MainActor
-    private static func serve<Output: DeviceOutput>(
-        _ daemon: BridgeDaemon<Output>, reactor: Reactor, controlSocket: String?, recording: Recording?, pair: Bool
+    private static func serve(
+        _ daemon: BridgeDaemon<SinkOutput>, reactor: Reactor, controlSocket: String?, recording: Recording?, pair: Bool
     ) throws -> Int32 {
         do {
             try daemon.start(controlSocket: controlSocket)

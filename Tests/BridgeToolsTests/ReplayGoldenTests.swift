@@ -30,7 +30,7 @@ struct ReplayGoldenTests {
         for kind in sink.kinds {
             #expect(sink.state(kind)?.isAtRest == true, "\(kind) not at rest after the replay in \(profile)")
         }
-        return output.entries.map { EventLineOutput.line($0.event, at: $0.time) }
+        return output.entries.map { EventLineSink.line($0.event, at: $0.time) }
     }
 
     @Test(arguments: Scenarios.all.map(\.name))

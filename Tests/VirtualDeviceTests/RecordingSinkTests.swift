@@ -57,7 +57,21 @@ struct RecordingSinkTests {
     @Test func sinkTakesAnOutputBuffer() throws {
         let sink = try RecordingSink(capabilities: Fixture.all)
         let buffer = OutputBuffer()
-        try sink.send(buffer)
+        try sink.send(buffer, at: .zero)
         #expect(sink.events.isEmpty)
+    }
+
+    @Test("any sink says what its devices are, with no need to know its type")
+    func summaryThroughTheProtocol() throws {
+        let sinks: [any OutputSink] = [
+            try RecordingSink(capabilities: Fixture.all),
+            try PipeDeviceSet(capabilities: Capabilities([.mouse: Fixture.mouse]), fileDescriptor: -1),
+        ]
+        #expect(sinks[0].summary == [
+            "gamepad: \"Daydream Controller Gamepad\" in memory",
+            "mouse: \"Daydream Controller Mouse\" in memory",
+            "keyboard: \"Daydream Controller Keyboard\" in memory",
+        ])
+        #expect(sinks[1].summary == ["mouse: \"Daydream Controller Mouse\" as raw input_event frames on a file descriptor"])
     }
 }

@@ -2,27 +2,35 @@ import Mapping
 import Timebase
 import VirtualDevice
 
-/// Sends a session's events to an `OutputSink`: the controller's `VirtualDeviceSet` in the daemon.
+/// Sends a session's events to an `OutputSink`: the controller's devices in the daemon (uinput,
+/// a pipe for `run --write-events`, printed lines for `run --print`), whichever the command line chose.
 ///
 /// A write that fails is logged (the first failure of a run in full, repeats at debug level so a
 /// broken device cannot flood the journal); the events after it are still written.
 @MainActor
-public final class SinkOutput<Sink: OutputSink>: BridgeOutput {
+public final class SinkOutput: DeviceOutput {
     /// The sink written to.
-    public let sink: Sink
-    /// Names the devices in log lines, e.g. the controller's address.
-    public var label: String
+    public let sink: any OutputSink
     private var failing = false
 
-    /// An output writing to `sink`.
-    public init(sink: Sink, label: String) {
+    /// An output writing to `sink`, which is called `label` from now on.
+    public init(sink: any OutputSink, label: String) {
         self.sink = sink
-        self.label = label
+        sink.label = label
     }
+
+    /// Names the devices in log lines (and in printed events), e.g. the controller's address.
+    public var label: String {
+        get { sink.label }
+        set { sink.label = newValue }
+    }
+
+    /// One line per device, as the sink describes it.
+    public var summary: [String] { sink.summary }
 
     public func send(_ events: [OutputEvent], at time: MonotonicTime) {
         do {
-            try sink.send(events)
+            try sink.send(events, at: time)
             if failing {
                 failing = false
                 Logger.info("\(label): writing to the virtual devices works again")
@@ -34,9 +42,9 @@ public final class SinkOutput<Sink: OutputSink>: BridgeOutput {
 
     /// Releases whatever the devices still hold down (the sink's own record of what is down):
     /// the safety net after the engine's own release on exit.
-    public func releaseAll() {
+    public func releaseHeld(at time: MonotonicTime) {
         do {
-            try sink.releaseAll()
+            try sink.releaseAll(at: time)
         } catch {
             report(error)
         }
