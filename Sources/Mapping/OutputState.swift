@@ -5,9 +5,10 @@
 /// Every change goes into the buffer; unchanged values are not repeated. Dense tables indexed
 /// by `OutputDeviceKind.rawValue` and code (`device * codes + code`), no allocation after init.
 struct OutputState: Sendable {
-    private static let keyCodes = Int(EventCode.keyMax) + 1
-    private static let absoluteCodes = Int(EventCode.absMax) + 1
-    private static let relativeCodes = Int(EventCode.relMax) + 1
+    // Computed, so the packet path reads constants (no lazy global's once-check).
+    private static var keyCodes: Int { Int(EventCode.keyMax) + 1 }
+    private static var absoluteCodes: Int { Int(EventCode.absMax) + 1 }
+    private static var relativeCodes: Int { Int(EventCode.relMax) + 1 }
 
     /// Presses per device and `EV_KEY` code.
     private var keyCounts: [UInt8]
@@ -86,7 +87,8 @@ struct OutputState: Sendable {
         setAbsolute(code, absRest[Self.absoluteIndex(code, on: device)], on: device, into: &output)
     }
 
-    /// Adds relative motion of `device` to the current frame.
+    /// Adds relative motion of `device` to the current frame (inlined: several calls a packet).
+    @inline(__always)
     mutating func addRelative(_ code: UInt16, _ value: Int32, on device: OutputDeviceKind) {
         guard Int(code) < Self.relativeCodes, value != 0 else { return }
         relative[Int(device.rawValue) * Self.relativeCodes + Int(code)] &+= value
@@ -95,22 +97,29 @@ struct OutputState: Sendable {
 
     /// Writes the summed relative motion (non-zero codes, by device, then in code order) and clears it.
     mutating func flushRelative(into output: inout OutputBuffer) {
-        guard relativeDevices != 0 else { return }
-        for device in OutputDeviceKind.allCases where relativeDevices & (1 << device.rawValue) != 0 {
-            let first = Int(device.rawValue) * Self.relativeCodes
-            for index in first..<(first + Self.relativeCodes) where relative[index] != 0 {
-                output.append(device, type: EventType.rel, code: UInt16(index - first), value: relative[index])
-                relative[index] = 0
+        var pending = relativeDevices
+        relativeDevices = 0
+        while pending != 0 {
+            let raw = pending.trailingZeroBitCount
+            pending &= pending - 1
+            guard let device = OutputDeviceKind(rawValue: UInt8(raw)) else { continue }
+            let first = raw * Self.relativeCodes
+            // One uniqueness and bounds check for the device's codes, not one per code.
+            relative.withUnsafeMutableBufferPointer { all in
+                for code in 0..<Self.relativeCodes where all[first + code] != 0 {
+                    output.append(device, type: EventType.rel, code: UInt16(code), value: all[first + code])
+                    all[first + code] = 0
+                }
             }
         }
-        relativeDevices = 0
     }
 
     /// Releases every key that is down and centres every axis (each in code order, devices in
     /// kind order within a code); no `SYN_REPORT`.
     mutating func releaseEverything(into output: inout OutputBuffer) {
+        let devices = OutputDeviceKind.allCases
         for code in 0..<Self.keyCodes {
-            for device in OutputDeviceKind.allCases {
+            for device in devices {
                 let index = Self.keyIndex(UInt16(code), on: device)
                 guard keyCounts[index] != 0 else { continue }
                 keyCounts[index] = 1
@@ -118,7 +127,7 @@ struct OutputState: Sendable {
             }
         }
         for code in 0..<Self.absoluteCodes {
-            for device in OutputDeviceKind.allCases {
+            for device in devices {
                 centreAbsolute(UInt16(code), on: device, into: &output)
             }
         }
