@@ -50,11 +50,12 @@ hold-time = "1s"
 
 # How long a tap holds its action down: a tap/hold button released before
 # its hold time, or a chord member released before its chord window, presses
-# its action at the release and lets it go this long after; an action that
-# starts after the press (at a chord window's or a hold time's end) stays
-# down at least this long too. Default: "120ms", over three frames of a
-# 30 fps game, so a game that reads the buttons once a frame sees every
-# tap. From "10ms" to "1s".
+# its action at the release and lets it go this long after; every other
+# action (a plain binding, or one that starts at a chord window's or a hold
+# time's end) stays down at least this long too, even if the button's press
+# arrived late, bunched with its release. Default: "120ms", over three
+# frames of a 30 fps game, so a game that reads the buttons once a frame
+# sees every tap. From "10ms" to "1s".
 tap-time = "120ms"
 
 # How long a button that belongs to a chord (this file's next-profile or a

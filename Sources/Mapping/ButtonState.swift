@@ -9,10 +9,10 @@ enum ButtonPhase: Sendable {
     case chordPending(since: MonotonicTime)
     /// Pressed, waiting for a tap/hold decision.
     case pending(since: MonotonicTime)
-    /// Pressed and doing this held action until released; an action started after the press
-    /// (at a chord window's or a hold time's end) stays down at least until `lastsUntil`
-    /// (a tap time after its start), so a short press of a delayed action is not lost.
-    case acting(Action, lastsUntil: MonotonicTime?)
+    /// Pressed and doing this held action until released; it stays down at least until
+    /// `lastsUntil` (a tap time after its start, at the press or at a chord window's or a
+    /// hold time's end), so a short press is not lost.
+    case acting(Action, lastsUntil: MonotonicTime)
     /// Pressed, but swallowed until released (used by a chord, a finished hold, a d-pad click,
     /// or held through `releaseAll`).
     case consumed

@@ -39,9 +39,9 @@ extension MappingEngine {
             guard holdEnded <= time else { continue }
             switch prepared.profile[button] {
             case .plain(let action):
-                startHeld(action, for: button, startedLate: holdEnded, into: &buffer)
+                startHeld(action, for: button, startedAt: holdEnded, into: &buffer)
             case .tapHold(_, let hold?, _):
-                startHeld(hold, for: button, startedLate: holdEnded, into: &buffer)
+                startHeld(hold, for: button, startedAt: holdEnded, into: &buffer)
             case .tapHold(_, nil, _), nil:
                 phases[button.rawValue] = .consumed
             }
@@ -57,7 +57,7 @@ extension MappingEngine {
     ) {
         switch prepared.profile[button] {
         case .plain(let action):
-            startHeld(action, for: button, startedLate: end, into: &buffer)
+            startHeld(action, for: button, startedAt: end, into: &buffer)
         case .tapHold:
             phases[button.rawValue] = .pending(since: since)
         case nil:
@@ -76,7 +76,7 @@ extension MappingEngine {
         }
         switch prepared.profile[button] {
         case .plain(let action):
-            startHeld(action, for: button, into: &buffer)
+            startHeld(action, for: button, startedAt: time, into: &buffer)
         case .tapHold:
             phases[button.rawValue] = .pending(since: time)
         case nil:
@@ -91,8 +91,8 @@ extension MappingEngine {
         case .up, .consumed:
             break
         case .acting(let action, let lastsUntil):
-            if case .keys = action, let lastsUntil, time < lastsUntil {
-                // Started late and let go soon after: it stays down a tap time, like a tap.
+            if case .keys = action, time < lastsUntil {
+                // Let go within a tap time of its start: it stays down a tap time, like a tap.
                 pendingTaps.append(PendingTap(action: action, due: lastsUntil))
             } else {
                 endHeld(action, into: &buffer)
@@ -144,15 +144,17 @@ extension MappingEngine {
     // MARK: Actions
 
     /// Starts an action for a button: held actions last until release, one-shot ones fire now.
-    /// One started after the press (`startedLate`: when its chord window or hold time ended)
-    /// lasts at least a tap time, even if the button is let go sooner.
+    /// A held action lasts at least a tap time from its start (`startedAt`: the press, or
+    /// the end of its chord window or hold time), even if the button is let go sooner: a
+    /// press that arrives late and bunched with its release (Bluetooth can hold packets back
+    /// by tens of milliseconds) is still one a game polling once a frame sees.
     private mutating func startHeld(
-        _ action: Action, for button: ControllerButton, startedLate: MonotonicTime? = nil, into buffer: inout OutputBuffer
+        _ action: Action, for button: ControllerButton, startedAt: MonotonicTime, into buffer: inout OutputBuffer
     ) {
         if action.isHeld {
             releasePendingTap(of: action, into: &buffer)
             start(action, into: &buffer)
-            phases[button.rawValue] = .acting(action, lastsUntil: startedLate.map { $0 + prepared.tapTime })
+            phases[button.rawValue] = .acting(action, lastsUntil: startedAt + prepared.tapTime)
         } else {
             perform(action)
             phases[button.rawValue] = .consumed

@@ -153,7 +153,8 @@ public struct MappingConfiguration: Hashable, Sendable {
     public var nextProfileChord: DaydreamButtons?
     /// How long a press must last to be a hold (default 1 s).
     public var holdTime: TimeSpan
-    /// How long a tap holds its action down before releasing it (default 120 ms).
+    /// How long a tap holds its action down before releasing it, and the least any action stays
+    /// down (default 120 ms).
     public var tapTime: TimeSpan
     /// How long a chord member waits for the rest of its chord before acting as itself (default 40 ms).
     public var chordWindow: TimeSpan
