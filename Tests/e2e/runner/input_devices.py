@@ -220,3 +220,51 @@ def expect_frames(actual: list[Frame], expected: list[list[str]], what: str,
         lines += ["  got:"]
         lines += [f"    {frame}" for frame in got]
         raise AssertionError("\n".join(lines))
+
+
+class FrameRecorder:
+    """Reads `devices` on a thread from construction until `stop()`, so a long
+    scenario step loses nothing to a full evdev buffer: every frame with the
+    kernel's timestamp (CLOCK_MONOTONIC) of the write that made it."""
+
+    def __init__(self, devices: list[InputDevice]) -> None:
+        import threading
+        self.devices = devices
+        self._frames: dict[InputDevice, list[Frame]] = {device: [] for device in devices}
+        self._lock = threading.Lock()
+        self._wake_read, self._wake_write = os.pipe()
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        live = list(self.devices)
+        try:
+            while live:
+                readable, _, _ = select.select([d.device.fd for d in live] + [self._wake_read], [], [])
+                if self._wake_read in readable:
+                    return
+                with self._lock:
+                    for device in list(live):
+                        if device.device.fd in readable and not device._read_available(self._frames[device]):
+                            live.remove(device)
+        except BaseException as error:  # reported by frames() and stop()
+            self._error = error
+
+    def frames(self) -> list[tuple[InputDevice, Frame]]:
+        """Every frame so far, from all devices, in kernel time order."""
+        if self._error is not None:
+            raise AssertionError(f"reading the devices failed: {self._error}")
+        with self._lock:
+            merged = [(device, frame) for device, frames in self._frames.items() for frame in frames]
+        return sorted(merged, key=lambda pair: pair[1].t_ns)
+
+    def stop(self) -> list[tuple[InputDevice, Frame]]:
+        os.write(self._wake_write, b"x")
+        self._thread.join()
+        os.close(self._wake_read)
+        os.close(self._wake_write)
+        frames = self.frames()
+        for device in self.devices:
+            device.close()
+        return frames
