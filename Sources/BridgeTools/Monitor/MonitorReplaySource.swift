@@ -15,7 +15,8 @@ public final class MonitorReplaySource {
         self.player = player
         self.app = app
         self.reactor = reactor
-        app.model.clock = { [player] in player.now }
+        // Weak: the player's feed holds the model, and the model holds its clock.
+        app.model.clock = { [weak player] in player?.now ?? .zero }
     }
 
     /// Starts playing now.
