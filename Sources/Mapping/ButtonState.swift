@@ -11,7 +11,8 @@ enum ButtonPhase: Sendable {
     case pending(since: MonotonicTime)
     /// Pressed and doing this held action until released; it stays down at least until
     /// `lastsUntil` (a tap time after its start, at the press or at a chord window's or a
-    /// hold time's end), so a short press is not lost.
+    /// hold time's end, or after the write that pressed it when that was later), so a short
+    /// press is not lost.
     case acting(Action, lastsUntil: MonotonicTime)
     /// Pressed, but swallowed until released (used by a chord, a finished hold, a d-pad click,
     /// or held through `releaseAll`).
@@ -60,6 +61,9 @@ struct PreparedProfile: Sendable {
 struct PendingTap: Sendable {
     var action: Action
     var due: MonotonicTime
+    /// Pressed in the current `update` or `advance`: `due` moves to a tap time after the write
+    /// once the caller says when that was (`MappingEngine.startsWritten(at:)`).
+    var awaitsWrite = false
 }
 
 /// A chord that fired and holds its action until one of its members is released.

@@ -50,6 +50,27 @@ extension MappingEngine {
         refreshDeadline()
     }
 
+    /// Counts the tap-time floor of the actions the last `update` or `advance` started from
+    /// `time`, when the caller wrote their events, if that is later than the time it was given:
+    /// a press written late (the bridge held up between reading the packet and writing, or a
+    /// timer that fired late) still stays down a tap time on the device, where a game reads it.
+    public mutating func startsWritten(at time: MonotonicTime) {
+        guard hasStartsAwaitingWrite else { return }
+        let floor = time + prepared.tapTime
+        for button in ControllerButton.allCases where startsAwaitingWrite.contains(button.mask) {
+            if case .acting(let action, let lastsUntil) = phases[button.rawValue], lastsUntil < floor {
+                phases[button.rawValue] = .acting(action, lastsUntil: floor)
+            }
+        }
+        for index in pendingTaps.indices where pendingTaps[index].awaitsWrite {
+            pendingTaps[index].awaitsWrite = false
+            if pendingTaps[index].due < floor { pendingTaps[index].due = floor }
+        }
+        startsAwaitingWrite = []
+        hasStartsAwaitingWrite = false
+        refreshDeadline()
+    }
+
     /// A chord member alone to the end of its window (`end`) acts as itself: a plain binding
     /// presses now, a tap/hold binding waits on for its hold time, counted from the press.
     private mutating func chordWindowEnded(
@@ -155,6 +176,8 @@ extension MappingEngine {
             releasePendingTap(of: action, into: &buffer)
             start(action, into: &buffer)
             phases[button.rawValue] = .acting(action, lastsUntil: startedAt + prepared.tapTime)
+            startsAwaitingWrite.insert(button.mask)
+            hasStartsAwaitingWrite = true
         } else {
             perform(action)
             phases[button.rawValue] = .consumed
@@ -169,7 +192,8 @@ extension MappingEngine {
         case .keys:
             releasePendingTap(of: action, into: &buffer)
             start(action, into: &buffer)
-            pendingTaps.append(PendingTap(action: action, due: time + prepared.tapTime))
+            pendingTaps.append(PendingTap(action: action, due: time + prepared.tapTime, awaitsWrite: true))
+            hasStartsAwaitingWrite = true
         case .airMouse:
             break
         default:

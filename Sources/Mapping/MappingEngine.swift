@@ -50,6 +50,11 @@ public struct MappingEngine: Sendable {
     var phases: [ButtonPhase]
     var activeChords: [ActiveChord]
     var pendingTaps: [PendingTap]
+    /// Buttons whose held action started in the current `update` or `advance`, not yet written.
+    var startsAwaitingWrite: DaydreamButtons = []
+    /// True when the current `update` or `advance` started an action whose tap-time floor should
+    /// count from the write that presses it: call `startsWritten(at:)` after writing the events.
+    public internal(set) var hasStartsAwaitingWrite = false
     /// What `nextDeadline` answers, kept by `refreshDeadline()`.
     var earliestDeadline: MonotonicTime?
     var lastButtons: DaydreamButtons = []
@@ -146,6 +151,8 @@ public struct MappingEngine: Sendable {
             phases[button.rawValue] = lastButtons.contains(button.mask) ? .consumed : .up
         }
         airMouseHolds = 0
+        startsAwaitingWrite = []
+        hasStartsAwaitingWrite = false
         request = nil
         recenterRequested = false
         touchpad.reset()

@@ -145,6 +145,8 @@ public final class ControllerSession<Output: BridgeOutput>: ControllerConsumer {
 
     private func finish(at time: MonotonicTime) {
         flush(at: time)
+        // Read after the write: a press the loop was slow to write still lasts a tap time on the device.
+        if engine.hasStartsAwaitingWrite { engine.startsWritten(at: scheduler.now) }
         reportNotices()
         rearm()
     }
