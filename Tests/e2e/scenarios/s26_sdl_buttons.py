@@ -186,7 +186,9 @@ def check(presses: list[Press], sent: list[tuple[int, int]], frames, events: lis
                 seen["tap"].append(held)
                 seen["sdl tap"].append(sdl_up["t_ms"] - sdl_down["t_ms"])
                 if held < wanted:
-                    problems.append(f"{what}: pressed {pressed_ms:.0f} ms, down for {held:.0f} ms (< {wanted:.0f})")
+                    problems.append(f"{what}: pressed {pressed_ms:.0f} ms, down for {held:.0f} ms (< {wanted:.0f}); "
+                                    f"the bridge pressed it {after:.0f} ms after the press and released it "
+                                    f"{(up_ns - released) / 1e6:.0f} ms after the release")
                 continue
             if down_ns >= released:
                 problems.append(f"{what}: down only {after:.0f} ms after the press, when it had been "
