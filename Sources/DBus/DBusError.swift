@@ -1,7 +1,8 @@
 import CDBus
 
 /// A D-Bus error: its name (`org.bluez.Error.Failed`) and message, plus a
-/// hint for the user when the name is one the project knows.
+/// hint for the user when the name is one the project knows. Hints name no
+/// program's commands: a program adds its own remedies to its messages.
 public struct DBusError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The error name, e.g. `org.bluez.Error.AuthenticationFailed`.
     public let name: String
@@ -55,19 +56,19 @@ public struct DBusError: Error, Equatable, Sendable, CustomStringConvertible {
         return text
     }
 
-    private static let hints: [String: String] = [
+    static let hints: [String: String] = [
         "org.bluez.Error.NotReady": "the adapter is not ready; is it powered on?",
         "org.bluez.Error.InProgress": "BlueZ is already doing this; it will be retried",
         "org.bluez.Error.AlreadyExists": "already done",
         "org.bluez.Error.AlreadyConnected": "already connected",
         "org.bluez.Error.AuthenticationFailed":
-            "stale bond: run 'daydream-bridge forget ADDRESS', then 'daydream-bridge pair'",
+            "stale bond: the device lost the pairing keys; remove the device from BlueZ and pair it again",
         "org.bluez.Error.AuthenticationRejected":
-            "stale bond: run 'daydream-bridge forget ADDRESS', then 'daydream-bridge pair'",
-        "org.bluez.Error.AuthenticationCanceled": "pairing was cancelled; try 'daydream-bridge pair' again",
+            "stale bond: the device lost the pairing keys; remove the device from BlueZ and pair it again",
+        "org.bluez.Error.AuthenticationCanceled": "pairing was cancelled; pair again",
         "org.bluez.Error.AuthenticationTimeout": "pairing timed out; press the home button and try again",
         "org.bluez.Error.ConnectionAttemptFailed": "the controller is asleep or out of range; press its home button",
-        "org.bluez.Error.NotAuthorized": "the controller needs pairing: run 'daydream-bridge pair'",
+        "org.bluez.Error.NotAuthorized": "the device is not paired; pair it first",
         "org.bluez.Error.NotPermitted": "BlueZ does not allow this here",
         "org.bluez.Error.NotSupported": "BlueZ or the device does not support this",
         "org.bluez.Error.DoesNotExist": "BlueZ no longer knows this object",
