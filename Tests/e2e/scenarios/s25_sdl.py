@@ -4,7 +4,6 @@ bridge's devices: with udev and with SDL's own device test
 from __future__ import annotations
 
 import os
-import time
 
 from bridge_helpers import (
     GAMEPAD,
@@ -17,6 +16,7 @@ from bridge_helpers import (
 from clients import SdlEvents, mapping_bindings, sdl_devices
 from input_devices import wait_for_device
 from rig import scenario
+from waiting import wait_until
 
 NAME, ADDRESS = "pad", "C0:DD:EE:00:00:01"
 
@@ -174,9 +174,11 @@ def sdl_events(rig):
         mark = rig.emulator.mark()
         length = rig.play(NAME, "gamepad")
         rig.emulator.wait_event("play_finished", NAME, since=mark, timeout=length + 30)
-        time.sleep(1.0)  # SDL's guide-button delay and the last frames
-        events = probe.stop()
-        seen = [(e["event"], e["name"], e["value"] if e["event"] == "axis" else e["down"])
-                for e in events if e["event"] in ("axis", "button")]
+        def seen_in(events):
+            return [(e["event"], e["name"], e["value"] if e["event"] == "axis" else e["down"])
+                    for e in events if e["event"] in ("axis", "button")]
+        # Until SDL has shown as many events as expected (its guide button comes late), or 10 s.
+        wait_until(lambda: len(seen_in(probe.events())) >= len(expected), timeout=10)
+        seen = seen_in(probe.stop())
         how = "with udev" if udev else "without udev"
         assert seen == expected, f"SDL {how}: saw {seen}, expected {expected}"

@@ -21,6 +21,7 @@ from bridge_helpers import (
 )
 from input_devices import wait_for_device
 from rig import scenario
+from waiting import wait_until
 
 NAME, ADDRESS = "pad", "C0:DD:EE:00:00:01"
 # joydev numbers buttons from BTN_JOYSTICK up (then those below it) and axes in code order.
@@ -32,6 +33,17 @@ def js_nodes(event_path: str) -> list[str]:
     """The joydev nodes of an input device, from sysfs."""
     event = os.path.basename(event_path)
     return sorted("/dev/input/" + os.path.basename(p) for p in glob.glob(f"/sys/class/input/{event}/device/js*"))
+
+
+def jstest_events(output: str) -> list[tuple[int, int, int]]:
+    """jstest's events as (type, number, value); type has 0x80 set for the initial state."""
+    return [tuple(int(v) for v in m) for m in
+            re.findall(r"Event: type (\d+), time -?\d+, number (\d+), value (-?\d+)", output)]
+
+
+def live_events(output: str) -> list[tuple[int, int, int]]:
+    """The events after jstest's initial state."""
+    return [(t, n, v) for t, n, v in jstest_events(output) if not t & 0x80]
 
 
 def joydev_value(value: int) -> int:
@@ -75,7 +87,9 @@ def joydev_jstest(rig):
             mark = rig.emulator.mark()
             length = rig.play(NAME, "gamepad")
             rig.emulator.wait_event("play_finished", NAME, since=mark, timeout=length + 30)
-            time.sleep(0.8)
+            # Until jstest has printed an event for each the bridge wrote (or 10 s).
+            wanted = sum(len(frame) for frame in expected_gamepad_frames(rig))
+            wait_until(lambda: len(live_events(open(log_path).read())) >= wanted, timeout=10)
         finally:
             jstest.send_signal(signal.SIGINT)
             try:
@@ -87,10 +101,8 @@ def joydev_jstest(rig):
 
     header = f"Joystick ({GAMEPAD}) has 2 axes (X, Y)\nand 6 buttons (BtnA, BtnB, BtnTL, BtnTR, BtnStart, BtnMode)."
     assert header in output, f"jstest's description is not {header!r}:\n{output[:600]}"
-    events = [tuple(int(v) for v in m) for m in
-              re.findall(r"Event: type (\d+), time -?\d+, number (\d+), value (-?\d+)", output)]
-    initial = [(t & 0x7F, n, v) for t, n, v in events if t & 0x80]
-    live = [(t, n, v) for t, n, v in events if not t & 0x80]
+    initial = [(t & 0x7F, n, v) for t, n, v in jstest_events(output) if t & 0x80]
+    live = live_events(output)
     expected_initial = [(1, n, 0) for n in range(len(BUTTONS))] + [(2, n, 0) for n in range(len(AXES))]
     assert sorted(initial) == sorted(expected_initial), f"jstest's initial state: {initial}"
     expected = []

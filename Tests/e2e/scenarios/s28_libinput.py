@@ -14,6 +14,7 @@ from bridge_helpers import GAMEPAD, KEYBOARD, MOUSE, ensure_paired, play_and_rea
 from input_devices import wait_for_device
 from mouse_checks import CONFIG
 from rig import scenario
+from waiting import wait_until
 
 NAME, ADDRESS = "pad", "C0:DD:EE:00:00:01"
 # s20's mouse profile (linear trackpad: timelines/mouse.tl moves 502 counts) and a scroll
@@ -79,6 +80,11 @@ class DebugEvents:
         return self.text()
 
 
+def wheel_values(text: str) -> list[float]:
+    """libinput's vertical wheel values (v120) in `text`."""
+    return [float(v) for v in re.findall(r"POINTER_SCROLL_WHEEL\s+\S+\s+vert\s+-?[\d.]+/(-?[\d.]+)", text)]
+
+
 def since(text: str, marker: int) -> str:
     return text[marker:]
 
@@ -111,7 +117,10 @@ def libinput_clients(rig):
         assert switched.returncode == 0, f"daydream-bridge profile scroll: {switched.stderr}"
         middle = len(debug.text())
         _, frames = play_and_read(rig, NAME, SCROLL_TIMELINE, [mouse])
-        time.sleep(0.5)
+        # Until libinput's wheel total is the bridge's (or 10 s); the assertion below says what differs.
+        written = sum(int(e.rsplit(" ", 1)[1]) for f in frames[mouse] for e in f.events
+                      if e.startswith("REL_WHEEL_HI_RES "))
+        wait_until(lambda: sum(wheel_values(debug.text()[middle:])) == -written, timeout=10)
     finally:
         text = debug.stop()
         mouse.close()
@@ -129,7 +138,7 @@ def libinput_clients(rig):
     assert motion and round(dx, 2) == 502 and dy == 0, \
         f"libinput's unaccelerated trackpad motion: {dx}, {dy} from {len(motion)} events (502, 0 expected)"
 
-    wheel = [float(v) for v in re.findall(r"POINTER_SCROLL_WHEEL\s+\S+\s+vert\s+-?[\d.]+/(-?[\d.]+)", scroll_part)]
+    wheel = wheel_values(scroll_part)
     hi_res = sum(int(e.rsplit(" ", 1)[1]) for f in frames[mouse] for e in f.events if e.startswith("REL_WHEEL_HI_RES "))
     detents = sum(int(e.rsplit(" ", 1)[1]) for f in frames[mouse] for e in f.events if e.startswith("REL_WHEEL "))
     assert hi_res != 0 and detents != 0, f"the scroll profile scrolled nothing: {frames[mouse]}"

@@ -1,11 +1,13 @@
 """The config edited while the bridge runs."""
 from __future__ import annotations
 
+import os
 import time
 
 from bridge_helpers import ensure_paired, gamepad, play_and_read, start_bridge, wait_streaming
 from input_devices import expect_frames
 from rig import scenario
+from waiting import wait_until
 
 NAME, ADDRESS = "pad", "C0:DD:EE:00:00:01"
 
@@ -25,6 +27,12 @@ TAP_CLICK = """
 at 0ms    tap click 150ms
 at 400ms  end
 """
+
+
+def log_since(process, offset: int) -> str:
+    with open(process.log_path, encoding="utf-8", errors="replace") as file:
+        file.seek(offset)
+        return file.read()
 
 
 @scenario("bridge: config edited while running -> new mapping, no restart; a broken edit keeps the old",
@@ -50,8 +58,12 @@ def bridge_config_reload(rig):
     expect_frames(frames[pad], [["BTN_WEST 1"], ["BTN_WEST 0"]], "after the edit")
     assert bridge.alive(), "the bridge restarted or died on the edit"
 
+    offset = os.path.getsize(bridge.log_path)
     rig.write_config(BROKEN)
-    time.sleep(3)
+    # Until the bridge has read the broken file and said it keeps the running config.
+    kept = "so the running one stays"
+    assert wait_until(lambda: kept in log_since(bridge, offset), timeout=15), \
+        f"the bridge did not refuse the broken config in 15 s:\n{log_since(bridge, offset)[-2000:]}"
     _, frames = play_and_read(rig, NAME, TAP_CLICK, [pad])
     expect_frames(frames[pad], [["BTN_WEST 1"], ["BTN_WEST 0"]], "after a broken edit (the last good mapping)")
     assert bridge.alive(), "the bridge died on a broken config"

@@ -7,6 +7,7 @@ import time
 
 from bridge_helpers import ensure_paired
 from rig import Skip, scenario
+from waiting import wait_until
 
 NAME, ADDRESS = "pad", "C0:DD:EE:00:00:01"
 
@@ -45,7 +46,8 @@ def library_example(rig):
     mark = rig.emulator.mark()
     rig.play(NAME, TOUCH_AND_LONG_PRESS)
     rig.emulator.wait_event("play_finished", NAME, since=mark, timeout=30)
-    time.sleep(1.0)
+    # Until the example has printed the release (its last line here), or 10 s.
+    wait_until(lambda: re.search(r"home: up", output(), re.IGNORECASE), timeout=10)
     text = output()
     # The example's own lines (Examples/daydream-example), in this order; others may come between.
     expected = [

@@ -7,11 +7,11 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import time
 
 from bridge_helpers import ensure_paired
 from packet import BUTTON_BITS, Packet
 from rig import scenario
+from waiting import wait_until
 
 NAME, ADDRESS = "pad", "C0:DD:EE:00:00:01"
 CLICK, APP = BUTTON_BITS["click"], BUTTON_BITS["app"]
@@ -40,8 +40,21 @@ class Recorder:
         mark = rig.emulator.mark()
         self.process = rig.bridge("record", self.path, name=f"record-{label}")
         rig.emulator.wait_event("subscribed", NAME, since=mark, timeout=60, on=True)
-        time.sleep(0.5)
+        # Once the recorder has written a packet, it reads every one sent after the log's clear.
+        assert wait_until(lambda: packets(self.lines()), timeout=30), f"record wrote no packet in 30 s: {self.lines()}"
         rig.emulator.request("notifications", path=self.sent_path, clear=True)
+
+    def lines(self) -> list[str]:
+        """The recording's lines so far (the recorder writes each line as it happens)."""
+        if not os.path.exists(self.path):
+            return []
+        with open(self.path, encoding="utf-8", errors="replace") as file:
+            return file.read().splitlines()
+
+    def kinds(self) -> list[str]:
+        """The recording's entries so far: "packet" or the event's name."""
+        body = [line.split() for line in self.lines() if line[:1].isdigit()]
+        return ["packet" if len(b) == 2 and len(b[1]) == 40 else b[1] for b in body if len(b) >= 2]
 
     def play(self, timeline: str) -> None:
         mark = self.rig.emulator.mark()
@@ -57,9 +70,9 @@ class Recorder:
                 self.sent.append(data)
 
     def stop(self) -> list[str]:
-        """Stops the recorder (it gets half a second to read the last packets); the file's lines."""
+        """Stops the recorder once it has recorded every packet sent (or after 10 s); the file's lines."""
         self.take_sent()
-        time.sleep(0.5)
+        wait_until(lambda: set(self.sent) <= set(packets(self.lines())), timeout=10)
         self.process.stop(sig=signal.SIGINT)
         assert self.process.process.returncode == 0, f"record exited {self.process.process.returncode}"
         lines = open(self.path, encoding="utf-8").read().splitlines()
@@ -119,11 +132,14 @@ def bridge_record_power_off(rig):
     recorder.play(HOLD_THEN_OFF)
     rig.emulator.wait_event("disconnected", NAME, since=mark, timeout=30, reason=0x15)
     recorder.take_sent()
-    time.sleep(1.0)
+    # Until the recorder has seen the link go (or 30 s); the assertions below say what is missing.
+    wait_until(lambda: "disconnected" in recorder.kinds(), timeout=30)
     mark = rig.emulator.mark()
     rig.emulator.request("power", name=NAME, on=True)
     rig.emulator.wait_event("subscribed", NAME, since=mark, timeout=90, on=True)
-    time.sleep(0.5)
+    # Until the recorder has the link back (it records "connected" before any packet after it).
+    wait_until(lambda: "connected" in recorder.kinds()[recorder.kinds().index("disconnected"):]
+               if "disconnected" in recorder.kinds() else False, timeout=30)
     recorder.play(TAP_APP)
     lines = recorder.stop()
 
