@@ -17,7 +17,7 @@ from bumble.pairing import PairingConfig, PairingDelegate
 
 from bumble_fixes import RigController
 from gatt_table import GattTable
-from timeline import Recording, State, Timeline
+from timeline import Recording, State
 
 logger = logging.getLogger("daydream")
 

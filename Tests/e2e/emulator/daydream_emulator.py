@@ -28,7 +28,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import bumble_fixes  # noqa: E402
-from timeline import Recording, Timeline, TimelineError, load  # noqa: E402
+from timeline import Timeline, TimelineError, load  # noqa: E402
 
 logger = logging.getLogger("emulator")
 

@@ -22,7 +22,6 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "emulator"))
 
-from emulator_client import RigError  # noqa: E402
 from processes import tail  # noqa: E402
 from rig import SCENARIOS, Rig, Skip  # noqa: E402
 
@@ -111,7 +110,7 @@ def main() -> int:
     passed = sum(r["status"] == "PASS" for r in results)
     failed = sum(r["status"] == "FAIL" for r in results)
     skipped = sum(r["status"] == "SKIP" for r in results)
-    print(f"e2e figures:")
+    print("e2e figures:")
     for figure in rig.figures:
         print(f"  {figure}")
     out = os.environ.get("E2E_OUT")

@@ -10,7 +10,7 @@ import time
 import evdev
 from evdev import ecodes
 
-from bluez import ADAPTER, DEVICE, FE55, FEF5, INPUT_UUID
+from bluez import DEVICE, FE55, FEF5, INPUT_UUID
 from input_devices import InputDevice, expect_frames, udev_properties_of
 from packet import Packet
 from rig import scenario
@@ -171,7 +171,7 @@ def rig_uinput(rig):
 @scenario("rig: udev classifies a gamepad as a joystick, a mouse as a mouse", udev=True)
 def rig_udev(rig):
     """systemd-udevd's input_id: the gamepad-like device is ID_INPUT_JOYSTICK, the mouse ID_INPUT_MOUSE."""
-    with evdev.UInput(GAMEPAD, name="e2e rig pad") as pad, evdev.UInput(MOUSE, name="e2e rig mouse") as mouse:
+    with evdev.UInput(GAMEPAD, name="e2e rig pad"), evdev.UInput(MOUSE, name="e2e rig mouse"):
         pad_node, mouse_node = find_node("e2e rig pad"), find_node("e2e rig mouse")
         try:
             pad_props, mouse_props = udev_properties_of([pad_node, mouse_node])
