@@ -74,6 +74,7 @@ public enum EventCodeNames {
         case EventType.rel: relativeAxes
         case EventType.abs: absoluteAxes
         case EventType.syn: synchronization
+        case EventType.msc: miscellaneous
         default: nil
         }
     }
@@ -82,6 +83,7 @@ public enum EventCodeNames {
     private static let relativeAxes = TypeVocabulary(EventCodeTable.relative)
     private static let absoluteAxes = TypeVocabulary(EventCodeTable.absolute)
     private static let synchronization = TypeVocabulary(EventCodeTable.synchronization)
+    private static let miscellaneous = TypeVocabulary(EventCodeTable.misc)
 }
 
 /// One type's names, indexed both ways.

@@ -18,7 +18,7 @@ public enum EventType {
     public static let max: UInt16 = 0x1f
 }
 
-/// Linux input event codes (`SYN_*`, `KEY_*`, `BTN_*`, `REL_*`, `ABS_*`, aliases and range
+/// Linux input event codes (`SYN_*`, `KEY_*`, `BTN_*`, `REL_*`, `ABS_*`, `MSC_*`, aliases and range
 /// markers included), named after the kernel header in camel case: `KEY_VOLUMEUP` is
 /// `keyVolumeup`, `BTN_TRIGGER_HAPPY1` `btnTriggerHappy1`, `ABS_HAT0X` `absHat0x`.
 public enum EventCode {
@@ -719,6 +719,13 @@ public enum EventCode {
     public static let absMtToolX: UInt16 = 0x3c
     public static let absMtToolY: UInt16 = 0x3d
     public static let absMax: UInt16 = 0x3f
+    public static let mscSerial: UInt16 = 0x00
+    public static let mscPulseled: UInt16 = 0x01
+    public static let mscGesture: UInt16 = 0x02
+    public static let mscRaw: UInt16 = 0x03
+    public static let mscScan: UInt16 = 0x04
+    public static let mscTimestamp: UInt16 = 0x05
+    public static let mscMax: UInt16 = 0x07
 }
 
 /// Every name of the kernel header, by event type: `(name, code)` sorted by code, the name a
@@ -1452,5 +1459,16 @@ enum EventCodeTable {
         ("ABS_MT_TOOL_X", 0x3c),
         ("ABS_MT_TOOL_Y", 0x3d),
         ("ABS_MAX", 0x3f),
+    ]
+
+    /// The `EV_MSC` codes.
+    static let misc: [(name: String, code: UInt16)] = [
+        ("MSC_SERIAL", 0x00),
+        ("MSC_PULSELED", 0x01),
+        ("MSC_GESTURE", 0x02),
+        ("MSC_RAW", 0x03),
+        ("MSC_SCAN", 0x04),
+        ("MSC_TIMESTAMP", 0x05),
+        ("MSC_MAX", 0x07),
     ]
 }
