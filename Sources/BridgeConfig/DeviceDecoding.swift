@@ -5,9 +5,14 @@ extension ConfigReader {
     static let deviceKey = "device"
 
     /// `device = "gamepad"` in a setting that emits `codes`: a device kind that can carry them
-    /// all, or a diagnostic naming the kinds that can.
+    /// all, or a diagnostic naming the kinds that can (never the motion sensor, which no setting names).
     mutating func outputDevice(_ value: TOMLValue, at path: KeyPath, carrying codes: [(type: UInt16, code: UInt16)]) -> OutputDeviceKind? {
-        guard let name = choice(value, at: path, among: OutputDeviceKind.allCases.map(\.description), what: "device"),
+        if let name = value.string, let kind = OutputDeviceKind(name: name), !kind.takesSettings {
+            error(at: value.position, "\(path): the \(kind) device carries the controller's sensors alone; "
+                + "set motion-sensors = true in the profile for it, and name another device here")
+            return nil
+        }
+        guard let name = choice(value, at: path, among: OutputDeviceKind.allCases.filter(\.takesSettings).map(\.description), what: "device"),
               let kind = OutputDeviceKind(name: name) else { return nil }
         let refused = codes.filter { !kind.accepts(type: $0.type, code: $0.code) }
         guard !refused.isEmpty else { return kind }

@@ -8,7 +8,7 @@ public struct AbsInfo: Hashable, Sendable {
     public var fuzz: Int32
     /// Values within this distance of the centre read as the centre.
     public var flat: Int32
-    /// Units per millimetre (or per radian); 0 when meaningless.
+    /// Units per millimetre (or per radian; per g and per deg/s on a motion sensor); 0 when meaningless.
     public var resolution: Int32
     /// The value at rest: the device is created with it and `releaseAll` returns to it.
     public var value: Int32
@@ -51,19 +51,22 @@ public struct DeviceCapabilities: Hashable, Sendable {
     public var relativeAxes: [UInt16] = []
     /// `EV_ABS` codes with their parameters.
     public var absoluteAxes: [AbsoluteAxis] = []
+    /// `EV_MSC` codes (`MSC_TIMESTAMP` on the motion sensor).
+    public var miscCodes: [UInt16] = []
 
     /// An empty set.
     public init() {}
 
     /// A set with the given codes (sorted and deduplicated here).
-    public init(keys: [UInt16] = [], relativeAxes: [UInt16] = [], absoluteAxes: [AbsoluteAxis] = []) {
+    public init(keys: [UInt16] = [], relativeAxes: [UInt16] = [], absoluteAxes: [AbsoluteAxis] = [], miscCodes: [UInt16] = []) {
         for key in keys { insertKey(key) }
         for axis in relativeAxes { insertRelative(axis) }
         for axis in absoluteAxes { insertAbsolute(axis.code, axis.info) }
+        for code in miscCodes { insertMisc(code) }
     }
 
     /// True when the device would carry nothing.
-    public var isEmpty: Bool { keys.isEmpty && relativeAxes.isEmpty && absoluteAxes.isEmpty }
+    public var isEmpty: Bool { keys.isEmpty && relativeAxes.isEmpty && absoluteAxes.isEmpty && miscCodes.isEmpty }
 
     /// Adds a key code.
     public mutating func insertKey(_ code: UInt16) {
@@ -73,6 +76,11 @@ public struct DeviceCapabilities: Hashable, Sendable {
     /// Adds a relative axis.
     public mutating func insertRelative(_ code: UInt16) {
         Self.insertSorted(code, into: &relativeAxes)
+    }
+
+    /// Adds an `EV_MSC` code.
+    public mutating func insertMisc(_ code: UInt16) {
+        Self.insertSorted(code, into: &miscCodes)
     }
 
     /// Adds an absolute axis; the first parameters given for a code win.
@@ -93,11 +101,15 @@ public struct DeviceCapabilities: Hashable, Sendable {
     /// True when the device carries this relative axis.
     public func hasRelative(_ code: UInt16) -> Bool { relativeAxes.contains(code) }
 
+    /// True when the device carries this `EV_MSC` code.
+    public func hasMisc(_ code: UInt16) -> Bool { miscCodes.contains(code) }
+
     /// Adds everything in `other`.
     public mutating func formUnion(_ other: DeviceCapabilities) {
         for key in other.keys { insertKey(key) }
         for axis in other.relativeAxes { insertRelative(axis) }
         for axis in other.absoluteAxes { insertAbsolute(axis.code, axis.info) }
+        for code in other.miscCodes { insertMisc(code) }
     }
 
     private static func insertSorted(_ code: UInt16, into list: inout [UInt16]) {
@@ -115,7 +127,8 @@ public struct DeviceCapabilities: Hashable, Sendable {
 /// least two gamepad buttons (`BTN_EAST` is added when needed) so it is a joystick, and centred
 /// `ABS_X` and `ABS_Y` sticks, which SDL's device test without udev (Flatpak, Snap, Steam's
 /// runtime, `SDL_JOYSTICK_DISABLE_UDEV=1`) and Godot require; a mouse always carries `REL_X`,
-/// `REL_Y` and `BTN_LEFT` so it is a mouse to udev and libinput.
+/// `REL_Y` and `BTN_LEFT` so it is a mouse to udev and libinput; a motion sensor always carries
+/// all of `MotionSensors.capabilities`.
 public struct Capabilities: Hashable, Sendable {
     /// The devices, indexed by `OutputDeviceKind.rawValue`.
     private var devices: [DeviceCapabilities?]
@@ -194,6 +207,8 @@ extension DeviceCapabilities {
             insertKey(EventCode.btnLeft)
         case .keyboard:
             break
+        case .motion:
+            formUnion(MotionSensors.capabilities)
         }
     }
 }

@@ -64,6 +64,8 @@ public struct MappingEngine: Sendable {
     var notices: [MappingNotice]
     var touchpad = TouchpadState()
     var motion = MotionState()
+    /// The motion sensor's `MSC_TIMESTAMP`, kept across releases so it never goes back.
+    var motionClock = MotionSensorClock()
 
     /// An engine in the named profile (or, when nil or unknown, the configuration's starting profile).
     /// A configuration without profiles maps nothing.
@@ -126,6 +128,7 @@ public struct MappingEngine: Sendable {
         }
         updateTouchpad(input, at: time, into: &buffer)
         updateMotion(input, at: time, into: &buffer)
+        if prepared.profile.motionSensors { updateMotionSensors(input, at: time, into: &buffer) }
         output.flushRelative(into: &buffer)
         buffer.endFrame()
     }

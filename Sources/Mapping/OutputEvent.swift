@@ -10,11 +10,15 @@ public enum OutputDeviceKind: UInt8, CaseIterable, Hashable, Sendable, CustomStr
     case mouse = 1
     /// A keyboard: `KEY_*` (including media keys) and the other non-gamepad buttons.
     case keyboard = 2
+    /// The motion sensors (`INPUT_PROP_ACCELEROMETER`): acceleration, angular rate and
+    /// `MSC_TIMESTAMP` (`MotionSensors`), made when a profile sets `motion-sensors = true`.
+    /// No code routes to it and no setting's `device` may name it.
+    case motion = 3
 
     /// The number of kinds: the size of every per-device table.
     public static let count = allCases.count
 
-    /// The kind with this config name (`"gamepad"`, `"mouse"`, `"keyboard"`), or nil.
+    /// The kind with this config name (`"gamepad"`, `"mouse"`, `"keyboard"`, `"motion"`), or nil.
     public init?(name: String) {
         guard let kind = Self.allCases.first(where: { $0.description == name }) else { return nil }
         self = kind
@@ -60,23 +64,29 @@ public enum OutputDeviceKind: UInt8, CaseIterable, Hashable, Sendable, CustomStr
     }
 
     /// Whether a device of this kind may carry the code without udev, libinput or SDL taking it
-    /// for another class. Today each code has one such kind, the one `route` names; a kind added
-    /// later (a motion sensor taking `ABS_*`) widens this, and a profile can then name it.
+    /// for another class: the kind `route` names, and for the motion sensor its own axes and
+    /// `MSC_TIMESTAMP` (`MotionSensors.carries`).
     public func accepts(type: UInt16, code: UInt16) -> Bool {
-        Self.route(type: type, code: code) == self
+        if self == .motion { return MotionSensors.carries(type: type, code: code) }
+        return Self.route(type: type, code: code) == self
     }
 
-    /// The kinds that accept every one of `codes` (as `(type, code)`), in `allCases` order.
+    /// Whether a setting's `device = ...` may name this kind: every kind but the motion sensor,
+    /// whose axes carry the sensors alone.
+    public var takesSettings: Bool { self != .motion }
+
+    /// The kinds a setting may name that accept every one of `codes` (as `(type, code)`), in `allCases` order.
     public static func kinds(accepting codes: [(type: UInt16, code: UInt16)]) -> [OutputDeviceKind] {
-        allCases.filter { kind in codes.allSatisfy { kind.accepts(type: $0.type, code: $0.code) } }
+        allCases.filter { kind in kind.takesSettings && codes.allSatisfy { kind.accepts(type: $0.type, code: $0.code) } }
     }
 
-    /// The config name: "gamepad", "mouse" or "keyboard".
+    /// The config name: "gamepad", "mouse", "keyboard" or "motion".
     public var description: String {
         switch self {
         case .gamepad: "gamepad"
         case .mouse: "mouse"
         case .keyboard: "keyboard"
+        case .motion: "motion"
         }
     }
 }
@@ -85,11 +95,11 @@ public enum OutputDeviceKind: UInt8, CaseIterable, Hashable, Sendable, CustomStr
 public struct OutputEvent: Hashable, Sendable {
     /// The device to write it to.
     public var device: OutputDeviceKind
-    /// `EV_KEY`, `EV_REL`, `EV_ABS` or `EV_SYN`.
+    /// `EV_KEY`, `EV_REL`, `EV_ABS`, `EV_MSC` or `EV_SYN`.
     public var type: UInt16
     /// The code within the type.
     public var code: UInt16
-    /// 1/0 for keys, a delta for relative axes, a position for absolute axes.
+    /// 1/0 for keys, a delta for relative axes, a position for absolute axes, microseconds for `MSC_TIMESTAMP`.
     public var value: Int32
 
     /// An event with every field given.

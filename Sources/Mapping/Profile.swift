@@ -81,6 +81,8 @@ public struct Profile: Hashable, Sendable {
     public var tilt: TiltSettings?
     /// `[profile.NAME.chords]`, in file order.
     public var chords: [Chord]
+    /// `motion-sensors = true`: the controller's acceleration and angular rate go to the motion-sensor device.
+    public var motionSensors: Bool
 
     /// A profile with everything given; unbound by default.
     public init(
@@ -88,7 +90,7 @@ public struct Profile: Hashable, Sendable {
         click: ButtonBinding? = nil, app: ButtonBinding? = nil, home: ButtonBinding? = nil,
         volumeUp: ButtonBinding? = nil, volumeDown: ButtonBinding? = nil,
         touchpad: TouchpadMode = .none, airMouse: AirMouseSettings = AirMouseSettings(),
-        tilt: TiltSettings? = nil, chords: [Chord] = []
+        tilt: TiltSettings? = nil, chords: [Chord] = [], motionSensors: Bool = false
     ) {
         self.name = name
         self.click = click
@@ -100,6 +102,7 @@ public struct Profile: Hashable, Sendable {
         self.airMouse = airMouse
         self.tilt = tilt
         self.chords = chords
+        self.motionSensors = motionSensors
     }
 
     /// The binding of one button.

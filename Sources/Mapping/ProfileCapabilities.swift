@@ -74,6 +74,9 @@ extension Profile {
         if let tilt {
             result.insertAbsolute(tilt.axis, .stick, on: tilt.device)
         }
+        if motionSensors {
+            result[.motion] = MotionSensors.capabilities
+        }
         return result
     }
 }

@@ -1,18 +1,22 @@
 import CEvdev
 import Mapping
 
-/// Everything needed to create one virtual device: its identity and the
-/// exact codes it can emit (each axis with its range and resting value).
+/// Everything needed to create one virtual device: its identity, the
+/// exact codes it can emit (each axis with its range and resting value)
+/// and its input properties.
 public struct DeviceDescription: Hashable, Sendable {
     /// Name and ids.
     public var identity: DeviceIdentity
-    /// The `EV_KEY`, `EV_REL` and `EV_ABS` codes, sorted and unique.
+    /// The `EV_KEY`, `EV_REL`, `EV_ABS` and `EV_MSC` codes, sorted and unique.
     public var capabilities: DeviceCapabilities
+    /// `INPUT_PROP_*` values (`INPUT_PROP_ACCELEROMETER` on the motion sensor).
+    public var properties: [UInt16]
 
-    /// A description from an identity and codes.
-    public init(identity: DeviceIdentity, capabilities: DeviceCapabilities) {
+    /// A description from an identity, codes and properties.
+    public init(identity: DeviceIdentity, capabilities: DeviceCapabilities, properties: [UInt16] = []) {
         self.identity = identity
         self.capabilities = capabilities
+        self.properties = properties
     }
 
     /// The longest name uinput takes (`UINPUT_MAX_NAME_SIZE` less the NUL).
@@ -30,6 +34,12 @@ public struct DeviceDescription: Hashable, Sendable {
         }
         if let code = capabilities.relativeAxes.first(where: { $0 > REL_MAX }) {
             throw .invalidDescription(name, "relative axis code \(code) is above REL_MAX")
+        }
+        if let code = capabilities.miscCodes.first(where: { $0 > MSC_MAX }) {
+            throw .invalidDescription(name, "misc code \(code) is above MSC_MAX")
+        }
+        if let property = properties.first(where: { $0 > INPUT_PROP_MAX }) {
+            throw .invalidDescription(name, "input property \(property) is above INPUT_PROP_MAX")
         }
         for axis in capabilities.absoluteAxes {
             try validate(axis)

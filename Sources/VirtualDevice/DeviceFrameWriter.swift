@@ -30,6 +30,7 @@ final class DeviceFrameWriter {
         // Every code changing at once plus SYN_REPORT fits in one write.
         let capabilities = description.capabilities
         let codeCount = capabilities.keys.count + capabilities.relativeAxes.count + capabilities.absoluteAxes.count
+            + capabilities.miscCodes.count
         writer = InputEventWriter(fileDescriptor: fileDescriptor, capacity: codeCount + 1, deviceName: deviceName)
     }
 

@@ -51,6 +51,12 @@ extension DeviceIdentity {
         name: "Daydream Controller Keyboard", bus: UInt16(BUS_VIRTUAL),
         vendor: projectVendor, product: 0x0003, version: projectVersion)
 
+    /// The bridge's motion sensors: `BUS_VIRTUAL` da7d:0004, named as hid-playstation names
+    /// a pad's ("... Motion Sensors"), a suffix SDL never takes for a gamepad.
+    public static let motion = DeviceIdentity(
+        name: "Daydream Controller Motion Sensors", bus: UInt16(BUS_VIRTUAL),
+        vendor: projectVendor, product: 0x0004, version: projectVersion)
+
     /// A wired Xbox 360 pad as the kernel's xpad driver presents it:
     /// `BUS_USB` 045e:028e, version 0x0114, "Microsoft X-Box 360 pad".
     public static let xbox360 = DeviceIdentity(

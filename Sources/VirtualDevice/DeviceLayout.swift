@@ -12,7 +12,8 @@ public enum DeviceLayout {
     ///   `.xbox360`, exactly `XboxPad`'s codes (the profile's codes must be among them);
     /// - mouse: always `REL_X`, `REL_Y` and `BTN_LEFT`, so udev and libinput
     ///   take it for a mouse even when a profile only scrolls;
-    /// - keyboard: the keys as given.
+    /// - keyboard: the keys as given;
+    /// - motion: exactly `MotionSensors.capabilities`, with `INPUT_PROP_ACCELEROMETER`.
     public static func description(
         for kind: OutputDeviceKind, capabilities: DeviceCapabilities, gamepadIdentity: GamepadIdentity = .default
     ) throws(VirtualDeviceError) -> DeviceDescription {
@@ -28,6 +29,8 @@ public enum DeviceLayout {
             description = DeviceDescription(identity: .mouse, capabilities: codes)
         case .keyboard:
             description = DeviceDescription(identity: .keyboard, capabilities: codes)
+        case .motion:
+            description = DeviceDescription(identity: .motion, capabilities: codes, properties: [UInt16(INPUT_PROP_ACCELEROMETER)])
         }
         try checkRouting(description, kind: kind)
         try description.validate()
@@ -54,7 +57,7 @@ public enum DeviceLayout {
     private static func checkRouting(_ description: DeviceDescription, kind: OutputDeviceKind) throws(VirtualDeviceError) {
         let capabilities = description.capabilities
         let codes = capabilities.keys.map { (UInt16(EV_KEY), $0) } + capabilities.relativeAxes.map { (UInt16(EV_REL), $0) }
-            + capabilities.absoluteAxes.map { (UInt16(EV_ABS), $0.code) }
+            + capabilities.absoluteAxes.map { (UInt16(EV_ABS), $0.code) } + capabilities.miscCodes.map { (UInt16(EV_MSC), $0) }
         let misplaced = codes.filter { !kind.accepts(type: $0.0, code: $0.1) }.map { EventCodeNames.name(type: $0.0, code: $0.1) }
         if !misplaced.isEmpty {
             throw .unsupportedCodes(device: description.identity.name, codes: misplaced,

@@ -13,6 +13,7 @@ public struct DeviceState: Sendable {
     private var declaredKeys = CodeBits(count: Int(KEY_CNT))
     private var declaredRelative: UInt64 = 0
     private var declaredAbsolute: UInt64 = 0
+    private var declaredMisc: UInt64 = 0
     private var keysDown = CodeBits(count: Int(KEY_CNT))
     private var axisValues: [Int32]
 
@@ -22,6 +23,7 @@ public struct DeviceState: Sendable {
         axisValues = Array(repeating: 0, count: Int(ABS_CNT))
         for key in capabilities.keys { declaredKeys[key] = true }
         for axis in capabilities.relativeAxes where axis < 64 { declaredRelative |= 1 << UInt64(axis) }
+        for code in capabilities.miscCodes where code < 64 { declaredMisc |= 1 << UInt64(code) }
         for axis in capabilities.absoluteAxes where axis.code < 64 {
             declaredAbsolute |= 1 << UInt64(axis.code)
             axisValues[Int(axis.code)] = axis.info.value
@@ -35,6 +37,7 @@ public struct DeviceState: Sendable {
         case EV_KEY: declaredKeys[code]
         case EV_REL: code < 64 && declaredRelative & (1 << UInt64(code)) != 0
         case EV_ABS: code < 64 && declaredAbsolute & (1 << UInt64(code)) != 0
+        case EV_MSC: code < 64 && declaredMisc & (1 << UInt64(code)) != 0
         default: false
         }
     }

@@ -13,8 +13,8 @@ public final class EvdevDevice {
     /// The libevdev handle; valid for the object's lifetime.
     let handle: OpaquePointer
 
-    /// Builds the libevdev description: name, ids, and exactly the codes of
-    /// `description`, each axis with fuzz 0 and its resting value.
+    /// Builds the libevdev description: name, ids, properties, and exactly the codes of
+    /// `description`, each axis with its parameters and resting value.
     public init(_ description: DeviceDescription) throws(VirtualDeviceError) {
         try description.validate()
         guard let handle = libevdev_new() else {
@@ -33,6 +33,12 @@ public final class EvdevDevice {
         }
         for axis in capabilities.relativeAxes {
             try enable(type: UInt16(EV_REL), code: axis, name: identity.name)
+        }
+        for code in capabilities.miscCodes {
+            try enable(type: UInt16(EV_MSC), code: code, name: identity.name)
+        }
+        for property in description.properties where libevdev_enable_property(handle, UInt32(property)) != 0 {
+            throw VirtualDeviceError.invalidDescription(identity.name, "libevdev refused input property \(property)")
         }
         for axis in capabilities.absoluteAxes {
             var info = input_absinfo(value: axis.info.value, minimum: axis.info.minimum, maximum: axis.info.maximum,
@@ -98,7 +104,13 @@ public final class EvdevDevice {
             relativeAxes: codes(type: UInt16(EV_REL)),
             absoluteAxes: codes(type: UInt16(EV_ABS)).compactMap { code in
                 absInfo(code).map { AbsoluteAxis(code: code, info: $0) }
-            })
+            },
+            miscCodes: codes(type: UInt16(EV_MSC)))
+    }
+
+    /// The `INPUT_PROP_*` values the device has, in ascending order.
+    public var properties: [UInt16] {
+        (0...UInt16(INPUT_PROP_MAX)).filter { libevdev_has_property(handle, UInt32($0)) == 1 }
     }
 
     /// Whether the device advertises any force-feedback effect.

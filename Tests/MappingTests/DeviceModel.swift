@@ -2,10 +2,18 @@ import Mapping
 
 /// What the virtual devices would show after the events so far; reports events that make no
 /// sense to a device (a press of a key already down, a release of one that is up, a frame left
-/// open at the end of a call, something still down after `releaseAll`).
+/// open at the end of a call, something still down after `releaseAll`, a code on a device that
+/// must not carry it, a motion-sensor timestamp that does not increase).
 struct DeviceModel {
     private var keysDown: Set<UInt16> = []
-    private var axes: [UInt16: Int32] = [:]
+    private var axes: [AxisKey: Int32] = [:]
+    private var lastTimestamp: UInt32?
+
+    private struct AxisKey: Hashable, Comparable {
+        var device: UInt8
+        var code: UInt16
+        static func < (left: AxisKey, right: AxisKey) -> Bool { (left.device, left.code) < (right.device, right.code) }
+    }
 
     /// The problems in one engine call's events, in order.
     mutating func check(_ events: [OutputEvent], afterReleaseAll: Bool) -> [String] {
@@ -19,7 +27,7 @@ struct DeviceModel {
                 continue
             }
             open.insert(event.device)
-            if OutputDeviceKind.route(type: event.type, code: event.code) != event.device {
+            if !event.device.accepts(type: event.type, code: event.code) {
                 problems.append("\(name) sent to the \(event.device)")
             }
             switch event.type {
@@ -28,8 +36,16 @@ struct DeviceModel {
                 if event.value == 0, keysDown.remove(event.code) == nil { problems.append("\(name) released while up") }
                 if event.value != 0, event.value != 1 { problems.append("\(name) value \(event.value)") }
             case EventType.abs:
-                if axes[event.code] == event.value { problems.append("\(name) repeated \(event.value)") }
-                axes[event.code] = event.value
+                let key = AxisKey(device: event.device.rawValue, code: event.code)
+                if axes[key] == event.value { problems.append("\(name) repeated \(event.value)") }
+                axes[key] = event.value
+            case EventType.msc where event.code == EventCode.mscTimestamp:
+                let stamp = UInt32(bitPattern: event.value)
+                // Increasing, modulo the counter's own wrap at 2^32 microseconds.
+                if let last = lastTimestamp, stamp &- last == 0 || stamp &- last >= 1 << 31 {
+                    problems.append("\(name) \(stamp) not after \(last)")
+                }
+                lastTimestamp = stamp
             case EventType.rel:
                 if event.value == 0 { problems.append("\(name) of 0") }
             default:
@@ -41,8 +57,8 @@ struct DeviceModel {
         }
         if afterReleaseAll {
             for code in keysDown.sorted() { problems.append("\(EventCodeNames.name(type: EventType.key, code: code)) still down") }
-            for (code, value) in axes.sorted(by: { $0.key < $1.key }) where value != 0 {
-                problems.append("\(EventCodeNames.name(type: EventType.abs, code: code)) still at \(value)")
+            for (key, value) in axes.sorted(by: { $0.key < $1.key }) where value != 0 {
+                problems.append("\(EventCodeNames.name(type: EventType.abs, code: key.code)) still at \(value)")
             }
         }
         return problems
