@@ -171,6 +171,14 @@ touchpad = { mode = "stick", deadzone = 0.1, saturation = 0.9, shape = "circle" 
 # Bind "recenter" to a button to take the current orientation as zero.
 # tilt = { axis = "ABS_X", source = "roll", range = 45.0, deadzone = 0.0, invert = false }
 
+# The motion itself, for emulators and games that read a kernel motion node
+# (Dolphin, RPCS3): true makes a device of its own, "Daydream Controller
+# Motion Sensors" (da7d:0004, INPUT_PROP_ACCELEROMETER), with acceleration
+# on ABS_X/Y/Z (8192 per g, +-8 g), angular rate on ABS_RX/RY/RZ (1024 per
+# deg/s, +-2048 deg/s) and MSC_TIMESTAMP in microseconds from the
+# controller's clock; the default is false (no such device).
+# motion-sensors = false
+
 # Chords: buttons pressed together, in a [profile.NAME.chords] table, each
 # "BUTTON+BUTTON..." = ACTION; at least two buttons, and not the
 # [bridge] next-profile chord.

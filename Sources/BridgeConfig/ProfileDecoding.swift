@@ -3,7 +3,7 @@ import Mapping
 
 extension ConfigReader {
     /// The keys of `[profile.NAME]`.
-    static let profileKeys = ControllerButton.allCases.map(\.name) + ["touchpad", "air-mouse", "tilt", "chords"]
+    static let profileKeys = ControllerButton.allCases.map(\.name) + ["touchpad", "air-mouse", "tilt", "motion-sensors", "chords"]
     /// The keys of `air-mouse = { ... }`.
     static let airMouseKeys = ["speed", "deadzone", "always", "invert-x", "invert-y", deviceKey]
     /// The keys of `tilt = { ... }`.
@@ -27,6 +27,9 @@ extension ConfigReader {
         }
         if let entry = table["tilt"] {
             profile.tilt = tilt(entry.value, at: path.appending("tilt"))
+        }
+        if let entry = table["motion-sensors"], let enabled = boolean(entry.value, at: path.appending("motion-sensors")) {
+            profile.motionSensors = enabled
         }
         if let entry = table["chords"] {
             profile.chords = chords(entry.value, at: path.appending("chords"), scope: scope)

@@ -63,6 +63,19 @@ struct DecodingTests {
         }
     }
 
+    @Test("motion-sensors = true adds the motion device and leaves the pad, xbox360 included, as it was")
+    func motionSensors() throws {
+        let pad = "[gamepad]\nidentity = \"xbox360\"\n[profile.a]\nclick = \"BTN_SOUTH\"\ntouchpad = { mode = \"stick\" }\n"
+        let without = try ConfigDecoder.decode(pad)
+        let with = try ConfigDecoder.decode(pad + "motion-sensors = true\n")
+        #expect(without.capabilities[.motion] == nil)
+        #expect(with.capabilities[.motion] == MotionSensors.capabilities)
+        #expect(with.capabilities[.gamepad] == without.capabilities[.gamepad])
+        #expect(with.gamepadIdentity == .xbox360)
+        #expect(with.profile(named: "a")?.motionSensors == true)
+        #expect(try ConfigDecoder.decode(pad + "motion-sensors = false\n") == without)
+    }
+
     @Test("profiles keep file order, chords too")
     func order() throws {
         let configuration = try ConfigDecoder.decode("""

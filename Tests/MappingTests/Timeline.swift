@@ -11,7 +11,7 @@ import Timebase
 /// a time), and `[bridge] profile` is where the engine starts. Then:
 ///
 /// ```
-/// 0ms    press home; touch 0.5 0.25  (one snapshot; also: release, lift, gyro X Y Z rad/s, orient X Y Z degrees,
+/// 0ms    press home; touch 0.5 0.25  (one snapshot; also: release, lift, gyro X Y Z rad/s, accel X Y Z g, orient X Y Z degrees,
 ///                                    stamp MS: the controller's clock, 0...511, from then on; stamp none: unknown)
 /// 1500ms advance                     (only timers)
 /// 1500ms release-all | switch NAME | deadline   (deadline prints "=> TIME deadline 2500ms" or "none")
@@ -38,6 +38,7 @@ struct Timeline {
         case touch(TouchPoint)
         case lift
         case gyro(Vector3)
+        case accel(Vector3)
         case orient(Vector3)
         case stamp(UInt16?)
         case advance
@@ -122,6 +123,7 @@ extension Timeline {
                                                   y: try Self.number(arguments[1], number: number))))
             case "lift": commands.append(.lift)
             case "gyro": commands.append(.gyro(try vector()))
+            case "accel": commands.append(.accel(try vector()))
             case "orient": commands.append(.orient(try vector()))
             case "stamp":
                 guard arguments.count == 1 else { throw fail("stamp MS|none") }

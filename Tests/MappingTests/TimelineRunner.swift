@@ -48,6 +48,10 @@ struct TimelineRunner {
             case .gyro(let rate):
                 input.rotationRate = rate
                 inputChanged = true
+            case .accel(let g):
+                let metres = MotionSensors.metresPerSecondSquaredPerG
+                input.acceleration = Vector3(x: g.x * metres, y: g.y * metres, z: g.z * metres)
+                inputChanged = true
             case .stamp(let stamp):
                 input.controllerTime = stamp
                 inputChanged = true
@@ -125,7 +129,8 @@ struct TimelineRunner {
         let name = EventCodeNames.name(type: event.type, code: event.code)
         guard let device = capabilities[event.device] else { return "\(name) on a \(event.device) the configuration does not create" }
         switch event.type {
-        case EventType.key where device.hasKey(event.code), EventType.rel where device.hasRelative(event.code):
+        case EventType.key where device.hasKey(event.code), EventType.rel where device.hasRelative(event.code),
+             EventType.msc where device.hasMisc(event.code):
             return nil
         case EventType.abs:
             guard let info = device.absInfo(event.code) else { break }
