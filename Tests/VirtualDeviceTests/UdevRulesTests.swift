@@ -90,6 +90,23 @@ struct UdevRulesTests {
                                        "DAYDREAM_BRIDGE_DEVICE": "keyboard"])
     }
 
+    /// input_id marks a device with INPUT_PROP_ACCELEROMETER an accelerometer; the rules keep
+    /// that, drop any other guess, and give the event node (not a joydev node) to the seat user.
+    @Test func motionSensorsStayAnAccelerometerAndGoToTheSeatUser() throws {
+        let rules = try Self.load(Self.deviceRules)
+        let guessed = ["ID_INPUT": "1", "ID_INPUT_ACCELEROMETER": "1", "ID_INPUT_JOYSTICK": "1"]
+        let event = rules.evaluate(Self.device(.motion, guessed: guessed))
+        #expect(event.environment == ["ID_INPUT": "1", "ID_INPUT_ACCELEROMETER": "1", "DAYDREAM_BRIDGE_DEVICE": "motion"])
+        #expect(event.tags == ["uaccess"])
+        var joystickNode = Self.device(.motion, guessed: guessed)
+        joystickNode.kernel = "js0"
+        joystickNode.devpath = "/devices/virtual/input/input12/js0"
+        #expect(rules.evaluate(joystickNode).tags.isEmpty)
+        for other in [DeviceIdentity.gamepad, .mouse, .keyboard] {
+            #expect(rules.evaluate(Self.device(other, guessed: ["ID_INPUT": "1"])).tags.isEmpty, "\(other.name)")
+        }
+    }
+
     @Test func realXbox360PadIsLeftAlone() throws {
         let rules = try Self.load(Self.deviceRules)
         var pad = Self.device(.xbox360, guessed: ["ID_INPUT": "1", "ID_INPUT_JOYSTICK": "1", "ID_INPUT_KEY": "1"])
