@@ -49,6 +49,9 @@ class Frame:
 class InputDevice:
     def __init__(self, path: str) -> None:
         self.path = path
+        # EV_MSC events are left out of frames unless a scenario asks for them (the motion
+        # sensors' MSC_TIMESTAMP).
+        self.keep_misc = False
         self.device = evdev.InputDevice(path)
         fcntl.ioctl(self.device.fd, EVIOCSCLOCKID, struct.pack("i", time.CLOCK_MONOTONIC))
         self.pending: list[tuple[int, int, int]] = []
@@ -87,7 +90,7 @@ class InputDevice:
                     self.pending = []
                 elif event.code == ecodes.SYN_DROPPED:
                     raise AssertionError(f"{self.path}: SYN_DROPPED (the reader fell behind)")
-            elif event.type != ecodes.EV_MSC:
+            elif event.type != ecodes.EV_MSC or self.keep_misc:
                 self.pending.append((event.type, event.code, event.value))
         return True
 
