@@ -25,7 +25,7 @@ struct ShippedConfigTests {
 
     @Test("config/ holds the default and the four examples")
     func filesPresent() {
-        #expect(Set(Self.files).isSuperset(of: ["default.toml", "gamepad.toml", "mouse.toml", "presenter.toml", "media.toml"]))
+        #expect(Set(Self.files).isSuperset(of: ["default.toml", "emulator.toml", "gamepad.toml", "mouse.toml", "presenter.toml", "media.toml"]))
     }
 
     @Test("every file in config/ has no errors", arguments: files)
@@ -112,6 +112,16 @@ struct ShippedConfigTests {
         dpad.output = .hat
         #expect(racing.touchpad == .dpad(dpad))
         #expect(racing.home == .tapHold(tap: .recenter, hold: .keys([try code("BTN_START")]), holdTime: nil))
+    }
+
+    @Test("emulator.toml: the default gamepad plus the motion-sensor device")
+    func emulatorExample() throws {
+        let configuration = try load("emulator.toml")
+        let emulator = try #require(configuration.profile(named: "emulator"))
+        #expect(emulator.motionSensors)
+        #expect(configuration.capabilities[.motion] == MotionSensors.capabilities)
+        let plain = try #require(try load("default.toml").profile(named: "gamepad"))
+        #expect(emulator.click == plain.click && emulator.home == plain.home && emulator.touchpad == plain.touchpad)
     }
 
     @Test("presenter.toml: slides forward and back, blank, pointer")
