@@ -146,7 +146,8 @@ struct PairingSafetyTests {
         guard case .failure(let error) = outcome else { throw TestFailure("paired one of two") }
         #expect(error.candidates.map(\.address) == [Rig.first, Rig.second])
         #expect(request.pairingAddress == nil)
+        // The answer comes first; StopDiscovery reaches bluetoothd after it.
+        try rig.wait("discovery to stop") { (try? rig.fake.state()["discovering"] as? Bool) == false }
         #expect(try !rig.fake.log().contains { $0.hasPrefix("Pair ") })
-        #expect(try rig.fake.state()["discovering"] as? Bool == false)
     }
 }
