@@ -10,9 +10,10 @@ import subprocess
 
 from evdev import ecodes
 
-from bridge_helpers import ensure_paired, play_and_read, start_bridge, wait_streaming
-from input_devices import Frame, udev_properties_of, wait_for_device
+from bridge_helpers import ensure_paired, start_bridge, wait_streaming
+from input_devices import Frame, FrameRecorder, InputDevice, udev_properties_of, wait_for_device
 from rig import scenario
+from waiting import wait_until
 
 NAME, ADDRESS = "pad", "C0:DD:EE:00:00:01"
 MOTION = "Daydream Controller Motion Sensors"
@@ -172,10 +173,25 @@ def motion_sensors(rig):
             listed = libinput_devices()
             assert MOTION not in listed, f"libinput took the motion sensors: {listed}"
 
-            # The stream before the timeline is steady, so the axes as the kernel holds them now
-            # are where the frames read next start from.
+            # The node streams at the packet rate, and the checks above left its evdev buffer to
+            # overflow: a fresh reader starts empty. The stream before the timeline is steady, so
+            # the axes as the kernel holds them now are where the frames read next start from.
+            # A thread reads the frames, so a slow VM drops none.
+            motion.close()
+            motion = InputDevice(motion.path)
+            motion.keep_misc = True
             before = {ecodes.ABS[axis]: motion.device.absinfo(axis).value for axis in ACCELERATION + ANGULAR_RATE}
-            start, frames = play_and_read(rig, NAME, TIMELINE, [motion])
+            recorder = FrameRecorder([motion])
+            try:
+                mark = rig.emulator.mark()
+                length = rig.play(NAME, TIMELINE)
+                start = rig.emulator.wait_event("play_started", NAME, since=mark, timeout=5)["t_ns"]
+                end = rig.emulator.wait_event("play_finished", NAME, since=mark, timeout=length + 30)["t_ns"]
+                # Until the frames reach past the timeline's end (the bridge writes one a packet).
+                assert wait_until(lambda: any(frame.t_ns > end for _, frame in recorder.frames()), timeout=10), \
+                    "no motion frame after the timeline's end within 10 s"
+            finally:
+                frames = {motion: [frame for _, frame in recorder.stop()]}
         finally:
             motion.close()
     snapshots = states(frames[motion], start, before)
