@@ -59,6 +59,9 @@ let package = Package(
         .target(name: "BridgeConfig", dependencies: ["CTOML", "DaydreamProtocol", "Descriptors", "Mapping", "Timebase"]),
         // uinput devices through libevdev.
         .target(name: "VirtualDevice", dependencies: ["CEvdev", "Mapping", "Timebase"]),
+        // The virtual DualSense's reports (descriptor, feature answers, input encoder) and the
+        // /dev/uhid messages: pure bytes, so the tests check them without a kernel.
+        .target(name: "VirtualHID"),
         // The recording text format (`record`, `replay`): pure, so a fuzzer can target it.
         .target(name: "Recording", dependencies: ["DaydreamProtocol", "Timebase"]),
         // systemd's notify protocol without libsystemd.
@@ -129,6 +132,7 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "VirtualDeviceTests", dependencies: ["VirtualDevice", "Mapping", "CEvdev", "TestSupport"]),
+        .testTarget(name: "VirtualHIDTests", dependencies: ["VirtualHID", "TestSupport"]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "DaydreamProtocol", "Timebase"]),
         .testTarget(name: "SystemIntegrationTests", dependencies: ["SystemIntegration", "TestSupport"]),
         .testTarget(

@@ -1,0 +1,101 @@
+/// Writes `DualSenseInputState`s as USB input reports (id 0x01, 64 bytes) in
+/// the layout hid-playstation reads (`struct dualsense_input_report` after the
+/// id byte). It keeps what runs across reports: the report counter and the
+/// touch contact number, which a new finger increments.
+///
+/// The report is written in place into `report`, so encoding allocates
+/// nothing while no one else holds a copy of it.
+public struct DualSenseInputReportEncoder: Sendable {
+    /// The last report encoded; all zeros but the id before the first.
+    public private(set) var report: [UInt8]
+    private var counter: UInt8 = 0
+    private var contact: UInt8 = 0
+    private var touching = false
+
+    /// Offsets in the report, the id byte at 0.
+    enum Offset {
+        static let leftStick = 1, rightStick = 3, leftTrigger = 5, rightTrigger = 6, counter = 7
+        static let buttons = 8, gyro = 16, acceleration = 22, sensorTime = 28
+        static let touch = 33, secondTouch = 37, status = 53
+    }
+
+    /// Bit 7 of a touch point's contact byte: no finger.
+    static let inactiveContact: UInt8 = 0x80
+
+    public init() {
+        report = [UInt8](repeating: 0, count: DualSenseReportID.input.length)
+        report[0] = DualSenseReportID.input.rawValue
+        report[Offset.touch] = Self.inactiveContact
+        report[Offset.secondTouch] = Self.inactiveContact
+    }
+
+    /// Encodes `state` into `report`.
+    public mutating func encode(_ state: DualSenseInputState) {
+        report[Offset.leftStick] = state.leftStick.x
+        report[Offset.leftStick + 1] = state.leftStick.y
+        report[Offset.rightStick] = state.rightStick.x
+        report[Offset.rightStick + 1] = state.rightStick.y
+        report[Offset.leftTrigger] = state.leftTrigger
+        report[Offset.rightTrigger] = state.rightTrigger
+        report[Offset.counter] = counter
+        counter &+= 1
+
+        // Byte 8: hat in the low nibble, square/cross/circle/triangle above it;
+        // bytes 9-10: the other eleven buttons in Buttons' order.
+        let buttons = state.buttons.rawValue
+        report[Offset.buttons] = state.dpad.rawValue | UInt8((buttons & 0x0F) << 4)
+        report[Offset.buttons + 1] = UInt8((buttons >> 4) & 0xFF)
+        report[Offset.buttons + 2] = UInt8((buttons >> 12) & 0x07)
+
+        let gyroScale = DualSenseMotionUnits.gyroCountsPerDegreePerSecond
+        let accelerationScale = DualSenseMotionUnits.accelerationCountsPerG
+        store(Self.count(state.rotationRate.x, gyroScale), at: Offset.gyro)
+        store(Self.count(state.rotationRate.y, gyroScale), at: Offset.gyro + 2)
+        store(Self.count(state.rotationRate.z, gyroScale), at: Offset.gyro + 4)
+        store(Self.count(state.acceleration.x, accelerationScale), at: Offset.acceleration)
+        store(Self.count(state.acceleration.y, accelerationScale), at: Offset.acceleration + 2)
+        store(Self.count(state.acceleration.z, accelerationScale), at: Offset.acceleration + 4)
+
+        // The sensor clock counts thirds of a microsecond, wrapping at 32 bits.
+        let ticks = UInt32(truncatingIfNeeded: state.sensorTime &* 3)
+        for index in 0..<4 {
+            report[Offset.sensorTime + index] = UInt8((ticks >> (8 * UInt32(index))) & 0xFF)
+        }
+
+        encodeTouch(state.touch)
+
+        // Status: charge in tenths (10 full) low, 1 charging or 0 discharging high.
+        let tenths = min(state.batteryPercent / 10, 10)
+        report[Offset.status] = tenths | (state.charging ? 0x10 : 0x00)
+    }
+
+    private mutating func encodeTouch(_ touch: DualSenseInputState.Touch?) {
+        if let touch {
+            if !touching {
+                contact = (contact &+ 1) & 0x7F
+                touching = true
+            }
+            report[Offset.touch] = contact
+            report[Offset.touch + 1] = UInt8(touch.x & 0xFF)
+            report[Offset.touch + 2] = UInt8((touch.x >> 8) & 0x0F) | UInt8((touch.y & 0x0F) << 4)
+            report[Offset.touch + 3] = UInt8((touch.y >> 4) & 0xFF)
+        } else {
+            touching = false
+            // The last position stays, as on the pad; the bit says it is stale.
+            report[Offset.touch] = contact | Self.inactiveContact
+        }
+    }
+
+    /// `value * scale`, rounded and clamped to 16 bits.
+    static func count(_ value: Double, _ scale: Double) -> Int16 {
+        let scaled = (value * scale).rounded()
+        if scaled.isNaN { return 0 }
+        return Int16(max(Double(Int16.min), min(Double(Int16.max), scaled)))
+    }
+
+    private mutating func store(_ value: Int16, at offset: Int) {
+        let bits = UInt16(bitPattern: value)
+        report[offset] = UInt8(bits & 0xFF)
+        report[offset + 1] = UInt8(bits >> 8)
+    }
+}
