@@ -88,9 +88,10 @@ extension ConfigReader {
                     + "expected a key (KEY_*), a mouse button (BTN_LEFT...) or a gamepad button (BTN_SOUTH...)")
                 return nil
             }
-            if device == .gamepad, gamepadIdentity == .xbox360, !XboxPad.capabilities.hasKey(resolved.code) {
-                error(at: position, "\(path): \(name) is not a button of an Xbox 360 pad ([gamepad] identity = \"xbox360\"); "
-                    + "expected one of \(XboxPad.buttonNames.joined(separator: ", "))")
+            if device == .gamepad, let pad = gamepadIdentity.fixedPad, !pad.capabilities.hasKey(resolved.code) {
+                error(at: position, "\(path): \(name) is not a button of \(pad.description) "
+                    + "([gamepad] identity = \"\(pad.identity.rawValue)\"); "
+                    + "expected one of \(pad.buttonNames.joined(separator: ", "))")
                 return nil
             }
             return resolved.code

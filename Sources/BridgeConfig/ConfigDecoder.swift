@@ -112,21 +112,21 @@ extension ConfigReader {
         if let entry = root["controller"], let controllers = table(entry.value, at: KeyPath(["controller"]), expected: "tables [controller.\"ADDRESS\"]") {
             configuration.controllerProfiles = self.controllers(controllers, scope: scope)
         }
-        if diagnostics.isEmpty, gamepadIdentity == .xbox360, let identity = root["gamepad"]?.value.table?["identity"] {
-            checkXboxPad(configuration, at: identity.value.position)
+        if diagnostics.isEmpty, let pad = gamepadIdentity.fixedPad, let identity = root["gamepad"]?.value.table?["identity"] {
+            checkFixedPad(pad, configuration, at: identity.value.position)
         }
         return diagnostics.isEmpty ? configuration : nil
     }
 
-    /// The device is created with exactly `XboxPad`'s codes: whatever the profiles emit on the
-    /// gamepad must be among them. Each value is checked where it is read; this catches a code
+    /// The device is created with exactly the fixed pad's codes: whatever the profiles emit on
+    /// the gamepad must be among them. Each value is checked where it is read; this catches a code
     /// that slips past those checks, so `check-config` never passes what device creation refuses.
-    private mutating func checkXboxPad(_ configuration: MappingConfiguration, at position: SourcePosition) {
-        let foreign = XboxPad.foreignCodes(in: configuration.capabilities[.gamepad] ?? DeviceCapabilities())
+    private mutating func checkFixedPad(_ pad: FixedPad, _ configuration: MappingConfiguration, at position: SourcePosition) {
+        let foreign = pad.foreignCodes(in: configuration.capabilities[.gamepad] ?? DeviceCapabilities())
         guard !foreign.isEmpty else { return }
-        error(at: position, "gamepad.identity: an Xbox 360 pad has no \(foreign.joined(separator: ", ")), which the profiles "
-            + "write on the gamepad; its codes: \(XboxPad.buttonNames.joined(separator: ", ")), "
-            + "\(XboxPad.capabilities.absoluteAxes.map { EventCodeNames.name(type: EventType.abs, code: $0.code) }.joined(separator: ", "))")
+        error(at: position, "gamepad.identity: \(pad.description) has no \(foreign.joined(separator: ", ")), which the profiles "
+            + "write on the gamepad; its codes: \(pad.buttonNames.joined(separator: ", ")), "
+            + "\(pad.capabilities.absoluteAxes.map { EventCodeNames.name(type: EventType.abs, code: $0.code) }.joined(separator: ", "))")
     }
 
     private mutating func rejectUnknownRootKeys(_ root: TOMLTable) {

@@ -88,10 +88,10 @@ extension ConfigReader {
         }
         options.choice("activation", into: &dpad.activation, reader: &self)
         options.choice("output", into: &dpad.output, reader: &self)
-        if dpad.output == .buttons, gamepadIdentity == .xbox360 {
+        if dpad.output == .buttons, let pad = gamepadIdentity.fixedPad {
             let position = options.table["output"]?.value.position ?? options.table["mode"]?.value.position ?? .unknown
-            error(at: position, "\(options.path): a d-pad of buttons (BTN_DPAD_*) is not part of an Xbox 360 pad "
-                + "([gamepad] identity = \"xbox360\"); use output = \"hat\"")
+            error(at: position, "\(options.path): a d-pad of buttons (BTN_DPAD_*) is not part of \(pad.description) "
+                + "([gamepad] identity = \"\(pad.identity.rawValue)\"); use output = \"hat\"")
             options.valid = false
         }
         options.number("deadzone", in: 0...0.95, into: &dpad.deadzone, reader: &self)
@@ -154,10 +154,11 @@ extension ConfigReader {
             return nil
         }
         // Sticks and tilt write the full stick range: only the pad's stick axes have it.
-        if gamepadIdentity == .xbox360, !XboxPad.axes(withRangeOf: .stick).contains(axis.code) {
-            let what = XboxPad.capabilities.absInfo(axis.code) == nil ? "an axis" : "a stick axis"
-            error(at: value.position, "\(path): \(name) is not \(what) of an Xbox 360 pad ([gamepad] identity = \"xbox360\"); "
-                + "expected one of \(XboxPad.axisNames(withRangeOf: .stick).joined(separator: ", "))")
+        if let pad = gamepadIdentity.fixedPad, !pad.axes(withRangeOf: .stick).contains(axis.code) {
+            let what = pad.capabilities.absInfo(axis.code) == nil ? "an axis" : "a stick axis"
+            error(at: value.position, "\(path): \(name) is not \(what) of \(pad.description) "
+                + "([gamepad] identity = \"\(pad.identity.rawValue)\"); "
+                + "expected one of \(pad.axisNames(withRangeOf: .stick).joined(separator: ", "))")
             return nil
         }
         return axis.code

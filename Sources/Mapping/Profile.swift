@@ -134,6 +134,9 @@ public enum GamepadIdentity: String, Hashable, Sendable, CaseIterable {
     case `default`
     /// `"xbox360"`: "Microsoft X-Box 360 pad", 045e:028e, for games that only know Xbox pads.
     case xbox360
+    /// `"dualsense"`: a virtual DualSense over `/dev/uhid` with Sony's ids (054c:0ce6), so the
+    /// kernel's hid-playstation makes the pad, its motion sensors, its touchpad and a battery.
+    case dualsense
 }
 
 /// A whole configuration: what the TOML file describes.

@@ -70,6 +70,8 @@ extension GamepadIdentity {
         switch self {
         case .default: .gamepad
         case .xbox360: .xbox360
+        // The DualSense itself is a uhid device; this is the uinput pad it falls back to.
+        case .dualsense: .gamepad
         }
     }
 }

@@ -10,6 +10,7 @@ public enum DeviceLayout {
     /// - gamepad: always `BTN_SOUTH` (= `BTN_GAMEPAD`), a second gamepad
     ///   button and centred `ABS_X`/`ABS_Y`, never a mouse button; with
     ///   `.xbox360`, exactly `XboxPad`'s codes (the profile's codes must be among them);
+    ///   with `.dualsense` (the uinput pad it falls back to), exactly `FixedPad.dualsense`'s;
     /// - mouse: always `REL_X`, `REL_Y` and `BTN_LEFT`, so udev and libinput
     ///   take it for a mouse even when a profile only scrolls;
     /// - keyboard: the keys as given;
@@ -50,6 +51,19 @@ public enum DeviceLayout {
                         + "BTN_THUMBL/R, ABS_X/Y/RX/RY, ABS_Z/RZ 0...255, ABS_HAT0X/Y; use the hat for the d-pad)")
             }
             return DeviceDescription(identity: .xbox360, capabilities: XboxPad.capabilities)
+        case .dualsense:
+            // The uinput pad a DualSense falls back to (no /dev/uhid): the bridge's own
+            // identity, never Sony's, with exactly the DualSense's codes.
+            let pad = FixedPad.dualsense
+            let foreign = pad.foreignCodes(in: codes)
+            if !foreign.isEmpty {
+                throw .unsupportedCodes(
+                    device: DeviceIdentity.gamepad.name, codes: foreign,
+                    reason: "identity \"dualsense\" has exactly hid-playstation's codes (BTN_SOUTH/EAST/NORTH/WEST, "
+                        + "BTN_TL/TR/TL2/TR2, BTN_SELECT/START/MODE, BTN_THUMBL/R, ABS_X/Y/RX/RY, ABS_Z/RZ 0...255, "
+                        + "ABS_HAT0X/Y; use the hat for the d-pad)")
+            }
+            return DeviceDescription(identity: .gamepad, capabilities: pad.capabilities)
         }
     }
 

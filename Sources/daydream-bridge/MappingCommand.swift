@@ -10,7 +10,7 @@ enum MappingCommand: Subcommand {
     /// The options, declared once for the scanner, the usage line and the help.
     enum Option {
         static let config = CommandOption.value("--config", named: "FILE", help: "Use this config instead of the lookup.")
-        static let identity = CommandOption.value("--identity", named: "default|xbox360", help: "The line for this identity instead of the config's.")
+        static let identity = CommandOption.value("--identity", named: "default|xbox360|dualsense", help: "The line for this identity instead of the config's.")
     }
 
     static let options = [Option.config, Option.identity]
@@ -28,7 +28,9 @@ enum MappingCommand: Subcommand {
     mapping added with Input.add_joy_mapping(). The GUID carries no name
     checksum, as SDL's database and Godot's own GUIDs do; SDL 2.26 and
     later match it too. identity = "xbox360" is in every such database
-    already; choose it for games that only know Xbox pads.
+    already; choose it for games that only know Xbox pads. With identity =
+    "dualsense" the line is for the uinput pad it falls back to: SDL reads
+    the DualSense itself.
     """
     static let notes = """
     Exit status: 0, 1 when the config has no gamepad, 2 when it has errors.

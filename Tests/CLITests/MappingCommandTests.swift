@@ -37,6 +37,6 @@ struct MappingCommandTests {
     @Test func unknownIdentityIsAUsageError() throws {
         let result = try mapping(["--identity", "ps4"])
         #expect(result.status == 64)
-        #expect(result.stderr.hasPrefix("Error: unknown identity 'ps4'; identities: default, xbox360\n"))
+        #expect(result.stderr.hasPrefix("Error: unknown identity 'ps4'; identities: default, xbox360, dualsense\n"))
     }
 }
