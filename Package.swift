@@ -62,6 +62,12 @@ let package = Package(
         // The virtual DualSense's reports (descriptor, feature answers, input encoder) and the
         // /dev/uhid messages: pure bytes, so the tests check them without a kernel.
         .target(name: "VirtualHID"),
+        // The virtual DualSense on /dev/uhid: the device, and the sink that feeds it the engine's
+        // gamepad events and the controller's motion, touch and battery.
+        .target(
+            name: "VirtualDualSense",
+            dependencies: ["VirtualHID", "VirtualDevice", "Mapping", "DaydreamProtocol", "Timebase", "Descriptors"]
+        ),
         // The recording text format (`record`, `replay`): pure, so a fuzzer can target it.
         .target(name: "Recording", dependencies: ["DaydreamProtocol", "Timebase"]),
         // systemd's notify protocol without libsystemd.
@@ -85,7 +91,7 @@ let package = Package(
             // DaydreamCore, never Daydream: the daemon links no Foundation.
             dependencies: [
                 "Bridge", "BridgeTools", "DaydreamCore", "DaydreamProtocol", "BridgeConfig", "Mapping", "VirtualDevice", "Recording",
-                "Timebase", "EventLoop", "DBus", "BlueZ", "Descriptors",
+                "Timebase", "EventLoop", "DBus", "BlueZ", "Descriptors", "VirtualDualSense",
             ]
         ),
         // The library's README example, built as a program.
@@ -133,6 +139,10 @@ let package = Package(
         ),
         .testTarget(name: "VirtualDeviceTests", dependencies: ["VirtualDevice", "Mapping", "CEvdev", "TestSupport"]),
         .testTarget(name: "VirtualHIDTests", dependencies: ["VirtualHID", "TestSupport"]),
+        .testTarget(
+            name: "VirtualDualSenseTests",
+            dependencies: ["VirtualDualSense", "VirtualHID", "VirtualDevice", "Mapping", "DaydreamProtocol", "Timebase", "Descriptors"]
+        ),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "DaydreamProtocol", "Timebase"]),
         .testTarget(name: "SystemIntegrationTests", dependencies: ["SystemIntegration", "TestSupport"]),
         .testTarget(

@@ -129,7 +129,7 @@ enum RunCommand: Subcommand {
             }
         } else {
             makeSink = { configuration throws(VirtualDeviceError) in
-                try VirtualDeviceSet(capabilities: configuration.capabilities, gamepadIdentity: configuration.gamepadIdentity)
+                try GamepadSinkFactory.makeSink(configuration, reactor: reactor)
             }
         }
         do {

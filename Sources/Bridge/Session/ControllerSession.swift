@@ -87,8 +87,15 @@ public final class ControllerSession<Output: BridgeOutput>: ControllerConsumer {
 
     /// Maps one decoded packet received at `time`.
     public func handle(_ packet: DaydreamPacket, at time: MonotonicTime) {
-        engine.update(ControllerInput(packet: packet), at: time, into: &buffer)
+        let input = ControllerInput(packet: packet)
+        engine.update(input, at: time, into: &buffer)
         finish(at: time)
+        output.controllerInput(input, at: time)
+    }
+
+    /// Hands the battery reading to the output (the DualSense's battery).
+    public func batteryChanged(percent: Int, at time: MonotonicTime) {
+        output.batteryChanged(percent: percent)
     }
 
     /// Runs the engine's deadlines up to `time` (the timer calls this).

@@ -11,12 +11,23 @@ import VirtualDevice
 public final class SinkOutput: DeviceOutput {
     /// The sink written to.
     public let sink: any OutputSink
+    /// The sink again when it also takes the controller's own state (the DualSense), found once.
+    private let stateSink: (any ControllerStateSink)?
     private var failing = false
 
     /// An output writing to `sink`, which is called `label` from now on.
     public init(sink: any OutputSink, label: String) {
         self.sink = sink
+        stateSink = sink as? any ControllerStateSink
         sink.label = label
+    }
+
+    public func controllerInput(_ input: ControllerInput, at time: MonotonicTime) {
+        stateSink?.controllerInput(input, at: time)
+    }
+
+    public func batteryChanged(percent: Int) {
+        stateSink?.batteryChanged(percent: percent)
     }
 
     /// Names the devices in log lines (and in printed events), e.g. the controller's address.

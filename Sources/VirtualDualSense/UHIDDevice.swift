@@ -1,0 +1,143 @@
+import Descriptors
+import Glibc
+import VirtualHID
+
+/// One HID device on `/dev/uhid`: created with `UHID_CREATE2`, fed input reports with
+/// `UHID_INPUT2`, destroyed with `UHID_DESTROY` (or by closing the descriptor).
+///
+/// The kernel's requests are read by `readAvailable()`, which the owner calls when the
+/// descriptor is readable (a `Reactor` watch): feature reports are answered at once from
+/// `features`, set-report requests are acknowledged and ignored, output reports (rumble,
+/// lights) are counted and dropped. Nothing here blocks: the descriptor is non-blocking, and a
+/// write that fails is counted and reported once through `problemHandler`.
+public final class UHIDDevice {
+    /// What went by that the bridge does not act on, and what failed.
+    public struct Counters: Hashable, Sendable {
+        /// Output reports from games or the driver (rumble, lightbar, player LEDs), ignored.
+        public var outputReports = 0
+        /// Set-report requests, acknowledged and ignored.
+        public var setReports = 0
+        /// Report requests for a report the device does not have, answered with EIO.
+        public var unknownRequests = 0
+        /// Messages too short for their type, or of a type the bridge does not know.
+        public var malformedMessages = 0
+        /// Writes the kernel refused (a report, an answer).
+        public var writeErrors = 0
+    }
+
+    /// The device the kernel sees.
+    public let device: UHIDMessage.Device
+    /// Counts of what was ignored or failed.
+    public private(set) var counters = Counters()
+    /// True once `UHID_START` came: a driver (hid-playstation, or hid-generic) bound the device.
+    public private(set) var started = false
+    /// True while someone (an input node's reader, hidraw) has the device open.
+    public private(set) var opened = false
+    /// Told once per kind of problem (a write error, a malformed message), with a sentence.
+    public var problemHandler: ((String) -> Void)?
+
+    private let descriptor: FileDescriptor
+    private let features: (UInt8) -> [UInt8]?
+    private let readBuffer: UnsafeMutableRawBufferPointer
+    private var inputMessage: [UInt8]
+    private var reportedWriteError = false
+    private var reportedMalformed = false
+
+    /// Sends `UHID_CREATE2` for `device` on `descriptor` (an open, non-blocking `/dev/uhid`);
+    /// `features` answers feature-report requests by report id (nil: no such report).
+    public init(
+        descriptor: consuming FileDescriptor, device: UHIDMessage.Device, features: @escaping (UInt8) -> [UInt8]?
+    ) throws(SystemCallError) {
+        self.descriptor = descriptor
+        self.device = device
+        self.features = features
+        readBuffer = .allocate(byteCount: UHIDMessage.eventSize, alignment: 8)
+        inputMessage = UHIDMessage.input([])
+        inputMessage.reserveCapacity(inputMessage.count + UHIDMessage.maximumDataSize)
+        let create = UHIDMessage.create(device)
+        let written = create.withUnsafeBytes { write(self.descriptor.rawValue, $0.baseAddress, $0.count) }
+        if written != create.count {
+            // Thrown from a whole instance: deinit frees the buffer and closes the descriptor.
+            throw SystemCallError("write UHID_CREATE2", code: written < 0 ? errno : EIO)
+        }
+    }
+
+    deinit {
+        // Closing /dev/uhid destroys the device too; saying so first keeps the order explicit.
+        _ = UHIDMessage.destroy().withUnsafeBytes { write(descriptor.rawValue, $0.baseAddress, $0.count) }
+        readBuffer.deallocate()
+    }
+
+    /// The descriptor to watch for readability.
+    public var fileDescriptor: Int32 { descriptor.rawValue }
+
+    /// Writes `report` (its id first) as one input report. False, counted and reported once,
+    /// when the kernel refuses it (the module unloaded, the device gone).
+    @discardableResult
+    public func sendInput(_ report: [UInt8]) -> Bool {
+        let header = 6
+        let size = min(report.count, UHIDMessage.maximumDataSize)
+        inputMessage.removeSubrange(header...)
+        inputMessage.append(contentsOf: report.prefix(size))
+        inputMessage[4] = UInt8(size & 0xFF)
+        inputMessage[5] = UInt8(size >> 8)
+        return send(inputMessage, what: "an input report")
+    }
+
+    /// Reads and handles everything the kernel has sent, until the descriptor has no more.
+    public func readAvailable() {
+        while true {
+            let count = read(descriptor.rawValue, readBuffer.baseAddress, readBuffer.count)
+            if count < 0 {
+                if errno == EINTR { continue }
+                return  // EAGAIN: all read; anything else shows on the next write
+            }
+            if count == 0 { return }
+            handle(UHIDKernelEvent(UnsafeRawBufferPointer(rebasing: readBuffer[..<count])))
+        }
+    }
+
+    private func handle(_ event: UHIDKernelEvent) {
+        switch event {
+        case .start: started = true
+        case .stop: started = false
+        case .open: opened = true
+        case .close: opened = false
+        case .output: counters.outputReports += 1
+        case .getReport(let id, let number, let type):
+            let report = type == UHIDReportType.feature ? features(number) : nil
+            if report == nil { counters.unknownRequests += 1 }
+            send(UHIDMessage.getReportReply(id: id, report: report, errno: UInt16(EIO)), what: "a report answer")
+        case .setReport(let id, _, _):
+            counters.setReports += 1
+            send(UHIDMessage.setReportReply(id: id, errno: 0), what: "a set-report answer")
+        case .unknown(let type, let length):
+            counters.malformedMessages += 1
+            if !reportedMalformed {
+                reportedMalformed = true
+                problemHandler?("ignoring a /dev/uhid message of type \(type) and \(length) bytes (reported once)")
+            }
+        }
+    }
+
+    @discardableResult
+    private func send(_ message: [UInt8], what: String) -> Bool {
+        let written = message.withUnsafeBytes { write(descriptor.rawValue, $0.baseAddress, $0.count) }
+        if written == message.count { return true }
+        let code = written < 0 ? errno : EIO
+        counters.writeErrors += 1
+        if !reportedWriteError {
+            reportedWriteError = true
+            problemHandler?("cannot write \(what) to /dev/uhid: \(String(cString: strerror(code))) "
+                + "(counted; reported once)")
+        }
+        return false
+    }
+}
+
+/// `enum uhid_report_type`.
+enum UHIDReportType {
+    static let feature: UInt8 = 0
+    static let output: UInt8 = 1
+    static let input: UInt8 = 2
+}

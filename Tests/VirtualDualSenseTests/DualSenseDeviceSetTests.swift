@@ -1,0 +1,189 @@
+import DaydreamProtocol
+import Descriptors
+import Glibc
+import Mapping
+import Testing
+import Timebase
+import VirtualHID
+
+@testable import VirtualDualSense
+
+@Suite struct DualSenseDeviceSetTests {
+    static let padOnly = Capabilities([.gamepad: FixedPad.dualsense.capabilities])
+
+    private func gamepad(_ type: UInt16, _ code: UInt16, _ value: Int32) -> OutputEvent {
+        OutputEvent(device: .gamepad, type: type, code: code, value: value)
+    }
+    private var syn: OutputEvent { gamepad(EventType.syn, EventCode.synReport, 0) }
+
+    private func makeSet(_ kernel: FakeUHIDKernel, label: String = "EC:12:34:56:78:9A") throws -> DualSenseDeviceSet {
+        guard let descriptor = kernel.takeDeviceEnd() else { throw SystemCallError("socketpair", code: EBADF) }
+        let set = try DualSenseDeviceSet(capabilities: Self.padOnly, uhid: descriptor)
+        set.label = label
+        return set
+    }
+
+    @Test func theFirstWriteCreatesTheDeviceWithSonysIdsAndTheDerivedUniq() throws {
+        let kernel = try FakeUHIDKernel()
+        let set = try makeSet(kernel)
+        #expect(kernel.messages().isEmpty, "nothing before the first write")
+        try set.send([gamepad(EventType.key, EventCode.btnSouth, 1), gamepad(EventType.abs, EventCode.absX, 32767), syn],
+                     at: .zero)
+        let messages = kernel.messages()
+        try #require(messages.count == 2)
+        let create = messages[0]
+        #expect(FakeUHIDKernel.type(create) == 11)
+        #expect(String(decoding: create[196..<213], as: UTF8.self) == "ee:12:34:56:78:9a")
+        #expect(Array(create[264..<272]) == [0x4C, 0x05, 0, 0, 0xE6, 0x0C, 0, 0])
+        #expect(Array(create[280...]) == DualSenseReportDescriptor.bytes)
+        let report = try #require(FakeUHIDKernel.inputReport(messages[1]))
+        #expect(report.count == 64)
+        #expect(report[1] == 255, "ABS_X 32767 is the stick's right edge")
+        #expect(report[2] == 128)
+        #expect(report[8] & 0x20 != 0, "BTN_SOUTH is cross")
+        #expect(report[8] & 0x0F == 8, "the hat is centred")
+        #expect(set.summary.first?.contains("uniq ee:12:34:56:78:9a") == true)
+    }
+
+    @Test func answersTheDriversFeatureRequestsAndIgnoresOutputReports() throws {
+        let kernel = try FakeUHIDKernel()
+        let set = try makeSet(kernel)
+        try set.send([gamepad(EventType.key, EventCode.btnEast, 1), syn], at: .zero)
+        _ = kernel.messages()
+        kernel.send([2, 0, 0, 0])  // UHID_START
+        kernel.send([9, 0, 0, 0, 0x11, 0, 0, 0, 0x09, 0])  // GET_REPORT 0x09, feature
+        kernel.send([9, 0, 0, 0, 0x12, 0, 0, 0, 0x05, 0])  // GET_REPORT 0x05
+        kernel.send([9, 0, 0, 0, 0x13, 0, 0, 0, 0x42, 0])  // GET_REPORT of a report it lacks
+        var output = [UInt8](repeating: 0, count: UHIDMessage.eventSize)
+        output[0] = 6
+        output[4] = 0x02
+        output[4 + 4096] = 63
+        kernel.send(output)
+        kernel.send([13, 0, 0, 0, 0x14, 0, 0, 0, 0x80, 0, 1, 0, 7])  // SET_REPORT
+        set.readAvailable()
+        let replies = kernel.messages()
+        try #require(replies.count == 4)
+        let features = DualSenseFeatureReports(address: set.address)
+        #expect(replies[0] == UHIDMessage.getReportReply(id: 0x11, report: features.pairingInfo, errno: 0))
+        #expect(replies[1] == UHIDMessage.getReportReply(id: 0x12, report: features.calibration, errno: 0))
+        #expect(replies[2] == UHIDMessage.getReportReply(id: 0x13, report: nil, errno: UInt16(EIO)))
+        #expect(replies[3] == UHIDMessage.setReportReply(id: 0x14, errno: 0))
+        let counters = try #require(set.counters)
+        #expect(counters.outputReports == 1)
+        #expect(counters.setReports == 1)
+        #expect(counters.unknownRequests == 1)
+        #expect(counters.writeErrors == 0)
+    }
+
+    @Test func eachPacketCarriesMotionTouchAndTheBattery() throws {
+        let kernel = try FakeUHIDKernel()
+        let set = try makeSet(kernel)
+        set.batteryChanged(percent: 57)
+        let input = ControllerInput(
+            touch: TouchPoint(x: 1, y: 0.5), rotationRate: Vector3(x: Double.pi, y: 0, z: -Double.pi / 2),
+            acceleration: Vector3(x: 0, y: -9.80665, z: 0))
+        set.controllerInput(input, at: MonotonicTime(nanoseconds: 2_000_000))
+        let messages = kernel.messages()
+        let report = try #require(messages.last.flatMap(FakeUHIDKernel.inputReport))
+        func int16(_ offset: Int) -> Int16 { Int16(bitPattern: UInt16(report[offset]) | UInt16(report[offset + 1]) << 8) }
+        #expect(int16(16) == 180 * 16, "pi rad/s is 180 deg/s at 16 counts each")
+        #expect(int16(20) == -90 * 16)
+        #expect(int16(24) == -8192, "-1 g")
+        #expect(Array(report[28..<32]) == [0x70, 0x17, 0, 0], "2000 us in thirds of a microsecond: 6000")
+        #expect(report[33] & 0x80 == 0, "a finger")
+        #expect(Int(report[34]) | Int(report[35] & 0x0F) << 8 == 1919)
+        #expect(Int(report[36]) << 4 | Int(report[35] >> 4) == 540)
+        #expect(report[53] == 5, "57 % is 5 tenths")
+    }
+
+    @Test func releaseAllLetsGoOfEverythingInOneReport() throws {
+        let kernel = try FakeUHIDKernel()
+        let set = try makeSet(kernel)
+        try set.send([gamepad(EventType.key, EventCode.btnTl2, 1), gamepad(EventType.abs, EventCode.absHat0x, 1),
+                      gamepad(EventType.abs, EventCode.absRy, -32768), syn], at: .zero)
+        var report = try #require(kernel.messages().last.flatMap(FakeUHIDKernel.inputReport))
+        #expect(report[9] & 0x04 != 0 && report[5] == 255, "L2 alone pulls its trigger fully")
+        #expect(report[8] & 0x0F == 2 && report[4] == 0)
+        try set.releaseAll(at: .zero)
+        let messages = kernel.messages()
+        #expect(messages.count == 1)
+        report = try #require(messages.last.flatMap(FakeUHIDKernel.inputReport))
+        #expect(report[8] == 8 && report[9] == 0 && report[10] == 0)
+        #expect(Array(report[1...6]) == [128, 128, 128, 128, 0, 0])
+    }
+
+    @Test func aFrameWithoutGamepadChangesWritesNoReport() throws {
+        let kernel = try FakeUHIDKernel()
+        let set = try makeSet(kernel)
+        try set.send([gamepad(EventType.key, EventCode.btnSouth, 1), syn], at: .zero)
+        #expect(kernel.messages().count == 2)
+        try set.send([syn], at: .zero)
+        #expect(kernel.messages().isEmpty)
+    }
+
+    @Test func everyControllerGetsItsOwnDevice() throws {
+        let first = try FakeUHIDKernel()
+        let second = try FakeUHIDKernel()
+        let one = try makeSet(first, label: "EC:12:34:56:78:9A")
+        let two = try makeSet(second, label: "EC:12:34:56:78:9B")
+        one.batteryChanged(percent: 10)
+        one.controllerInput(ControllerInput(), at: .zero)
+        two.controllerInput(ControllerInput(), at: .zero)
+        let uniqs = [first, second].map { kernel in
+            kernel.messages().first.map { String(decoding: $0[196..<213], as: UTF8.self) }
+        }
+        #expect(uniqs == ["ee:12:34:56:78:9a", "ee:12:34:56:78:9b"])
+    }
+
+    @Test func aRefusedWriteIsCountedAndReportedOnce() throws {
+        signal(SIGPIPE, SIG_IGN)
+        let kernel = try FakeUHIDKernel()
+        let set = try makeSet(kernel)
+        var problems: [String] = []
+        set.problemHandler = { problems.append($0) }
+        set.controllerInput(ControllerInput(), at: .zero)
+        _ = kernel.messages()
+        shutdown(kernel.kernelEnd.rawValue, Int32(SHUT_RDWR))
+        set.controllerInput(ControllerInput(), at: .zero)
+        set.controllerInput(ControllerInput(), at: .zero)
+        #expect(set.counters?.writeErrors == 2)
+        #expect(problems.count == 1)
+        #expect(problems.first?.hasPrefix("cannot write an input report to /dev/uhid") == true)
+    }
+
+    @Test func aDeviceTheKernelRefusesLeavesTheGamepadSilentAndSaysSoOnce() throws {
+        let descriptor = FileDescriptor(owning: open("/dev/null", O_RDONLY | O_CLOEXEC))
+        let set = try DualSenseDeviceSet(capabilities: Self.padOnly, uhid: descriptor)
+        var problems: [String] = []
+        set.problemHandler = { problems.append($0) }
+        set.controllerInput(ControllerInput(), at: .zero)
+        try set.send([gamepad(EventType.key, EventCode.btnSouth, 1), syn], at: .zero)
+        #expect(problems.count == 1)
+        #expect(problems.first?.hasPrefix("cannot create the DualSense on /dev/uhid") == true)
+        #expect(set.counters == nil)
+    }
+}
+
+@Suite struct DualSensePadTranslatorTests {
+    @Test func sticksScaleToBytesWithZeroAtTheCentre() {
+        #expect(DualSensePadTranslator.stickByte(-32768) == 0)
+        #expect(DualSensePadTranslator.stickByte(0) == 128)
+        #expect(DualSensePadTranslator.stickByte(32767) == 255)
+        #expect(DualSensePadTranslator.stickByte(-99999) == 0)
+        #expect(DualSensePadTranslator.triggerByte(300) == 255)
+        #expect(DualSensePadTranslator.triggerByte(-1) == 0)
+    }
+
+    @Test func everyCodeOfTheFixedPadHasAPlace() {
+        var translator = DualSensePadTranslator()
+        var state = DualSenseInputState()
+        for key in FixedPad.dualsense.capabilities.keys {
+            #expect(translator.apply(OutputEvent(device: .gamepad, type: EventType.key, code: key, value: 1), to: &state))
+        }
+        #expect(state.buttons.rawValue.nonzeroBitCount == FixedPad.dualsense.capabilities.keys.count)
+        for axis in FixedPad.dualsense.capabilities.absoluteAxes {
+            #expect(translator.apply(OutputEvent(device: .gamepad, type: EventType.abs, code: axis.code, value: 1), to: &state))
+        }
+        #expect(!translator.apply(OutputEvent(device: .gamepad, type: EventType.key, code: EventCode.btnC, value: 1), to: &state))
+    }
+}
