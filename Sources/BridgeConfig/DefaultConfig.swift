@@ -77,6 +77,14 @@ chord-window = "40ms"
 #              BTN_MODE, BTN_THUMBL and BTN_THUMBR on the gamepad, ABS_X,
 #              ABS_Y, ABS_RX or ABS_RY for a stick or tilt, and the hat for
 #              a d-pad; check-config says so where a profile does not.
+#   "dualsense" a virtual DualSense over /dev/uhid with Sony's ids
+#              (054c:0ce6): the kernel's hid-playstation makes the pad, its
+#              "Motion Sensors" and "Touchpad" nodes and a battery, and SDL
+#              and Steam read gyro, touchpad and battery. Opt-in, as games
+#              then show PlayStation glyphs. Profiles may use the Xbox pad's
+#              codes and BTN_TL2 and BTN_TR2. Without /dev/uhid (see the
+#              README's udev rules) or hid-playstation, the bridge says so
+#              and makes its own uinput pad instead.
 identity = "default"
 
 # A profile: what each control does. Any number of [profile.NAME] tables.

@@ -53,6 +53,14 @@ struct UdevRulesTests {
         #expect(rules.evaluate(other).tags.isEmpty)
     }
 
+    @Test func uhidGetsUaccessOnItsStaticNodeToo() throws {
+        let rules = try Self.load(Self.uinputRules)
+        let node = UdevRules.Device(subsystem: "misc", kernel: "uhid", devpath: "/devices/virtual/misc/uhid")
+        #expect(rules.evaluate(node).tags == ["uaccess"])
+        let tokens = try #require(rules.rules.first { $0.tokens.map(\.description).contains(#"KERNEL=="uhid""#) }?.tokens)
+        #expect(tokens.map(\.description).contains(#"OPTIONS+="static_node=uhid""#))
+    }
+
     @Test func groupAlternativeIsDocumented() throws {
         let text = try String(contentsOfFile: Self.directory + "/" + Self.uinputRules, encoding: .utf8)
         let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("#KERNEL==") })
