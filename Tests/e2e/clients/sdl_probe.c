@@ -7,6 +7,12 @@
  *       every joystick SDL finds: name, path, GUID, ids, counts, whether it
  *       is a game controller, its controller name, mapping and the binding
  *       of every button and axis.
+ *       For a game controller also its type, whether it has a gyro and an
+ *       accelerometer, and how many touchpads.
+ *   sdl_probe sensors MILLISECONDS
+ *       opens the first game controller with a gyro and an accelerometer,
+ *       enables both, pumps events for that long and prints the last values
+ *       SDL has: gyro in rad/s, acceleration in m/s^2.
  *   sdl_probe events [--video]
  *       opens every game controller and prints each SDL_CONTROLLER* event
  *       (and with --video, SDL's evdev keyboard and mouse events through the
@@ -21,6 +27,7 @@
 #include <SDL.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -123,6 +130,11 @@ static int list_devices(void)
             print_string(mapping);
             SDL_free(mapping);
             if (controller) {
+                printf(", \"type\": %d, \"gyro\": %s, \"accel\": %s, \"touchpads\": %d",
+                       (int)SDL_GameControllerGetType(controller),
+                       SDL_GameControllerHasSensor(controller, SDL_SENSOR_GYRO) ? "true" : "false",
+                       SDL_GameControllerHasSensor(controller, SDL_SENSOR_ACCEL) ? "true" : "false",
+                       SDL_GameControllerGetNumTouchpads(controller));
                 print_bindings(controller);
                 SDL_GameControllerClose(controller);
             }
@@ -224,11 +236,54 @@ static int watch_events(int video)
     return 0;
 }
 
+static int read_sensors(int milliseconds)
+{
+    if (SDL_Init(SDL_INIT_GAMECONTROLLER | SDL_INIT_SENSOR) != 0) {
+        fprintf(stderr, "sdl_probe: SDL_Init: %s\n", SDL_GetError());
+        return 1;
+    }
+    SDL_GameController *controller = NULL;
+    for (int index = 0; index < SDL_NumJoysticks() && !controller; ++index) {
+        if (!SDL_IsGameController(index)) continue;
+        controller = SDL_GameControllerOpen(index);
+        if (controller && !(SDL_GameControllerHasSensor(controller, SDL_SENSOR_GYRO)
+                            && SDL_GameControllerHasSensor(controller, SDL_SENSOR_ACCEL))) {
+            SDL_GameControllerClose(controller);
+            controller = NULL;
+        }
+    }
+    if (!controller) {
+        printf("{\"sensors\": false}\n");
+        SDL_Quit();
+        return 0;
+    }
+    SDL_GameControllerSetSensorEnabled(controller, SDL_SENSOR_GYRO, SDL_TRUE);
+    SDL_GameControllerSetSensorEnabled(controller, SDL_SENSOR_ACCEL, SDL_TRUE);
+    Uint32 end = SDL_GetTicks() + (Uint32)milliseconds;
+    while (!SDL_TICKS_PASSED(SDL_GetTicks(), end)) {
+        SDL_Event event;
+        while (SDL_PollEvent(&event)) {}
+        SDL_Delay(5);
+    }
+    float gyro[3] = {0, 0, 0};
+    float accel[3] = {0, 0, 0};
+    SDL_GameControllerGetSensorData(controller, SDL_SENSOR_GYRO, gyro, 3);
+    SDL_GameControllerGetSensorData(controller, SDL_SENSOR_ACCEL, accel, 3);
+    printf("{\"sensors\": true, \"name\": ");
+    print_string(SDL_GameControllerName(controller));
+    printf(", \"gyro\": [%f, %f, %f], \"accel\": [%f, %f, %f]}\n",
+           gyro[0], gyro[1], gyro[2], accel[0], accel[1], accel[2]);
+    SDL_GameControllerClose(controller);
+    SDL_Quit();
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc >= 2 && strcmp(argv[1], "devices") == 0) return list_devices();
     if (argc >= 2 && strcmp(argv[1], "events") == 0) return watch_events(argc >= 3 && strcmp(argv[2], "--video") == 0);
-    fprintf(stderr, "usage: sdl_probe devices | events [--video]\n");
+    if (argc >= 3 && strcmp(argv[1], "sensors") == 0) return read_sensors(atoi(argv[2]));
+    fprintf(stderr, "usage: sdl_probe devices | sensors MILLISECONDS | events [--video]\n");
     return 64;
 }
