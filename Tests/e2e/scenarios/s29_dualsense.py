@@ -9,6 +9,7 @@ import glob
 import math
 import os
 import subprocess
+import sys
 import threading
 import time
 
@@ -115,7 +116,12 @@ def bridge_dualsense(rig):
         battery_capacity(15.0, expected=85)
 
         sdl_result: dict = {}
-        probe = threading.Thread(target=lambda: sdl_result.update(read_sdl_sensors(rig)))
+        evdev_result: dict = {}
+
+        def probe_both() -> None:
+            sdl_result.update(read_sdl_sensors(rig))
+            evdev_result.update(read_newer_sdl_sensors(rig))
+        probe = threading.Thread(target=probe_both)
         started = threading.Timer(1.6, probe.start)  # once the timeline's motion is held
         started.start()
         _, frames = play_and_read(rig, NAME, "dualsense", list(nodes.values()))
@@ -156,6 +162,15 @@ def bridge_dualsense(rig):
         for axis, (got, want) in enumerate(zip(sdl_result["gyro"] + sdl_result["accel"], gyro_rad + accel_ms2)):
             assert abs(got - want) <= 0.02 * abs(want), f"SDL sensor {axis}: {got}, expected {want} within 2 %"
         rig.figure(f"SDL {header['sdl']}: gyro {sdl_result['gyro']}, accel {sdl_result['accel']}")
+
+        # A newer SDL through the kernel's nodes (SDL_JOYSTICK_HIDAPI=0) agrees.
+        assert evdev_result.get("sensors"), f"SDL {evdev_result.get('sdl')} with SDL_JOYSTICK_HIDAPI=0: {evdev_result}"
+        assert evdev_result.get("type") == SDL_CONTROLLER_TYPE_PS5, f"newer SDL: {evdev_result}"
+        for axis, (got, want) in enumerate(zip(evdev_result["gyro"] + evdev_result["accel"], gyro_rad + accel_ms2)):
+            assert abs(got - want) <= 0.02 * abs(want), \
+                f"SDL {evdev_result['sdl']} (evdev) sensor {axis}: {got}, expected {want} within 2 %"
+        rig.figure(f"SDL {evdev_result['sdl']} (evdev): gyro {evdev_result['gyro']}, accel {evdev_result['accel']}, "
+                   f"touchpads {evdev_result.get('touchpads')}")
     finally:
         for node in nodes.values():
             node.close()
@@ -170,5 +185,17 @@ def read_sdl_sensors(rig) -> dict:
                             env=sdl_environment(True), stdin=subprocess.DEVNULL)
     with open(os.path.join(rig.logs, "sdl-probe.log"), "a") as log:
         log.write(f"--- sdl_probe sensors -> {result.returncode}\n{result.stdout}{result.stderr}")
+    lines = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+    return lines[0] if lines else {}
+
+
+def read_newer_sdl_sensors(rig) -> dict:
+    """clients/sdl_evdev_probe.py 1500 under the venv's SDL (pysdl2-dll), through evdev."""
+    import json
+    script = os.path.join(rig.e2e, "clients", "sdl_evdev_probe.py")
+    result = subprocess.run([sys.executable, script, "1500"], capture_output=True, text=True, timeout=60,
+                            env=sdl_environment(True), stdin=subprocess.DEVNULL)
+    with open(os.path.join(rig.logs, "sdl-probe.log"), "a") as log:
+        log.write(f"--- sdl_evdev_probe -> {result.returncode}\n{result.stdout}{result.stderr}")
     lines = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
     return lines[0] if lines else {}
