@@ -29,6 +29,9 @@ public final class DualSenseDeviceSet: OutputSink, ControllerStateSink {
     }
     /// Told, with a sentence, about the uhid device's problems (each kind once).
     public var problemHandler: ((String) -> Void)?
+    /// Called on the main thread when the set goes (with its devices): where whoever watches
+    /// `fileDescriptor` stops watching it.
+    public var closeHandler: (@MainActor () -> Void)?
 
     private var pendingDescriptor: FileDescriptor?
     private var uhid: UHIDDevice?
@@ -50,6 +53,11 @@ public final class DualSenseDeviceSet: OutputSink, ControllerStateSink {
         rest[.gamepad] = nil
         others = rest.deviceKinds.isEmpty ? nil : try VirtualDeviceSet(capabilities: rest)
         otherEvents.reserveCapacity(64)
+    }
+
+    deinit {
+        // The daemon makes and drops its sinks on the main thread, the only place the reactor runs.
+        if let closeHandler { MainActor.assumeIsolated { closeHandler() } }
     }
 
     /// The descriptor to watch for readability (then call `readAvailable()`).

@@ -33,7 +33,9 @@ enum GamepadSinkFactory {
         let set = try DualSenseDeviceSet(capabilities: capabilities, uhid: uhid)
         set.problemHandler = { [weak set] message in Logger.warning("\(set?.label ?? "DualSense"): \(message)") }
         do {
-            _ = try reactor.watch(set.fileDescriptor, interest: .readable) { [weak set] _ in set?.readAvailable() }
+            let watch = try reactor.watch(set.fileDescriptor, interest: .readable) { [weak set] _ in set?.readAvailable() }
+            // A reload that replaces the devices drops the set: its watch goes with it.
+            set.closeHandler = { watch.cancel() }
         } catch {
             Logger.error("identity \"dualsense\": cannot watch /dev/uhid (\(error)); the kernel's requests go unanswered")
         }

@@ -151,6 +151,19 @@ import VirtualHID
         #expect(problems.first?.hasPrefix("cannot write an input report to /dev/uhid") == true)
     }
 
+    /// A reload that replaces the devices drops the set: whoever watched its descriptor hears it.
+    @MainActor
+    @Test func droppingTheSetCallsItsCloseHandlerOnce() throws {
+        let kernel = try FakeUHIDKernel()
+        var closed = 0
+        do {
+            let set = try makeSet(kernel)
+            set.closeHandler = { closed += 1 }
+            #expect(closed == 0)
+        }
+        #expect(closed == 1)
+    }
+
     @Test func aDeviceTheKernelRefusesLeavesTheGamepadSilentAndSaysSoOnce() throws {
         let descriptor = FileDescriptor(owning: open("/dev/null", O_RDONLY | O_CLOEXEC))
         let set = try DualSenseDeviceSet(capabilities: Self.padOnly, uhid: descriptor)
