@@ -19,6 +19,11 @@ let package = Package(
             pkgConfig: "libevdev",
             providers: [.apt(["libevdev-dev"])]
         ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // Linux event descriptors (epoll, timerfd, signalfd, eventfd) that Glibc does not export.
         .systemLibrary(name: "CLinux"),
         // A small C ABI over toml++ (C++17), so Swift never sees C++.
@@ -70,6 +75,9 @@ let package = Package(
         ),
         // The recording text format (`record`, `replay`): pure, so a fuzzer can target it.
         .target(name: "Recording", dependencies: ["DaydreamProtocol", "Timebase"]),
+        // The DSU ("cemuhook") protocol: messages, their CRC32 (zlib's), and a controller's packets
+        // in the form DSU clients read. Pure: no socket, no uinput.
+        .target(name: "DSU", dependencies: ["CZlib", "DaydreamProtocol", "Timebase"]),
         // systemd's notify protocol without libsystemd.
         .target(name: "SystemIntegration", dependencies: ["Descriptors"]),
         // The daemon: controllers -> mapping -> devices.
@@ -143,6 +151,7 @@ let package = Package(
             name: "VirtualDualSenseTests",
             dependencies: ["VirtualDualSense", "VirtualHID", "VirtualDevice", "Mapping", "DaydreamProtocol", "Timebase", "Descriptors"]
         ),
+        .testTarget(name: "DSUTests", dependencies: ["DSU", "DaydreamProtocol", "Timebase"]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "DaydreamProtocol", "Timebase"]),
         .testTarget(name: "SystemIntegrationTests", dependencies: ["SystemIntegration", "TestSupport"]),
         .testTarget(

@@ -1,0 +1,108 @@
+import DaydreamProtocol
+import Timebase
+
+/// Turns one controller's packets into the DSU data a slot sends, in the axis convention DSU
+/// clients read.
+///
+/// The Daydream controller's axes: x to the right, y out of the face (up when it lies flat),
+/// z toward the user (out of its tail); at rest it reads +1 g on y. DSU clients read a
+/// DualShock 4's convention: Dolphin takes "up" as -y, "left" as +x and "forward" as +z, and
+/// the pitch, yaw and roll rates as "pitch up", "yaw right" and "roll right"; Cemu feeds its
+/// motion filter (x, -y, -z); evdevhook2 negates the three accelerometer axes of a pad in the
+/// kernel's (that same right-handed) frame. So acceleration goes out negated, in g (at rest,
+/// flat: y = -1), and the rates in degrees per second as pitch = +x (nose up), yaw = -y (a
+/// right-handed turn about "up" is to the left), roll = -z (likewise about "back").
+///
+/// Buttons: click -> A (cross) and the touch button, app -> B (circle), home -> the PS button,
+/// volume up -> R1, volume down -> L1. The touchpad is touch 1, scaled from 0...255 to the
+/// DualShock 4's 0...1919 x 0...941 (left to right, top to bottom), with a new id per touch.
+public struct ControllerPadMapper: Sendable {
+    /// The touch range clients expect (a DualShock 4's touchpad): x 0...1919, y 0...941.
+    public static let touchMaximum = (x: 1919, y: 941)
+    /// g per acceleration count: 8 g over 4095 counts.
+    public static let gPerCount: Double = 8.0 / 4095.0
+    /// Degrees per second per gyro count: 2048 over 4095.
+    public static let degreesPerSecondPerCount: Double = 2048.0 / 4095.0
+
+    private var pad = DSUPadState()
+    private var clock = ControllerClock()
+    private var wasTouching = false
+
+    public init() {}
+
+    /// The state to send after `packet`, received at `time`: the packet counter counts packets.
+    public mutating func update(with packet: DaydreamPacket, receivedAt time: MonotonicTime) -> DSUPadState {
+        pad.isActive = true
+        pad.packetCounter &+= 1
+        pad.motionTimestamp = clock.microseconds(controllerMilliseconds: packet.time, receivedAt: time)
+
+        let buttons = packet.buttons
+        pad.buttons2 = []
+        if buttons.contains(.click) { pad.buttons2.insert(.a) }
+        if buttons.contains(.app) { pad.buttons2.insert(.b) }
+        if buttons.contains(.volumeUp) { pad.buttons2.insert(.r1) }
+        if buttons.contains(.volumeDown) { pad.buttons2.insert(.l1) }
+        pad.touchButton = buttons.contains(.click)
+        pad.home = buttons.contains(.home)
+
+        if packet.isTouching {
+            if !wasTouching { pad.touch1.id &+= 1 }
+            pad.touch1.isActive = true
+            pad.touch1.x = Self.scale(packet.touchX, to: Self.touchMaximum.x)
+            pad.touch1.y = Self.scale(packet.touchY, to: Self.touchMaximum.y)
+        } else {
+            pad.touch1.isActive = false
+        }
+        wasTouching = packet.isTouching
+
+        let acceleration = packet.acceleration
+        pad.acceleration = (
+            x: Float(-Double(acceleration.x) * Self.gPerCount),
+            y: Float(-Double(acceleration.y) * Self.gPerCount),
+            z: Float(-Double(acceleration.z) * Self.gPerCount)
+        )
+        let gyro = packet.gyro
+        pad.gyro = (
+            pitch: Float(Double(gyro.x) * Self.degreesPerSecondPerCount),
+            yaw: Float(-Double(gyro.y) * Self.degreesPerSecondPerCount),
+            roll: Float(-Double(gyro.z) * Self.degreesPerSecondPerCount)
+        )
+        return pad
+    }
+
+    /// The last state, marked inactive: what a slot whose controller is away sends.
+    public var inactive: DSUPadState {
+        var state = pad
+        state.isActive = false
+        return state
+    }
+
+    private static func scale(_ count: UInt8, to maximum: Int) -> UInt16 {
+        UInt16((Int(count) * maximum + 127) / 255)
+    }
+}
+
+/// The controller's packet time (milliseconds, wrapping at 512) made a timestamp in
+/// microseconds that only grows. Each step is the controller's own time difference, with as
+/// many 512 ms wraps added as bring it closest to the time between the packets' arrivals (so a
+/// gap of seconds, a reconnect included, is counted whole). It starts at the first packet's
+/// arrival time, never 0 (Cemu ignores a zero timestamp).
+struct ControllerClock: Sendable {
+    private var last: (milliseconds: UInt16, received: MonotonicTime, microseconds: UInt64)?
+
+    mutating func microseconds(controllerMilliseconds time: UInt16, receivedAt received: MonotonicTime) -> UInt64 {
+        let milliseconds = time & 0x1FF
+        guard let last else {
+            let start = UInt64(max(received.nanoseconds / 1000, 1))
+            self.last = (milliseconds, received, start)
+            return start
+        }
+        let step = Int64((Int(milliseconds) - Int(last.milliseconds) + 512) % 512)
+        let arrivalMilliseconds = max((received - last.received).nanoseconds / 1_000_000, 0)
+        let wraps = max(((arrivalMilliseconds - step) + 256) / 512, 0)
+        let elapsed = step + wraps * 512
+        let now = last.microseconds + UInt64(elapsed) * 1000
+        self.last = (milliseconds, received, now)
+        return now
+    }
+}
