@@ -78,6 +78,9 @@ let package = Package(
         // The DSU ("cemuhook") protocol: messages, their CRC32 (zlib's), and a controller's packets
         // in the form DSU clients read. Pure: no socket, no uinput.
         .target(name: "DSU", dependencies: ["CZlib", "DaydreamProtocol", "Timebase"]),
+        // The DSU server: a UDP socket on the event loop, one slot per controller, fed by the
+        // controllers' feeds.
+        .target(name: "DSUServer", dependencies: ["DSU", "DaydreamCore", "DaydreamProtocol", "Descriptors", "EventLoop", "Timebase"]),
         // systemd's notify protocol without libsystemd.
         .target(name: "SystemIntegration", dependencies: ["Descriptors"]),
         // The daemon: controllers -> mapping -> devices.

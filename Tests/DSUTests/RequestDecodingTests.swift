@@ -121,3 +121,26 @@ import Testing
         #expect(counts.description == "short=1 bad-checksum=2")
     }
 }
+
+@Suite struct ListenAddressTests {
+    @Test func addressesParse() throws {
+        #expect(try DSUListenAddress.parse("127.0.0.1:26760").get() == .default)
+        let any = try DSUListenAddress.parse("0.0.0.0:1234").get()
+        #expect(any.octets == [0, 0, 0, 0] && any.port == 1234 && !any.isLoopback)
+        #expect(try DSUListenAddress.parse("127.1.2.3:0").get().isLoopback)
+        #expect(DSUListenAddress.default.description == "127.0.0.1:26760")
+    }
+
+    @Test func badAddressesSayWhatIsWrong() {
+        for (text, words) in [
+            ("26760", "not ADDRESS:PORT"), ("localhost:26760", "not an IPv4 address"), ("1.2.3:80", "not an IPv4 address"),
+            ("1.2.3.256:80", "not an IPv4 address"), ("127.0.0.1:65536", "not a port"), ("127.0.0.1:", "not a port"),
+        ] {
+            guard case .failure(let error) = DSUListenAddress.parse(text) else {
+                Issue.record("\(text) parsed")
+                continue
+            }
+            #expect(error.description.contains(words), "\(text): \(error)")
+        }
+    }
+}

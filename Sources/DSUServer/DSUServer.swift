@@ -1,0 +1,216 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import DSU
+import DaydreamCore
+import DaydreamProtocol
+import EventLoop
+import Timebase
+
+/// The DSU ("cemuhook") server: a UDP socket on the event loop that answers version and
+/// controller-info requests and sends each subscribed client a data message as each controller
+/// packet arrives.
+///
+/// Each controller gets a slot (up to four) by its address, kept for the server's life: the
+/// same controller comes back to the same slot, shown disconnected while it is away. Feed a
+/// controller through `consumer(forController:)`, attached to its `ControllerFeed`.
+///
+/// Bounded work: a datagram is at most 100 bytes and gets at most four replies; one readable
+/// turn reads at most `datagramsPerTurn` (the loop comes back for the rest, after the
+/// controllers' packets); at most `maximumClients` clients are subscribed at once.
+@MainActor
+public final class DSUServer {
+    /// How long a subscription holds after the client's last request.
+    public static let subscriptionLifetime = TimeSpan.seconds(5)
+    /// How many clients are subscribed at once.
+    public static let maximumClients = 16
+    /// How many datagrams one turn of the loop reads.
+    static let datagramsPerTurn = 32
+
+    /// Where it listens (the port the kernel picked when asked for 0).
+    public let address: DSUListenAddress
+    /// The id in the header of every message it sends: random, fixed for its life.
+    public let serverID: UInt32
+    public private(set) var statistics = DSUServerStatistics()
+
+    private let socket: UDPSocket
+    /// The clock subscriptions are timed by: the loop's, or a test's.
+    private let clock: any DeadlineScheduler
+    private var watch: IOWatch?
+    private var clients = DSUClientTable(capacity: DSUServer.maximumClients, lifetime: DSUServer.subscriptionLifetime)
+    private var slots: [Slot] = []
+    /// One buffer for what is read and one for what is sent: the packet path allocates nothing.
+    private let receiveBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 2048, alignment: 8)
+    private let sendBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: DSUReply.controllerDataLength, alignment: 8)
+    /// Whether a fifth controller was turned away (logged once).
+    private var warnedSlotsFull = false
+
+    /// One controller's slot.
+    final class Slot {
+        let address: String
+        let mac: DSUMACAddress
+        var connected = false
+        var battery: DSUControllerInfo.Battery = .notApplicable
+        var mapper = ControllerPadMapper()
+
+        init(address: String) {
+            self.address = address
+            mac = DSUMACAddress(bluetoothAddress: address) ?? .none
+        }
+    }
+
+    /// Binds `address` and reads it on `reactor`; subscriptions are timed by `clock` (the loop's
+    /// when nil). A port in use is a `DSUSocketError` that says so.
+    public init(listeningOn address: DSUListenAddress, reactor: Reactor, clock: (any DeadlineScheduler)? = nil) throws(DSUSocketError) {
+        let socket = try UDPSocket(binding: address)
+        self.address = DSUListenAddress(octets: address.octets, port: socket.port)
+        self.socket = consume socket
+        self.clock = clock ?? reactor
+        serverID = UInt32.random(in: 1...UInt32.max)
+        do {
+            watch = try reactor.watch(self.socket.descriptor.rawValue, interest: .readable) { [weak self] _ in
+                self?.readDatagrams()
+            }
+        } catch {
+            throw DSUSocketError(call: "epoll_ctl", address: address, code: error.code)
+        }
+    }
+
+    isolated deinit {
+        watch?.cancel()
+        receiveBuffer.deallocate()
+        sendBuffer.deallocate()
+    }
+
+    /// How many clients hold a live subscription now.
+    public var clientCount: Int {
+        let now = clock.now
+        return clients.clients.filter { $0.lastUntil > now }.count
+    }
+
+    /// The consumer that feeds the controller at `address` into its slot (the one it had before,
+    /// if it had one); nil when four other controllers hold the four slots.
+    public func consumer(forController address: String) -> (any ControllerConsumer)? {
+        if let index = slots.firstIndex(where: { $0.address == address }) {
+            return SlotFeed(server: self, slot: index)
+        }
+        guard slots.count < DSUProtocol.slotCount else {
+            if !warnedSlotsFull {
+                warnedSlotsFull = true
+                Log.warning("dsu: four controllers hold the four DSU slots; \(address) gets none")
+            }
+            return nil
+        }
+        slots.append(Slot(address: address))
+        return SlotFeed(server: self, slot: slots.count - 1)
+    }
+
+    /// What slot `slot` shows a controller-info request.
+    func info(forSlot slot: Int) -> DSUControllerInfo {
+        guard slot < slots.count else { return .empty(slot: UInt8(slot)) }
+        let held = slots[slot]
+        return DSUControllerInfo(
+            slot: UInt8(slot), state: held.connected ? .connected : .disconnected, mac: held.mac, battery: held.battery)
+    }
+
+    // MARK: From the controllers
+
+    /// Sends the packet's state to every client subscribed to `slot`. A packet means the link is
+    /// up, whether or not the feed said so before this consumer was attached.
+    func receive(_ bytes: UnsafeRawBufferPointer, slot: Int, at time: MonotonicTime) {
+        guard let packet = try? DaydreamPacket(bytes: bytes) else { return }
+        let held = slots[slot]
+        held.connected = true
+        let pad = held.mapper.update(with: packet, receivedAt: time)
+        let info = info(forSlot: slot)
+        let now = clock.now
+        var encoded = false
+        for client in clients.clients where client.wants(slot: slot, mac: held.mac, at: now) {
+            if !encoded {
+                DSUReply.encodeControllerData(info, pad, serverID: serverID, into: sendBuffer)
+                encoded = true
+            }
+            send(length: DSUReply.controllerDataLength, to: client.peer)
+        }
+    }
+
+    func linkChanged(slot: Int, connected: Bool) {
+        slots[slot].connected = connected
+    }
+
+    func batteryChanged(slot: Int, percent: Int) {
+        slots[slot].battery = DSUControllerInfo.Battery(percent: percent)
+    }
+
+    // MARK: From the clients
+
+    private func readDatagrams() {
+        for _ in 0..<Self.datagramsPerTurn {
+            guard let (length, peer) = socket.receive(into: receiveBuffer) else { return }
+            let datagram = UnsafeRawBufferPointer(rebasing: receiveBuffer[0..<min(length, receiveBuffer.count)])
+            // A datagram longer than the buffer is cut: its full length still says "oversized".
+            guard length <= DSUProtocol.maximumMessageLength else {
+                statistics.dropped.count(.oversized)
+                continue
+            }
+            do {
+                handle(try DSURequest(datagram: datagram), from: peer)
+            } catch {
+                statistics.dropped.count(error)
+            }
+        }
+    }
+
+    private func handle(_ request: DSURequest, from peer: UDPPeer) {
+        switch request.kind {
+        case .version:
+            statistics.requests += 1
+            DSUReply.encodeVersion(serverID: serverID, into: sendBuffer)
+            send(length: DSUReply.versionLength, to: peer)
+        case .controllerInfo(let requested):
+            statistics.requests += 1
+            for slot in requested {
+                DSUReply.encodeControllerInfo(info(forSlot: Int(slot)), serverID: serverID, into: sendBuffer)
+                send(length: DSUReply.controllerInfoLength, to: peer)
+            }
+        case .controllerData(let subscription):
+            if clients.subscribe(peer, to: subscription, at: clock.now) {
+                statistics.requests += 1
+            } else {
+                statistics.refusedClients += 1
+            }
+        }
+    }
+
+    private func send(length: Int, to peer: UDPPeer) {
+        if socket.send(UnsafeRawBufferPointer(rebasing: sendBuffer[0..<length]), to: peer) {
+            statistics.sent += 1
+        } else {
+            statistics.sendFailures += 1
+        }
+    }
+}
+
+/// Feeds one controller's packets and link changes into its DSU slot.
+@MainActor
+final class SlotFeed: ControllerConsumer {
+    private weak var server: DSUServer?
+    private let slot: Int
+
+    init(server: DSUServer, slot: Int) {
+        self.server = server
+        self.slot = slot
+    }
+
+    func receive(_ bytes: UnsafeRawBufferPointer, at time: MonotonicTime) {
+        server?.receive(bytes, slot: slot, at: time)
+    }
+
+    func linkChanged(connected: Bool, at time: MonotonicTime) {
+        server?.linkChanged(slot: slot, connected: connected)
+    }
+
+    func batteryChanged(percent: Int, at time: MonotonicTime) {
+        server?.batteryChanged(slot: slot, percent: percent)
+    }
+}

@@ -1,0 +1,17 @@
+import DSU
+
+/// What the DSU server has done, for logs and tests.
+public struct DSUServerStatistics: Equatable, Sendable {
+    /// Datagrams dropped, per reason.
+    public var dropped = DSUDropCounts()
+    /// Controller-data requests refused because `DSUServer.maximumClients` live clients were held.
+    public var refusedClients = 0
+    /// Datagrams sent.
+    public var sent = 0
+    /// Datagrams the kernel refused to send (a full buffer, an unreachable client).
+    public var sendFailures = 0
+    /// Requests answered or subscriptions renewed.
+    public var requests = 0
+
+    public init() {}
+}
