@@ -155,6 +155,9 @@ let package = Package(
             dependencies: ["VirtualDualSense", "VirtualHID", "VirtualDevice", "Mapping", "DaydreamProtocol", "Timebase", "Descriptors"]
         ),
         .testTarget(name: "DSUTests", dependencies: ["DSU", "DaydreamProtocol", "Timebase"]),
+        .testTarget(
+            name: "DSUServerTests", dependencies: ["DSUServer", "DSU", "DaydreamCore", "DaydreamProtocol", "EventLoop", "Timebase"]
+        ),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "DaydreamProtocol", "Timebase"]),
         .testTarget(name: "SystemIntegrationTests", dependencies: ["SystemIntegration", "TestSupport"]),
         .testTarget(

@@ -1,0 +1,265 @@
+import DSU
+import DSUServer
+import DaydreamCore
+import DaydreamProtocol
+import EventLoop
+import Glibc
+import Testing
+import Timebase
+
+/// The server over loopback, against `TestDSUClient`.
+@MainActor
+@Suite struct DSUServerTests {
+    static let addressA = "C0:DD:EE:00:00:0A"
+    static let addressB = "C0:DD:EE:00:00:0B"
+    static let macA: [UInt8] = [0xC0, 0xDD, 0xEE, 0x00, 0x00, 0x0A]
+    static let macB: [UInt8] = [0xC0, 0xDD, 0xEE, 0x00, 0x00, 0x0B]
+
+    /// A server on a free loopback port, timed by a manual clock, and a reactor for both ends.
+    @MainActor
+    final class Rig {
+        let reactor: Reactor
+        let clock = ManualScheduler(now: .seconds(100))
+        let server: DSUServer
+
+        init() throws {
+            reactor = try Reactor()
+            server = try DSUServer(listeningOn: DSUListenAddress(octets: [127, 0, 0, 1], port: 0), reactor: reactor, clock: clock)
+        }
+
+        func client() throws -> TestDSUClient {
+            try TestDSUClient(reactor: reactor, serverPort: server.address.port)
+        }
+
+        /// A connected controller feeding the server.
+        func controller(_ address: String) throws -> ControllerFeed {
+            let feed = ControllerFeed(address: address)
+            feed.attach(try #require(server.consumer(forController: address)))
+            feed.linkChanged(connected: true, at: clock.now)
+            return feed
+        }
+
+        @discardableResult
+        func wait(_ condition: () -> Bool) -> Bool {
+            reactor.run(until: condition, timeout: .seconds(5))
+        }
+
+        /// Sends a version request from `client` and waits for its reply: every datagram it sent
+        /// before has been handled by then (one socket, read in order).
+        func sync(_ client: TestDSUClient) {
+            let before = client.messages.filter { if case .version = $0 { true } else { false } }.count
+            client.requestVersion()
+            wait { client.messages.filter { if case .version = $0 { true } else { false } }.count > before }
+        }
+    }
+
+    static func send(_ packet: DaydreamPacket, to feed: ControllerFeed, at time: MonotonicTime) {
+        packet.bytes.withUnsafeBytes { feed.receive($0, at: time) }
+    }
+
+    @Test func answersVersionAndControllerInfo() throws {
+        let rig = try Rig()
+        let feed = try rig.controller(Self.addressA)
+        feed.batteryChanged(percent: 80, at: rig.clock.now)
+        let client = try rig.client()
+        client.requestVersion()
+        client.requestInfo(slots: [0, 1, 2, 3])
+        #expect(rig.wait { client.messages.count == 5 })
+        #expect(client.messages.first == .version(1001))
+        let infos = client.messages.compactMap { if case .info(let slot) = $0 { slot } else { nil } }
+        #expect(infos.map(\.slot) == [0, 1, 2, 3])
+        // Slot 0: connected (2), full gyro (2), Bluetooth (2), the address as the MAC, battery high (4).
+        #expect(infos[0] == TestDSUClient.Slot(slot: 0, state: 2, model: 2, connection: 2, mac: Self.macA, battery: 4))
+        for empty in infos.dropFirst() {
+            #expect(empty == TestDSUClient.Slot(slot: empty.slot, state: 0, model: 0, connection: 0, mac: [0, 0, 0, 0, 0, 0], battery: 0))
+        }
+        #expect(client.serverIDs == [rig.server.serverID])
+        #expect(!client.messages.contains { if case .invalid = $0 { true } else { false } })
+    }
+
+    @Test func aSubscriberGetsEachPacketsValues() throws {
+        let rig = try Rig()
+        let feed = try rig.controller(Self.addressA)
+        let client = try rig.client()
+        client.subscribe(flags: 1, slot: 0)
+        rig.sync(client)
+        // Flat, finger at (128, 64), click and volume up held, turning: acc (0, 512, 0) counts is
+        // 1.0002 g; gyro (40, -80, 20) counts at 2048/4095 deg/s.
+        let packet = DaydreamPacket(
+            time: 100, acceleration: RawVector(0, 512, 0), gyro: RawVector(40, -80, 20), touchX: 128, touchY: 64,
+            buttons: [.click, .volumeUp])
+        Self.send(packet, to: feed, at: .seconds(1))
+        #expect(rig.wait { client.dataMessages.count == 1 })
+        let (slot, pad) = try #require(client.dataMessages.first)
+        #expect(slot.slot == 0 && slot.state == 2 && slot.mac == Self.macA)
+        #expect(pad.active == 1 && pad.counter == 1)
+        #expect(pad.buttons2 == 0x20 | 0x08)  // A and R1
+        #expect(pad.analog[6] == 255 && pad.analog[8] == 255 && pad.analog[7] == 0)
+        #expect(pad.touchButton == 1 && pad.home == 0)
+        #expect(pad.sticks == [128, 128, 128, 128])
+        #expect(pad.touch1.active == 1)
+        #expect(pad.touch1.x == UInt16((128 * 1919 + 127) / 255) && pad.touch1.y == UInt16((64 * 941 + 127) / 255))
+        let g = 8.0 / 4095.0
+        let degrees = 2048.0 / 4095.0
+        #expect(abs(Double(pad.accel[1]) + 512 * g) < 1e-5)
+        #expect(pad.accel[0] == 0 && pad.accel[2] == 0)
+        #expect(abs(Double(pad.gyro[0]) - 40 * degrees) < 1e-4)  // pitch = +x
+        #expect(abs(Double(pad.gyro[1]) - 80 * degrees) < 1e-4)  // yaw = -y
+        #expect(abs(Double(pad.gyro[2]) + 20 * degrees) < 1e-4)  // roll = -z
+        // The next packet 16 ms on by the controller's clock: the counter and timestamp follow.
+        Self.send(DaydreamPacket(time: 116), to: feed, at: .seconds(1.016))
+        #expect(rig.wait { client.dataMessages.count == 2 })
+        let next = client.dataMessages[1].pad
+        #expect(next.counter == 2)
+        #expect(next.timestamp - pad.timestamp == 16_000)
+        #expect(next.buttons2 == 0 && next.touch1.active == 0)
+    }
+
+    @Test func subscriptionsByEverySlotAndByMAC() throws {
+        let rig = try Rig()
+        let feedA = try rig.controller(Self.addressA)
+        let feedB = try rig.controller(Self.addressB)
+        let all = try rig.client()
+        let byMAC = try rig.client()
+        all.subscribe(flags: 0)
+        byMAC.subscribe(flags: 2, mac: Self.macB)
+        rig.sync(all)
+        rig.sync(byMAC)
+        Self.send(DaydreamPacket(time: 1), to: feedA, at: .seconds(1))
+        Self.send(DaydreamPacket(time: 2), to: feedB, at: .seconds(1))
+        #expect(rig.wait { all.dataMessages.count == 2 && byMAC.dataMessages.count == 1 })
+        #expect(all.dataMessages.map(\.slot.slot) == [0, 1])
+        #expect(byMAC.dataMessages.map(\.slot.mac) == [Self.macB])
+        #expect(byMAC.dataMessages.first?.slot.slot == 1)
+    }
+
+    @Test func aSubscriptionLapsesFiveSecondsAfterItsLastRequest() throws {
+        let rig = try Rig()
+        let feed = try rig.controller(Self.addressA)
+        let lapsing = try rig.client()
+        let renewing = try rig.client()
+        lapsing.subscribe(flags: 1, slot: 0)
+        renewing.subscribe(flags: 0)
+        rig.sync(lapsing)
+        rig.sync(renewing)
+        #expect(rig.server.clientCount == 2)
+
+        rig.clock.advance(by: .seconds(4.9))
+        Self.send(DaydreamPacket(time: 1), to: feed, at: rig.clock.now)
+        #expect(rig.wait { lapsing.dataMessages.count == 1 && renewing.dataMessages.count == 1 })
+
+        renewing.subscribe(flags: 0)
+        rig.sync(renewing)
+        rig.clock.advance(by: .seconds(0.2))  // 5.1 s after the lapsing one's request
+        Self.send(DaydreamPacket(time: 2), to: feed, at: rig.clock.now)
+        // The renewing client's datagram was sent after the lapsing one's would have been: once
+        // it is here, anything for the other is in its socket too.
+        #expect(rig.wait { renewing.dataMessages.count == 2 })
+        lapsing.readAvailable()
+        #expect(lapsing.dataMessages.count == 1)
+        #expect(rig.server.clientCount == 1)
+
+        // Asking again subscribes again.
+        lapsing.subscribe(flags: 1, slot: 0)
+        rig.sync(lapsing)
+        Self.send(DaydreamPacket(time: 3), to: feed, at: rig.clock.now)
+        #expect(rig.wait { lapsing.dataMessages.count == 2 })
+    }
+
+    @Test func aControllerThatDropsKeepsItsSlotShownDisconnected() throws {
+        let rig = try Rig()
+        let feedA = try rig.controller(Self.addressA)
+        let feedB = try rig.controller(Self.addressB)
+        let client = try rig.client()
+        client.subscribe(flags: 0)
+        rig.sync(client)
+
+        feedA.linkChanged(connected: false, at: rig.clock.now)
+        client.requestInfo(slots: [0, 1])
+        #expect(rig.wait { client.messages.filter { if case .info = $0 { true } else { false } }.count == 2 })
+        let away = client.messages.compactMap { if case .info(let slot) = $0 { slot } else { nil } }
+        #expect(away[0].state == 0 && away[0].mac == Self.macA)  // disconnected, still its MAC
+        #expect(away[1].state == 2 && away[1].mac == Self.macB)
+
+        // Back, over a new feed (a new bus connection makes new feeds): the same slot.
+        client.clear()
+        let again = ControllerFeed(address: Self.addressA)
+        again.attach(try #require(rig.server.consumer(forController: Self.addressA)))
+        again.linkChanged(connected: true, at: rig.clock.now)
+        client.requestInfo(slots: [0])
+        #expect(rig.wait { !client.messages.isEmpty })
+        #expect(client.messages.first == .info(TestDSUClient.Slot(slot: 0, state: 2, model: 2, connection: 2, mac: Self.macA, battery: 0)))
+        Self.send(DaydreamPacket(time: 5), to: again, at: rig.clock.now)
+        Self.send(DaydreamPacket(time: 6), to: feedB, at: rig.clock.now)
+        #expect(rig.wait { client.dataMessages.count == 2 })
+        #expect(client.dataMessages.map(\.slot.slot) == [0, 1])
+        #expect(client.dataMessages.map(\.slot.mac) == [Self.macA, Self.macB])
+    }
+
+    @Test func aFifthControllerGetsNoSlot() throws {
+        let rig = try Rig()
+        for index in 1...4 { _ = try rig.controller("C0:DD:EE:00:00:0\(index)") }
+        #expect(rig.server.consumer(forController: "C0:DD:EE:00:00:05") == nil)
+        #expect(rig.server.consumer(forController: "C0:DD:EE:00:00:02") != nil)
+    }
+
+    @Test func badDatagramsAreCountedAndDropped() throws {
+        let rig = try Rig()
+        let client = try rig.client()
+        let good = client.message(type: 0x10_0000, payload: [])
+        client.sendRaw(Array(good.prefix(12)))  // short
+        client.sendRaw(good + [UInt8](repeating: 0, count: 200))  // oversized
+        var magic = good
+        magic[3] = UInt8(ascii: "S")
+        client.sendRaw(magic)  // "DSUS": a server's
+        var version = good
+        version[4] = 0xEA  // 1002 (and so a wrong CRC too: the version is checked first)
+        client.sendRaw(version)
+        var crc = good
+        crc[10] ^= 0xFF
+        client.sendRaw(crc)
+        client.sendRaw(client.message(type: 0x10_0002, payload: [1, 9, 0, 0, 0, 0, 0, 0]))  // slot 9
+        rig.sync(client)
+        let dropped = rig.server.statistics.dropped
+        #expect(dropped[.short] == 1)
+        #expect(dropped[.oversized] == 1)
+        #expect(dropped[.wrongMagic] == 1)
+        #expect(dropped[.wrongVersion] == 1)
+        #expect(dropped[.badChecksum] == 1)
+        #expect(dropped[.badPayload] == 1)
+        #expect(dropped.total == 6)
+        // Nothing but the version reply came back.
+        #expect(client.messages == [.version(1001)])
+    }
+
+    @Test func atMostSixteenClientsAreSubscribed() throws {
+        let rig = try Rig()
+        var clients: [TestDSUClient] = []
+        for _ in 0..<(DSUServer.maximumClients + 1) {
+            let client = try rig.client()
+            client.subscribe(flags: 0)
+            rig.sync(client)
+            clients.append(client)
+        }
+        #expect(rig.server.clientCount == DSUServer.maximumClients)
+        #expect(rig.server.statistics.refusedClients == 1)
+        // Once the others lapse, a new one is taken.
+        rig.clock.advance(by: DSUServer.subscriptionLifetime)
+        clients[16].subscribe(flags: 0)
+        rig.sync(clients[16])
+        #expect(rig.server.clientCount == 1)
+        #expect(rig.server.statistics.refusedClients == 1)
+    }
+
+    @Test func aPortInUseSaysSo() throws {
+        let rig = try Rig()
+        let taken = DSUListenAddress(octets: [127, 0, 0, 1], port: rig.server.address.port)
+        do {
+            _ = try DSUServer(listeningOn: taken, reactor: rig.reactor)
+            Issue.record("a second server bound \(taken)")
+        } catch {
+            #expect(error.code == EADDRINUSE)
+            #expect(error.description == "\(taken) is in use (another DSU server, or another daydream-bridge?)")
+        }
+    }
+}
