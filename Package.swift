@@ -61,7 +61,7 @@ let package = Package(
         .target(name: "Mapping", dependencies: ["DaydreamProtocol", "Timebase"]),
         // TOML text -> profiles, with diagnostics; event code names come from Mapping's
         // EventCodeNames (a table generated from linux/input-event-codes.h).
-        .target(name: "BridgeConfig", dependencies: ["CTOML", "DaydreamProtocol", "Descriptors", "Mapping", "Timebase"]),
+        .target(name: "BridgeConfig", dependencies: ["CTOML", "DaydreamProtocol", "Descriptors", "DSU", "Mapping", "Timebase"]),
         // uinput devices through libevdev.
         .target(name: "VirtualDevice", dependencies: ["CEvdev", "Mapping", "Timebase"]),
         // The virtual DualSense's reports (descriptor, feature answers, input encoder) and the
@@ -103,6 +103,7 @@ let package = Package(
             dependencies: [
                 "Bridge", "BridgeTools", "DaydreamCore", "DaydreamProtocol", "BridgeConfig", "Mapping", "VirtualDevice", "Recording",
                 "Timebase", "EventLoop", "DBus", "BlueZ", "Descriptors", "VirtualDualSense",
+                "Timebase", "EventLoop", "DBus", "BlueZ", "Descriptors", "DSU", "DSUServer",
             ]
         ),
         // The library's README example, built as a program.
@@ -145,7 +146,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BridgeConfigTests",
-            dependencies: ["BridgeConfig", "CEvdev", "DaydreamProtocol", "Mapping", "Timebase", "VirtualDevice", "TestSupport"],
+            dependencies: ["BridgeConfig", "CEvdev", "DaydreamProtocol", "DSU", "Mapping", "Timebase", "VirtualDevice", "TestSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "VirtualDeviceTests", dependencies: ["VirtualDevice", "Mapping", "CEvdev", "TestSupport"]),

@@ -21,11 +21,11 @@ public struct ConfigErrors: Error, Sendable, Equatable {
 /// Turns the config's TOML into a `MappingConfiguration`, finding every problem at once.
 ///
 /// The file: `[bridge]` (`profile`, `next-profile`, `hold-time`, `tap-time`, `chord-window`), `[gamepad]`
-/// (`identity`), `[profile.NAME]` tables and `[controller."ADDRESS"]` tables
+/// (`identity`), `[dsu]` (`listen`), `[profile.NAME]` tables and `[controller."ADDRESS"]` tables
 /// (`profile`); `config/default.toml` explains each key. Unknown keys are errors.
 public enum ConfigDecoder {
     /// The top-level tables.
-    static let rootKeys = ["bridge", "gamepad", "profile", "controller"]
+    static let rootKeys = ["bridge", "gamepad", "dsu", "profile", "controller"]
     /// The keys of `[bridge]`.
     static let bridgeKeys = ["profile", "next-profile", "hold-time", "tap-time", "chord-window"]
     /// The keys of `[gamepad]`.
@@ -40,13 +40,7 @@ public enum ConfigDecoder {
 
     /// Decodes config text (UTF-8 bytes, as read from the file).
     public static func decode(_ bytes: [UInt8]) throws(ConfigErrors) -> MappingConfiguration {
-        let document: TOMLDocument
-        do {
-            document = try TOMLDocument(parsing: bytes)
-        } catch {
-            throw ConfigErrors([ConfigDiagnostic(at: error.position, "TOML syntax: \(error.message)")])
-        }
-        return try decode(document)
+        try decodeAll(bytes).mapping
     }
 
     /// Decodes config text.
@@ -56,6 +50,22 @@ public enum ConfigDecoder {
 
     /// Decodes a parsed document.
     public static func decode(_ document: TOMLDocument) throws(ConfigErrors) -> MappingConfiguration {
+        try decodeAll(document).mapping
+    }
+
+    /// Decodes config text into the mapping and the daemon's own settings (`[dsu]`).
+    public static func decodeAll(_ bytes: [UInt8]) throws(ConfigErrors) -> (mapping: MappingConfiguration, dsu: DSUConfiguration?) {
+        let document: TOMLDocument
+        do {
+            document = try TOMLDocument(parsing: bytes)
+        } catch {
+            throw ConfigErrors([ConfigDiagnostic(at: error.position, "TOML syntax: \(error.message)")])
+        }
+        return try decodeAll(document)
+    }
+
+    /// Decodes a parsed document into the mapping and the daemon's own settings (`[dsu]`).
+    public static func decodeAll(_ document: TOMLDocument) throws(ConfigErrors) -> (mapping: MappingConfiguration, dsu: DSUConfiguration?) {
         var reader = ConfigReader()
         let configuration = reader.configuration(document.root)
         guard reader.diagnostics.isEmpty, let configuration else {
@@ -65,7 +75,7 @@ public enum ConfigDecoder {
             }
             throw ConfigErrors(diagnostics)
         }
-        return configuration
+        return (configuration, reader.dsu)
     }
 }
 
@@ -92,6 +102,9 @@ extension ConfigReader {
                     gamepadIdentity = value
                 }
             }
+        }
+        if let entry = root["dsu"], let table = table(entry.value, at: KeyPath(["dsu"])) {
+            dsu = self.dsu(table)
         }
         if let profileTable {
             for entry in profileTable.entries {

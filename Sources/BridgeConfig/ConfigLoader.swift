@@ -6,11 +6,14 @@ public struct LoadedConfig: Sendable, Equatable {
     public var configuration: MappingConfiguration
     /// The file it was read from, or the built-in default.
     public var source: ConfigSource
+    /// `[dsu]`: the DSU server's settings, nil (off) without the table.
+    public var dsu: DSUConfiguration?
 
     /// A configuration read from `source`.
-    public init(configuration: MappingConfiguration, source: ConfigSource) {
+    public init(configuration: MappingConfiguration, source: ConfigSource, dsu: DSUConfiguration? = nil) {
         self.configuration = configuration
         self.source = source
+        self.dsu = dsu
     }
 }
 
@@ -54,7 +57,8 @@ public enum ConfigLoader {
     /// Decodes `bytes` read from `source`.
     public static func load(_ bytes: [UInt8], from source: ConfigSource) throws(ConfigLoadError) -> LoadedConfig {
         do {
-            return LoadedConfig(configuration: try ConfigDecoder.decode(bytes), source: source)
+            let decoded = try ConfigDecoder.decodeAll(bytes)
+            return LoadedConfig(configuration: decoded.mapping, source: source, dsu: decoded.dsu)
         } catch {
             throw .invalid(source: source, errors: error)
         }

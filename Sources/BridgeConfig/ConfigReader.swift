@@ -9,6 +9,8 @@ struct ConfigReader {
     var diagnostics = ConfigDiagnostics()
     /// `[gamepad] identity`, read before the profiles so their codes can be checked against it.
     var gamepadIdentity = GamepadIdentity.default
+    /// `[dsu]`, when the config has the table.
+    var dsu: DSUConfiguration?
 
     /// Records a problem.
     mutating func error(at position: SourcePosition, _ message: String) {

@@ -87,6 +87,20 @@ chord-window = "40ms"
 #              and makes its own uinput pad instead.
 identity = "default"
 
+# The DSU ("cemuhook") server, for emulators that read motion over UDP
+# (Dolphin, Cemu, Citra and its successors, Ryujinx): each controller's
+# buttons, touchpad, battery, acceleration and rotation rate, in one of
+# four slots. Off unless this table is here (or `run --dsu` is given);
+# the one line
+#   dsu.listen = "127.0.0.1:26760"
+# at the top of the file turns it on too. `listen` is an IPv4 address and a
+# UDP port; default "127.0.0.1:26760", where the emulators look. Another
+# address than 127.x.x.x lets other machines read the controllers: the log
+# says so. A port in use is logged, and the bridge runs on without DSU.
+# Saving the file does not move a running server: restart the bridge.
+# [dsu]
+# listen = "127.0.0.1:26760"
+
 # A profile: what each control does. Any number of [profile.NAME] tables.
 #
 # Buttons: click, app, home, volume-up, volume-down. Each takes an action:
