@@ -56,16 +56,17 @@ public struct ControllerPadMapper: Sendable {
         wasTouching = packet.isTouching
 
         let acceleration = packet.acceleration
+        // Negated as integers, so a zero stays +0 (no -0 on the wire).
         pad.acceleration = (
-            x: Float(-Double(acceleration.x) * Self.gPerCount),
-            y: Float(-Double(acceleration.y) * Self.gPerCount),
-            z: Float(-Double(acceleration.z) * Self.gPerCount)
+            x: Float(Double(-Int(acceleration.x)) * Self.gPerCount),
+            y: Float(Double(-Int(acceleration.y)) * Self.gPerCount),
+            z: Float(Double(-Int(acceleration.z)) * Self.gPerCount)
         )
         let gyro = packet.gyro
         pad.gyro = (
             pitch: Float(Double(gyro.x) * Self.degreesPerSecondPerCount),
-            yaw: Float(-Double(gyro.y) * Self.degreesPerSecondPerCount),
-            roll: Float(-Double(gyro.z) * Self.degreesPerSecondPerCount)
+            yaw: Float(Double(-Int(gyro.y)) * Self.degreesPerSecondPerCount),
+            roll: Float(Double(-Int(gyro.z)) * Self.degreesPerSecondPerCount)
         )
         return pad
     }
