@@ -52,6 +52,8 @@ public final class DSUServer {
         var connected = false
         var battery: DSUControllerInfo.Battery = .notApplicable
         var mapper = ControllerPadMapper()
+        /// The one consumer that feeds this slot, whichever feed it is attached to.
+        var feed: SlotFeed?
 
         init(address: String) {
             self.address = address
@@ -89,11 +91,10 @@ public final class DSUServer {
     }
 
     /// The consumer that feeds the controller at `address` into its slot (the one it had before,
-    /// if it had one); nil when four other controllers hold the four slots.
+    /// if it had one: the same consumer); nil when four other controllers hold the four slots.
     public func consumer(forController address: String) -> (any ControllerConsumer)? {
-        if let index = slots.firstIndex(where: { $0.address == address }) {
-            return SlotFeed(server: self, slot: index)
-        }
+        let address = address.uppercased()
+        if let slot = slots.first(where: { $0.address == address }) { return slot.feed }
         guard slots.count < DSUProtocol.slotCount else {
             if !warnedSlotsFull {
                 warnedSlotsFull = true
@@ -101,8 +102,21 @@ public final class DSUServer {
             }
             return nil
         }
-        slots.append(Slot(address: address))
-        return SlotFeed(server: self, slot: slots.count - 1)
+        let slot = Slot(address: address)
+        slot.feed = SlotFeed(server: self, slot: slots.count)
+        slots.append(slot)
+        return slot.feed
+    }
+
+    /// Attaches `feed`'s controller to its slot and takes the feed's state (connected, battery)
+    /// as it is now; again for the same feed changes nothing.
+    public func attach(_ feed: ControllerFeed) {
+        guard let consumer = consumer(forController: feed.address), let index = slots.firstIndex(where: { $0.feed === consumer }) else {
+            return
+        }
+        feed.attach(consumer)
+        slots[index].connected = feed.isConnected
+        if let percent = feed.batteryPercent { batteryChanged(slot: index, percent: percent) }
     }
 
     /// What slot `slot` shows a controller-info request.

@@ -11,6 +11,8 @@ struct CommandOption: Hashable, Sendable {
     let exclusiveGroup: String?
     /// False when the command's operands already show it (`profile [NAME | --next]`).
     let listedInUsage: Bool
+    /// True when the value may be left out (`--dsu` or `--dsu=ADDR:PORT`); given, it follows `=`.
+    var valueIsOptional = false
 
     /// An option without a value.
     static func flag(_ names: String..., help: String, exclusiveGroup: String? = nil, listedInUsage: Bool = true) -> CommandOption {
@@ -22,13 +24,23 @@ struct CommandOption: Hashable, Sendable {
         CommandOption(names: names, valueName: valueName, help: help, exclusiveGroup: exclusiveGroup, listedInUsage: true)
     }
 
-    /// `-v` or `--config FILE`: how the usage line shows it.
-    var usageForm: String {
-        [names[0], valueName].compactMap { $0 }.joined(separator: " ")
+    /// An option whose value may be left out: `--dsu` alone, or `--dsu=ADDR:PORT` (never a
+    /// separate argument, which would read as an operand).
+    static func optionalValue(_ names: String..., named valueName: String, help: String) -> CommandOption {
+        var option = CommandOption(names: names, valueName: valueName, help: help, exclusiveGroup: nil, listedInUsage: true)
+        option.valueIsOptional = true
+        return option
     }
 
-    /// `-v, --verbose` or `--config FILE`: the left column of the help.
+    /// `-v`, `--config FILE` or `--dsu[=ADDR:PORT]`: how the usage line shows it.
+    var usageForm: String {
+        if valueIsOptional, let valueName { return "\(names[0])[=\(valueName)]" }
+        return [names[0], valueName].compactMap { $0 }.joined(separator: " ")
+    }
+
+    /// `-v, --verbose`, `--config FILE` or `--dsu[=ADDR:PORT]`: the left column of the help.
     var helpForm: String {
-        [names.joined(separator: ", "), valueName].compactMap { $0 }.joined(separator: " ")
+        if valueIsOptional, let valueName { return names.joined(separator: ", ") + "[=\(valueName)]" }
+        return [names.joined(separator: ", "), valueName].compactMap { $0 }.joined(separator: " ")
     }
 }

@@ -1,5 +1,6 @@
 /// Reads a command's arguments against its declared options: flags (`--fast`), options with a
-/// value (`--config FILE` or `--config=FILE`) and positional arguments, in any order; `--` ends
+/// value (`--config FILE` or `--config=FILE`; `--dsu` or `--dsu=ADDR:PORT` for an optional
+/// one, whose value is then empty when left out) and positional arguments, in any order; `--` ends
 /// the options. Anything unknown, a missing value, or two options of one exclusive group is a
 /// `UsageError`.
 struct OptionScanner {
@@ -34,7 +35,7 @@ struct OptionScanner {
                 given[option.names[0]] = String(argument[argument.index(after: equals)...])
                 order.append(option)
             } else if let option = bySpelling[argument] {
-                if option.valueName == nil {
+                if option.valueName == nil || option.valueIsOptional {
                     given[option.names[0]] = ""
                 } else {
                     guard index < arguments.count else { throw UsageError("\(argument) needs a value") }

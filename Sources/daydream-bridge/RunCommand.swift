@@ -4,6 +4,9 @@ import Glibc
 import BlueZ
 import Bridge
 import BridgeConfig
+import DSU
+import DSUServer
+import DaydreamCore
 import Descriptors
 import EventLoop
 import Mapping
@@ -38,11 +41,15 @@ enum RunCommand: Subcommand {
                 + "output) as raw struct input_event, one write(2) per frame, checked as the devices would check it, instead "
                 + "of creating devices: the uinput path without /dev/uinput.",
             exclusiveGroup: "output")
+        static let dsu = CommandOption.optionalValue(
+            "--dsu", named: "ADDR:PORT",
+            help: "Serve the controllers' motion, buttons and touchpad to emulators (Dolphin, Cemu) over the DSU "
+                + "(cemuhook) protocol on ADDR:PORT (default: [dsu] listen in the config, else 127.0.0.1:26760).")
     }
 
     static let options = [
         Option.pair, Option.config, Option.profile, Option.verbose, Option.socket, Option.replay, Option.printEvents,
-        Option.writeEvents,
+        Option.writeEvents, Option.dsu,
     ]
     static let discussion = """
     Connects to the paired controllers and gives each its own virtual devices
@@ -88,6 +95,7 @@ enum RunCommand: Subcommand {
             for line in error.lines { Logger.error(line) }
             return ExitCode.configError
         }
+        let dsuAddress = try DSUStartup.address(option: options.value(Option.dsu), configuration: loaded.dsu)
         let profile = options.value(Option.profile)
         if let profile, loaded.configuration.profile(named: profile) == nil {
             throw UsageError(ConfigurationChoice.unknownProfile(profile, in: loaded))
@@ -136,7 +144,9 @@ enum RunCommand: Subcommand {
             let daemon = try BridgeDaemon<SinkOutput>(loaded: loaded, profile: profile, reactor: reactor) { configuration, label throws(VirtualDeviceError) in
                 SinkOutput(sink: try makeSink(configuration), label: label)
             }
-            return try serve(daemon, reactor: reactor, controlSocket: controlSocket, recording: recording, pair: options.flag(Option.pair))
+            let dsu = dsuAddress.flatMap { DSUStartup.start(on: $0, reactor: reactor) }
+            return try serve(
+                daemon, dsu: dsu, reactor: reactor, controlSocket: controlSocket, recording: recording, pair: options.flag(Option.pair))
         } catch let error as VirtualDeviceError {
             Logger.error("\(error)")
             return ExitCode.failure
@@ -148,7 +158,7 @@ enum RunCommand: Subcommand {
 
     @MainActor
     private static func serve(
-        _ daemon: BridgeDaemon<SinkOutput>, reactor: Reactor, controlSocket: String?, recording: Recording?, pair: Bool
+        _ daemon: BridgeDaemon<SinkOutput>, dsu: DSUServer?, reactor: Reactor, controlSocket: String?, recording: Recording?, pair: Bool
     ) throws -> Int32 {
         do {
             try daemon.start(controlSocket: controlSocket)
@@ -156,9 +166,14 @@ enum RunCommand: Subcommand {
             Logger.error("cannot start the event loop's signal handling: \(error)")
             return ExitCode.failure
         }
+        // Each controller's feed goes to its mapping session and, when DSU is on, to its DSU slot.
+        let add: @MainActor (ControllerFeed) -> Void = { feed in
+            daemon.add(feed)
+            dsu?.attach(feed)
+        }
         if let recording {
             let source = RecordingControllerSource(recording: recording, reactor: reactor)
-            source.start { daemon.add($0) }
+            source.start { add($0) }
             reactor.run()
             source.stop()
             return ExitCode.success
@@ -171,7 +186,7 @@ enum RunCommand: Subcommand {
             daemon.shutdown()
             return ExitCode.failure
         }
-        bluetooth.start(found: { daemon.add($0) }, problem: { daemon.report(problem: $0) })
+        bluetooth.start(found: { add($0) }, problem: { daemon.report(problem: $0) })
         reactor.run()
         bluetooth.stop()
         return ExitCode.success

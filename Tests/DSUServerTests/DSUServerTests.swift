@@ -196,6 +196,21 @@ import Timebase
         #expect(client.dataMessages.map(\.slot.mac) == [Self.macA, Self.macB])
     }
 
+    @Test func attachingAFeedTakesItsStateOnce() throws {
+        let rig = try Rig()
+        let feed = ControllerFeed(address: Self.addressA.lowercased())
+        feed.linkChanged(connected: true, at: rig.clock.now)
+        feed.batteryChanged(percent: 15, at: rig.clock.now)
+        rig.server.attach(feed)
+        rig.server.attach(feed)  // a reconnection hands the daemon the same feed again
+        #expect(feed.consumerCount == 1)
+        let client = try rig.client()
+        client.requestInfo(slots: [0])
+        #expect(rig.wait { !client.messages.isEmpty })
+        // Connected and battery low (2), read from the feed as it was when attached.
+        #expect(client.messages.first == .info(TestDSUClient.Slot(slot: 0, state: 2, model: 2, connection: 2, mac: Self.macA, battery: 2)))
+    }
+
     @Test func aFifthControllerGetsNoSlot() throws {
         let rig = try Rig()
         for index in 1...4 { _ = try rig.controller("C0:DD:EE:00:00:0\(index)") }
