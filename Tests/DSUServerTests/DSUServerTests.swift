@@ -247,6 +247,18 @@ import Timebase
         #expect(client.messages == [.version(1001)])
     }
 
+    @Test func oneTurnReadsAtMostThirtyTwoDatagrams() throws {
+        // A flood waits in the socket's queue: one turn of the loop handles 32 of its datagrams
+        // and returns, so the controllers' packets (read in the same turns) are not held up.
+        let rig = try Rig()
+        let client = try rig.client()
+        let bad = Array(client.message(type: 0x10_0000, payload: []).prefix(12))
+        for _ in 0..<100 { client.sendRaw(bad) }
+        rig.reactor.runOnce(timeout: .seconds(1))
+        #expect(rig.server.statistics.dropped[.short] == 32)
+        #expect(rig.wait { rig.server.statistics.dropped[.short] == 100 })
+    }
+
     @Test func atMostSixteenClientsAreSubscribed() throws {
         let rig = try Rig()
         var clients: [TestDSUClient] = []
