@@ -53,7 +53,7 @@ unit: test
 # unit tests alone.
 TEST_EXTRAS ?= sanitize fuzz-ci soak-ci e2e
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= packet config recording
+FUZZ_TARGETS ?= packet config dsu recording
 FUZZ_DIR ?= .build/fuzz
 BENCH_FLAGS ?=
 SOAK_SECONDS ?= 600
