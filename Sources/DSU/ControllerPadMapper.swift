@@ -11,7 +11,8 @@ import Timebase
 /// motion filter (x, -y, -z); evdevhook2 negates the three accelerometer axes of a pad in the
 /// kernel's (that same right-handed) frame. So acceleration goes out negated, in g (at rest,
 /// flat: y = -1), and the rates in degrees per second as pitch = +x (nose up), yaw = -y (a
-/// right-handed turn about "up" is to the left), roll = -z (likewise about "back").
+/// right-handed turn about "up" is to the left), roll = -z (likewise about "back"). The mapping
+/// engine's air mouse reads the rates the same way (+x moves the pointer up, +y to the left).
 ///
 /// Buttons: click -> A (cross) and the touch button, app -> B (circle), home -> the PS button,
 /// volume up -> R1, volume down -> L1. The touchpad is touch 1, scaled from 0...255 to the
