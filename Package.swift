@@ -102,8 +102,7 @@ let package = Package(
             // DaydreamCore, never Daydream: the daemon links no Foundation.
             dependencies: [
                 "Bridge", "BridgeTools", "DaydreamCore", "DaydreamProtocol", "BridgeConfig", "Mapping", "VirtualDevice", "Recording",
-                "Timebase", "EventLoop", "DBus", "BlueZ", "Descriptors", "VirtualDualSense",
-                "Timebase", "EventLoop", "DBus", "BlueZ", "Descriptors", "DSU", "DSUServer",
+                "Timebase", "EventLoop", "DBus", "BlueZ", "Descriptors", "VirtualDualSense", "DSU", "DSUServer",
             ]
         ),
         // The library's README example, built as a program.
