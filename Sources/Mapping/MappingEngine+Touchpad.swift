@@ -117,7 +117,7 @@ extension MappingEngine {
         let sectors = options.directions == 8 ? 8.0 : 4.0
         let sectorWidth = 2 * Double.pi / sectors
         // Sector 0 is centred on "right", counting clockwise.
-        var sector = Int((position.angle / sectorWidth).rounded()) % Int(sectors)
+        var sector = Int(roundedToNearest(position.angle / sectorWidth)) % Int(sectors)
         if sector < 0 { sector += Int(sectors) }
         return sectors == 4 ? Direction.fourSectors[sector] : Direction.eightSectors[sector]
     }

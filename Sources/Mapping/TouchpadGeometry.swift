@@ -35,14 +35,15 @@ func wrappedAngle(from: Double, to: Double) -> Double {
 /// -1...1 to an axis of -32768...32767, rounding to nearest.
 func stickValue(_ value: Double) -> Int32 {
     let clamped = min(1, max(-1, value))
-    return Int32((clamped >= 0 ? clamped * 32767 : clamped * 32768).rounded())
+    return Int32(roundedToNearest(clamped >= 0 ? clamped * 32767 : clamped * 32768))
 }
 
 /// Splits a value (plus the remainder carried so far) into whole counts now, rounded to the
 /// nearest, and a remainder of at most half a count for later.
+@inline(__always)
 func takeWholeCounts(_ value: Double, remainder: inout Double) -> Int32 {
     let total = value + remainder
-    let whole = total.rounded()
+    let whole = roundedToNearest(total)
     remainder = total - whole
     return Int32(clamping: Int64(max(-2_000_000_000, min(2_000_000_000, whole))))
 }
