@@ -84,12 +84,17 @@ public struct Quaternion: Hashable, Sendable {
 
     /// Rotation about the vertical (y) axis, yaw, in radians; and pitch (x) and roll (z).
     public var eulerAngles: (yaw: Double, pitch: Double, roll: Double) {
-        let sinPitch = max(-1, min(1, 2 * (w * x - y * z)))
-        let pitch = asin(sinPitch)
-        let yaw = atan2(2 * (w * y + x * z), 1 - 2 * (x * x + y * y))
-        let roll = atan2(2 * (w * z + x * y), 1 - 2 * (x * x + z * z))
-        return (yaw, pitch, roll)
+        (yaw, pitch, roll)
     }
+
+    /// Rotation about the vertical (y) axis in radians: the yaw of `eulerAngles`, alone.
+    public var yaw: Double { atan2(2 * (w * y + x * z), 1 - 2 * (x * x + y * y)) }
+
+    /// Rotation about the x axis in radians: the pitch of `eulerAngles`, alone.
+    public var pitch: Double { asin(max(-1, min(1, 2 * (w * x - y * z)))) }
+
+    /// Rotation about the z axis in radians: the roll of `eulerAngles`, alone.
+    public var roll: Double { atan2(2 * (w * z + x * y), 1 - 2 * (x * x + z * z)) }
 }
 
 /// A point on the touchpad: x from 0 (left) to 1 (right), y from 0 (top) to 1 (bottom).

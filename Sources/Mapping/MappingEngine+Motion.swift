@@ -76,7 +76,8 @@ extension MappingEngine {
 
     /// The tilt axis value for an orientation relative to the zero.
     static func tiltValue(_ orientation: Quaternion, zero: Quaternion, _ tilt: TiltSettings) -> Int32 {
-        let relative = (zero.conjugate * orientation).eulerAngles
+        let relative = zero.conjugate * orientation
+        // Only the angle the tilt reads (each is an `asin` or an `atan2`).
         let radians: Double
         switch tilt.source {
         case .roll: radians = -relative.roll
