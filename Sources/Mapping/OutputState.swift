@@ -9,6 +9,8 @@ struct OutputState: Sendable {
     private static var keyCodes: Int { Int(EventCode.keyMax) + 1 }
     private static var absoluteCodes: Int { Int(EventCode.absMax) + 1 }
     private static var relativeCodes: Int { Int(EventCode.relMax) + 1 }
+    /// Each device's run in `relative`: its codes, then the bits of the codes added to.
+    private static var relativeStride: Int { relativeCodes + 1 }
 
     /// Presses per device and `EV_KEY` code.
     private var keyCounts: [UInt8]
@@ -16,17 +18,20 @@ struct OutputState: Sendable {
     private var absValues: [Int32]
     /// Rest value per device and `EV_ABS` code (from the capabilities).
     private var absRest: [Int32]
-    /// Pending relative motion per device and `EV_REL` code, summed within a frame and written by `flushRelative`.
+    /// Pending relative motion per device and `EV_REL` code, summed within a frame and written by
+    /// `flushRelative`; after each device's codes, the codes added to since the flush, as bits
+    /// (one table, so adding motion checks one array's uniqueness).
     private var relative: [Int32]
     /// Devices with pending relative motion, as bits of `OutputDeviceKind.rawValue`.
     private var relativeDevices: UInt64 = 0
 
     init(capabilities: Capabilities) {
+        precondition(Self.relativeCodes <= UInt32.bitWidth, "one bit per EV_REL code")
         let devices = OutputDeviceKind.count
         keyCounts = Array(repeating: 0, count: devices * Self.keyCodes)
         absValues = Array(repeating: 0, count: devices * Self.absoluteCodes)
         absRest = absValues
-        relative = Array(repeating: 0, count: devices * Self.relativeCodes)
+        relative = Array(repeating: 0, count: devices * Self.relativeStride)
         for kind in capabilities.deviceKinds {
             for axis in capabilities[kind]?.absoluteAxes ?? [] where Int(axis.code) < Self.absoluteCodes {
                 let index = Self.absoluteIndex(axis.code, on: kind)
@@ -91,7 +96,9 @@ struct OutputState: Sendable {
     @inline(__always)
     mutating func addRelative(_ code: UInt16, _ value: Int32, on device: OutputDeviceKind) {
         guard Int(code) < Self.relativeCodes, value != 0 else { return }
-        relative[Int(device.rawValue) * Self.relativeCodes + Int(code)] &+= value
+        let first = Int(device.rawValue) * Self.relativeStride
+        relative[first + Int(code)] &+= value
+        relative[first + Self.relativeCodes] |= Int32(bitPattern: 1 << UInt32(code))
         relativeDevices |= 1 << device.rawValue
     }
 
@@ -103,10 +110,16 @@ struct OutputState: Sendable {
             let raw = pending.trailingZeroBitCount
             pending &= pending - 1
             guard let device = OutputDeviceKind(rawValue: UInt8(raw)) else { continue }
-            let first = raw * Self.relativeCodes
-            // One uniqueness and bounds check for the device's codes, not one per code.
+            let first = raw * Self.relativeStride
+            // One uniqueness and bounds check for the device's codes, not one per code; and only
+            // the codes added to, lowest first, in the order of a scan of every code.
             relative.withUnsafeMutableBufferPointer { all in
-                for code in 0..<Self.relativeCodes where all[first + code] != 0 {
+                var added = UInt32(bitPattern: all[first + Self.relativeCodes])
+                all[first + Self.relativeCodes] = 0
+                while added != 0 {
+                    let code = added.trailingZeroBitCount
+                    added &= added &- 1
+                    guard all[first + code] != 0 else { continue }
                     output.append(device, type: EventType.rel, code: UInt16(code), value: all[first + code])
                     all[first + code] = 0
                 }
