@@ -14,6 +14,9 @@ struct OutputState: Sendable {
 
     /// Presses per device and `EV_KEY` code.
     private var keyCounts: [UInt8]
+    /// How many (device, code) pairs of `keyCounts` went from 0 to pressed and not back; never
+    /// fewer than are down, so `releaseEverything` can stop once it has released them all.
+    private var keysDown = 0
     /// Current value per device and `EV_ABS` code.
     private var absValues: [Int32]
     /// Rest value per device and `EV_ABS` code (from the capabilities).
@@ -62,6 +65,7 @@ struct OutputState: Sendable {
         let index = Self.keyIndex(code, on: device)
         if keyCounts[index] == 0 {
             output.append(device, type: EventType.key, code: code, value: 1)
+            keysDown += 1
         }
         keyCounts[index] &+= 1
     }
@@ -74,6 +78,7 @@ struct OutputState: Sendable {
         keyCounts[index] -= 1
         if keyCounts[index] == 0 {
             output.append(device, type: EventType.key, code: code, value: 0)
+            keysDown -= 1
         }
     }
 
@@ -131,7 +136,9 @@ struct OutputState: Sendable {
     /// kind order within a code); no `SYN_REPORT`.
     mutating func releaseEverything(into output: inout OutputBuffer) {
         let devices = OutputDeviceKind.allCases
+        // Up to the last key down: a profile switch or a reload comes here, with a few keys down at most.
         for code in 0..<Self.keyCodes {
+            guard keysDown > 0 else { break }
             for device in devices {
                 let index = Self.keyIndex(UInt16(code), on: device)
                 guard keyCounts[index] != 0 else { continue }
@@ -139,9 +146,13 @@ struct OutputState: Sendable {
                 release(UInt16(code), on: device, into: &output)
             }
         }
-        for code in 0..<Self.absoluteCodes {
-            for device in devices {
-                centreAbsolute(UInt16(code), on: device, into: &output)
+        keysDown = 0
+        // Centring an axis at rest writes nothing: compare the tables before visiting every axis.
+        if absValues != absRest {
+            for code in 0..<Self.absoluteCodes {
+                for device in devices {
+                    centreAbsolute(UInt16(code), on: device, into: &output)
+                }
             }
         }
         for index in relative.indices { relative[index] = 0 }
