@@ -61,7 +61,12 @@ public struct MappingEngine: Sendable {
     var airMouseHolds = 0
     var request: ProfileRequest?
     var recenterRequested = false
-    var notices: [MappingNotice]
+    var notices: [MappingNotice] {
+        didSet { hasNotices = !notices.isEmpty }
+    }
+    /// True when `takeNotices()` has something to return. Stored, so a caller in another module
+    /// reads it in place on every packet (a computed getter there takes a copy of the engine).
+    public private(set) var hasNotices = false
     var touchpad = TouchpadState()
     var motion = MotionState()
     /// The motion sensor's `MSC_TIMESTAMP`, kept across releases so it never goes back.

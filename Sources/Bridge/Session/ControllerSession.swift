@@ -165,8 +165,10 @@ public final class ControllerSession<Output: BridgeOutput>: ControllerConsumer {
     }
 
     private func reportNotices() {
+        // Most packets have none, and taking an empty array still costs a call and a release.
+        guard engine.hasNotices else { return }
         let notices = engine.takeNotices()
-        guard !notices.isEmpty, let noticeHandler else { return }
+        guard let noticeHandler else { return }
         for notice in notices { noticeHandler(self, notice) }
     }
 
