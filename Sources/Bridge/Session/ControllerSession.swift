@@ -160,6 +160,12 @@ public final class ControllerSession<Output: BridgeOutput>: ControllerConsumer {
 
     private func flush(at time: MonotonicTime) {
         guard !buffer.isEmpty else { return }
+        Self.send(&buffer, to: output, at: time)
+    }
+
+    /// Sends the buffer's events and empties it, in place (see `nextDeadline(of:)`): from the
+    /// stored property, the events would be retained and released around the call.
+    private static func send(_ buffer: inout OutputBuffer, to output: Output, at time: MonotonicTime) {
         output.send(buffer.events, at: time)
         buffer.removeAll()
     }
