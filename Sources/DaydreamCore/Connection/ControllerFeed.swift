@@ -55,6 +55,12 @@ public final class ControllerFeed: ControllerConsumer {
 
     /// Hands one notification to every consumer.
     public func receive(_ bytes: UnsafeRawBufferPointer, at time: MonotonicTime) {
+        // The daemon's case, one consumer, without the copy of the array: the consumer is held
+        // through the call, and one attached meanwhile hears from the next packet on, as below.
+        if consumers.count == 1 {
+            consumers[0].receive(bytes, at: time)
+            return
+        }
         for consumer in consumers { consumer.receive(bytes, at: time) }
     }
 
