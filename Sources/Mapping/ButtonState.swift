@@ -33,6 +33,10 @@ struct PreparedProfile: Sendable {
     let tapTime: TimeSpan
     /// How long a chord member waits for the rest of its chord.
     let chordWindow: TimeSpan
+    /// Whether the air mouse can point in this profile: always on, or some binding or chord
+    /// holds it. When it cannot, the engine skips it on every packet (what it would keep, the
+    /// last sample's time, is forgotten whenever the profile changes).
+    let airMouseCanPoint: Bool
 
     init(_ profile: Profile, configuration: MappingConfiguration) {
         self.profile = profile
@@ -54,6 +58,14 @@ struct PreparedProfile: Sendable {
         }
         tapTime = configuration.tapTime
         chordWindow = configuration.chordWindow
+        let bound = ControllerButton.allCases.flatMap { button -> [Action] in
+            switch profile[button] {
+            case .plain(let action): [action]
+            case .tapHold(let tap, let hold, _): [tap, hold].compactMap { $0 }
+            case nil: []
+            }
+        }
+        airMouseCanPoint = profile.airMouse.always || (bound + self.chords.map(\.action)).contains(.airMouse)
     }
 }
 

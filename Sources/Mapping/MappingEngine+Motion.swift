@@ -32,7 +32,7 @@ extension MappingEngine {
     static let longestGyroStep = 0.05
 
     mutating func updateMotion(_ input: ControllerInput, at time: MonotonicTime, into buffer: inout OutputBuffer) {
-        updateAirMouse(input, at: time)
+        if prepared.airMouseCanPoint { updateAirMouse(input, at: time) }
         if recenterRequested || motion.zero == nil {
             if recenterRequested { notices.append(.recentered) }
             recenterRequested = false
