@@ -128,7 +128,7 @@ public struct DeviceCapabilities: Hashable, Sendable {
 /// `ABS_X` and `ABS_Y` sticks, which SDL's device test without udev (Flatpak, Snap, Steam's
 /// runtime, `SDL_JOYSTICK_DISABLE_UDEV=1`) and Godot require; a mouse always carries `REL_X`,
 /// `REL_Y` and `BTN_LEFT` so it is a mouse to udev and libinput; a motion sensor always carries
-/// all of `MotionSensors.capabilities`.
+/// all of `MotionSensors.capabilities`, the pointer all of `AbsolutePointer.capabilities`.
 public struct Capabilities: Hashable, Sendable {
     /// The devices, indexed by `OutputDeviceKind.rawValue`.
     private var devices: [DeviceCapabilities?]
@@ -209,6 +209,8 @@ extension DeviceCapabilities {
             break
         case .motion:
             formUnion(MotionSensors.capabilities)
+        case .pointer:
+            formUnion(AbsolutePointer.capabilities)
         }
     }
 }

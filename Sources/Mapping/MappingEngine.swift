@@ -71,6 +71,8 @@ public struct MappingEngine: Sendable {
     var motion = MotionState()
     /// The motion sensor's `MSC_TIMESTAMP`, kept across releases so it never goes back.
     var motionClock = MotionSensorClock()
+    /// The absolute pointer's filters.
+    var pointer = PointerState()
 
     /// An engine in the named profile (or, when nil or unknown, the configuration's starting profile).
     /// A configuration without profiles maps nothing.
@@ -134,6 +136,7 @@ public struct MappingEngine: Sendable {
         updateTouchpad(input, at: time, into: &buffer)
         updateMotion(input, at: time, into: &buffer)
         if prepared.profile.motionSensors { updateMotionSensors(input, at: time, into: &buffer) }
+        if let pointer = prepared.profile.pointer { updatePointer(pointer, input, at: time, into: &buffer) }
         output.flushRelative(into: &buffer)
         buffer.endFrame()
     }

@@ -14,11 +14,15 @@ public enum OutputDeviceKind: UInt8, CaseIterable, Hashable, Sendable, CustomStr
     /// `MSC_TIMESTAMP` (`MotionSensors`), made when a profile sets `motion-sensors = true`.
     /// No code routes to it and no setting's `device` may name it.
     case motion = 3
+    /// The absolute pointer (`AbsolutePointer`): `ABS_X/ABS_Y` on the screen and the mouse
+    /// buttons, made when a profile has `pointer = { ... }`. No code routes to it and no
+    /// setting's `device` may name it.
+    case pointer = 4
 
     /// The number of kinds: the size of every per-device table.
     public static let count = allCases.count
 
-    /// The kind with this config name (`"gamepad"`, `"mouse"`, `"keyboard"`, `"motion"`), or nil.
+    /// The kind with this config name (`"gamepad"`, `"mouse"`, `"keyboard"`, `"motion"`, `"pointer"`), or nil.
     public init?(name: String) {
         guard let kind = Self.allCases.first(where: { $0.description == name }) else { return nil }
         self = kind
@@ -64,29 +68,34 @@ public enum OutputDeviceKind: UInt8, CaseIterable, Hashable, Sendable, CustomStr
     }
 
     /// Whether a device of this kind may carry the code without udev, libinput or SDL taking it
-    /// for another class: the kind `route` names, and for the motion sensor its own axes and
-    /// `MSC_TIMESTAMP` (`MotionSensors.carries`).
+    /// for another class: the kind `route` names, for the motion sensor its own axes and
+    /// `MSC_TIMESTAMP` (`MotionSensors.carries`), for the pointer its axes and buttons
+    /// (`AbsolutePointer.carries`).
     public func accepts(type: UInt16, code: UInt16) -> Bool {
-        if self == .motion { return MotionSensors.carries(type: type, code: code) }
-        return Self.route(type: type, code: code) == self
+        switch self {
+        case .motion: MotionSensors.carries(type: type, code: code)
+        case .pointer: AbsolutePointer.carries(type: type, code: code)
+        default: Self.route(type: type, code: code) == self
+        }
     }
 
     /// Whether a setting's `device = ...` may name this kind: every kind but the motion sensor,
-    /// whose axes carry the sensors alone.
-    public var takesSettings: Bool { self != .motion }
+    /// whose axes carry the sensors alone, and the pointer, whose axes carry the orientation alone.
+    public var takesSettings: Bool { self != .motion && self != .pointer }
 
     /// The kinds a setting may name that accept every one of `codes` (as `(type, code)`), in `allCases` order.
     public static func kinds(accepting codes: [(type: UInt16, code: UInt16)]) -> [OutputDeviceKind] {
         allCases.filter { kind in kind.takesSettings && codes.allSatisfy { kind.accepts(type: $0.type, code: $0.code) } }
     }
 
-    /// The config name: "gamepad", "mouse", "keyboard" or "motion".
+    /// The config name: "gamepad", "mouse", "keyboard", "motion" or "pointer".
     public var description: String {
         switch self {
         case .gamepad: "gamepad"
         case .mouse: "mouse"
         case .keyboard: "keyboard"
         case .motion: "motion"
+        case .pointer: "pointer"
         }
     }
 }

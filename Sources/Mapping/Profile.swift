@@ -59,6 +59,7 @@ public struct TiltSettings: Hashable, Sendable {
 ///
 /// Keys: `click`, `app`, `home`, `volume-up`, `volume-down` (each a `ButtonBinding`; absent = unbound),
 /// `touchpad` (`TouchpadMode`), `air-mouse` (`AirMouseSettings`), `tilt` (`TiltSettings`; absent = off),
+/// `motion-sensors`, `pointer` (`PointerSettings`; absent = off),
 /// and the table `[profile.NAME.chords]` (`Chord`s).
 public struct Profile: Hashable, Sendable {
     /// The name after `profile.`.
@@ -83,6 +84,8 @@ public struct Profile: Hashable, Sendable {
     public var chords: [Chord]
     /// `motion-sensors = true`: the controller's acceleration and angular rate go to the motion-sensor device.
     public var motionSensors: Bool
+    /// `pointer = { ... }` (absent = no absolute pointer).
+    public var pointer: PointerSettings?
 
     /// A profile with everything given; unbound by default.
     public init(
@@ -90,7 +93,7 @@ public struct Profile: Hashable, Sendable {
         click: ButtonBinding? = nil, app: ButtonBinding? = nil, home: ButtonBinding? = nil,
         volumeUp: ButtonBinding? = nil, volumeDown: ButtonBinding? = nil,
         touchpad: TouchpadMode = .none, airMouse: AirMouseSettings = AirMouseSettings(),
-        tilt: TiltSettings? = nil, chords: [Chord] = [], motionSensors: Bool = false
+        tilt: TiltSettings? = nil, chords: [Chord] = [], motionSensors: Bool = false, pointer: PointerSettings? = nil
     ) {
         self.name = name
         self.click = click
@@ -103,6 +106,7 @@ public struct Profile: Hashable, Sendable {
         self.tilt = tilt
         self.chords = chords
         self.motionSensors = motionSensors
+        self.pointer = pointer
     }
 
     /// The binding of one button.

@@ -77,6 +77,9 @@ extension Profile {
         if motionSensors {
             result[.motion] = MotionSensors.capabilities
         }
+        if pointer != nil {
+            result[.pointer] = AbsolutePointer.capabilities
+        }
         return result
     }
 }

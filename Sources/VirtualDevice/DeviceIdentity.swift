@@ -57,6 +57,11 @@ extension DeviceIdentity {
         name: "Daydream Controller Motion Sensors", bus: UInt16(BUS_VIRTUAL),
         vendor: projectVendor, product: 0x0004, version: projectVersion)
 
+    /// The bridge's absolute pointer: `BUS_VIRTUAL` da7d:0005.
+    public static let pointer = DeviceIdentity(
+        name: "Daydream Controller Pointer", bus: UInt16(BUS_VIRTUAL),
+        vendor: projectVendor, product: 0x0005, version: projectVersion)
+
     /// A wired Xbox 360 pad as the kernel's xpad driver presents it:
     /// `BUS_USB` 045e:028e, version 0x0114, "Microsoft X-Box 360 pad".
     public static let xbox360 = DeviceIdentity(

@@ -14,7 +14,9 @@ public enum DeviceLayout {
     /// - mouse: always `REL_X`, `REL_Y` and `BTN_LEFT`, so udev and libinput
     ///   take it for a mouse even when a profile only scrolls;
     /// - keyboard: the keys as given;
-    /// - motion: exactly `MotionSensors.capabilities`, with `INPUT_PROP_ACCELEROMETER`.
+    /// - motion: exactly `MotionSensors.capabilities`, with `INPUT_PROP_ACCELEROMETER`;
+    /// - pointer: exactly `AbsolutePointer.capabilities`, with no property (not direct: a
+    ///   pointer, not a touchscreen).
     public static func description(
         for kind: OutputDeviceKind, capabilities: DeviceCapabilities, gamepadIdentity: GamepadIdentity = .default
     ) throws(VirtualDeviceError) -> DeviceDescription {
@@ -32,6 +34,8 @@ public enum DeviceLayout {
             description = DeviceDescription(identity: .keyboard, capabilities: codes)
         case .motion:
             description = DeviceDescription(identity: .motion, capabilities: codes, properties: [UInt16(INPUT_PROP_ACCELEROMETER)])
+        case .pointer:
+            description = DeviceDescription(identity: .pointer, capabilities: codes)
         }
         try checkRouting(description, kind: kind)
         try description.validate()

@@ -15,6 +15,11 @@ struct DeviceModel {
         static func < (left: AxisKey, right: AxisKey) -> Bool { (left.device, left.code) < (right.device, right.code) }
     }
 
+    /// An axis's value at rest: 0, but the centre of the screen on the absolute pointer.
+    private static func rest(of key: AxisKey) -> Int32 {
+        key.device == OutputDeviceKind.pointer.rawValue ? AbsolutePointer.axis.value : 0
+    }
+
     /// The problems in one engine call's events, in order.
     mutating func check(_ events: [OutputEvent], afterReleaseAll: Bool) -> [String] {
         var problems: [String] = []
@@ -57,7 +62,7 @@ struct DeviceModel {
         }
         if afterReleaseAll {
             for code in keysDown.sorted() { problems.append("\(EventCodeNames.name(type: EventType.key, code: code)) still down") }
-            for (key, value) in axes.sorted(by: { $0.key < $1.key }) where value != 0 {
+            for (key, value) in axes.sorted(by: { $0.key < $1.key }) where value != Self.rest(of: key) {
                 problems.append("\(EventCodeNames.name(type: EventType.abs, code: key.code)) still at \(value)")
             }
         }

@@ -1,0 +1,46 @@
+import DaydreamProtocol
+
+/// The absolute pointer device's codes: `ABS_X` and `ABS_Y` from 0 (left, top) to `maximum`
+/// (right, bottom), resolution 0 (a position on the screen, not a distance), and the mouse
+/// buttons `BTN_LEFT`, `BTN_RIGHT` and `BTN_MIDDLE`, as QEMU's USB tablet has them: with
+/// absolute axes and a mouse button and no `BTN_TOUCH` or tool, udev's input_id makes it
+/// `ID_INPUT_MOUSE` and libinput an absolute pointer (`POINTER_MOTION_ABSOLUTE`).
+public enum AbsolutePointer {
+    /// The largest coordinate on either axis.
+    public static let maximum: Int32 = 32767
+    /// `ABS_X` and `ABS_Y`: 0...32767, centred at rest.
+    public static let axis = AbsInfo(minimum: 0, maximum: maximum, value: maximum / 2 + 1)
+    /// The buttons it always carries, so udev and libinput take it for a mouse.
+    public static let buttons = [EventCode.btnLeft, EventCode.btnRight, EventCode.btnMiddle]
+
+    /// Every code the device carries.
+    public static var capabilities: DeviceCapabilities {
+        DeviceCapabilities(keys: buttons, absoluteAxes: [
+            AbsoluteAxis(code: EventCode.absX, info: axis), AbsoluteAxis(code: EventCode.absY, info: axis),
+        ])
+    }
+
+    /// Whether a code is one of the device's own.
+    public static func carries(type: UInt16, code: UInt16) -> Bool {
+        switch type {
+        case EventType.abs: code == EventCode.absX || code == EventCode.absY
+        case EventType.key: buttons.contains(code)
+        default: false
+        }
+    }
+
+    /// The orientation relative to the zero as degrees: x positive turning right (yaw), y
+    /// positive tipping the tip down (pitch), so both grow as the screen's coordinates do.
+    public static func degrees(_ orientation: Quaternion, zero: Quaternion) -> (x: Double, y: Double) {
+        let relative = (zero.conjugate * orientation).eulerAngles
+        return (-relative.yaw * 180 / Double.pi, -relative.pitch * 180 / Double.pi)
+    }
+
+    /// The coordinate for an angle in degrees over a field of view: the centre at 0, the edges at
+    /// half the field either side, clamped there beyond.
+    public static func coordinate(_ degrees: Double, fieldOfView: Double) -> Int32 {
+        guard degrees.isFinite else { return axis.value }
+        let fraction = min(1, max(0, 0.5 + degrees / fieldOfView))
+        return Int32((fraction * Double(maximum)).rounded())
+    }
+}
