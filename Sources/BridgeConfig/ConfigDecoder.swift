@@ -231,5 +231,5 @@ extension ConfigReader {
 
 extension ConfigDecoder {
     /// Profile keys that users may write at the top level by mistake.
-    static let profileKeysWithoutTables = ControllerButton.allCases.map(\.name) + ["touchpad", "air-mouse", "tilt", "chords"]
+    static let profileKeysWithoutTables = ControllerButton.allCases.map(\.name) + ["touchpad", "air-mouse", "tilt", "pointer", "chords"]
 }

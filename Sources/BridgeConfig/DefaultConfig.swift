@@ -201,6 +201,21 @@ touchpad = { mode = "stick", deadzone = 0.1, saturation = 0.9, shape = "circle" 
 # controller's clock; the default is false (no such device).
 # motion-sensors = false
 
+# Point at the screen like a laser pointer (no pointer key means none): the
+# orientation relative to zero (the same zero as tilt; "recenter" takes the
+# current one) moves an absolute pointer on a device of its own, "Daydream
+# Controller Pointer" (da7d:0005, ABS_X/ABS_Y 0...32767 and mouse buttons,
+# which libinput reads as an absolute pointer), smoothed by a 1 Euro filter
+# (values shown are the defaults):
+#   field-of-view-x: degrees of yaw (1...180) that span the screen's width.
+#   field-of-view-y: degrees of pitch (1...180) that span its height.
+#   min-cutoff: the filter's cutoff at rest in Hz (0.01...100); lower
+#     removes more tremor.
+#   beta: how fast the cutoff rises with speed (0...100); higher lags less
+#     when moving fast.
+#   d-cutoff: the cutoff of the filter's speed estimate in Hz (0.01...100).
+# pointer = { field-of-view-x = 40.0, field-of-view-y = 25.0, min-cutoff = 0.5, beta = 0.3, d-cutoff = 1.0 }
+
 # Chords: buttons pressed together, in a [profile.NAME.chords] table, each
 # "BUTTON+BUTTON..." = ACTION; at least two buttons, and not the
 # [bridge] next-profile chord.

@@ -5,11 +5,13 @@ extension ConfigReader {
     static let deviceKey = "device"
 
     /// `device = "gamepad"` in a setting that emits `codes`: a device kind that can carry them
-    /// all, or a diagnostic naming the kinds that can (never the motion sensor, which no setting names).
+    /// all, or a diagnostic naming the kinds that can (never the motion sensor or the pointer, which no setting names).
     mutating func outputDevice(_ value: TOMLValue, at path: KeyPath, carrying codes: [(type: UInt16, code: UInt16)]) -> OutputDeviceKind? {
         if let name = value.string, let kind = OutputDeviceKind(name: name), !kind.takesSettings {
-            error(at: value.position, "\(path): the \(kind) device carries the controller's sensors alone; "
-                + "set motion-sensors = true in the profile for it, and name another device here")
+            let what = kind == .pointer
+                ? "the pointer device carries the controller's orientation alone; set pointer = { ... } in the profile for it"
+                : "the \(kind) device carries the controller's sensors alone; set motion-sensors = true in the profile for it"
+            error(at: value.position, "\(path): \(what), and name another device here")
             return nil
         }
         guard let name = choice(value, at: path, among: OutputDeviceKind.allCases.filter(\.takesSettings).map(\.description), what: "device"),

@@ -3,11 +3,13 @@ import Mapping
 
 extension ConfigReader {
     /// The keys of `[profile.NAME]`.
-    static let profileKeys = ControllerButton.allCases.map(\.name) + ["touchpad", "air-mouse", "tilt", "motion-sensors", "chords"]
+    static let profileKeys = ControllerButton.allCases.map(\.name) + ["touchpad", "air-mouse", "tilt", "motion-sensors", "pointer", "chords"]
     /// The keys of `air-mouse = { ... }`.
     static let airMouseKeys = ["speed", "deadzone", "always", "invert-x", "invert-y", deviceKey]
     /// The keys of `tilt = { ... }`.
     static let tiltKeys = ["axis", "source", "range", "deadzone", "invert", deviceKey]
+    /// The keys of `pointer = { ... }`.
+    static let pointerKeys = ["field-of-view-x", "field-of-view-y", "min-cutoff", "beta", "d-cutoff"]
 
     /// `[profile.NAME]`; nil when anything in it is wrong (every problem is recorded).
     mutating func profile(named name: String, _ value: TOMLValue, at path: KeyPath, scope: DecodingScope) -> Profile? {
@@ -30,6 +32,9 @@ extension ConfigReader {
         }
         if let entry = table["motion-sensors"], let enabled = boolean(entry.value, at: path.appending("motion-sensors")) {
             profile.motionSensors = enabled
+        }
+        if let entry = table["pointer"] {
+            profile.pointer = pointer(entry.value, at: path.appending("pointer"))
         }
         if let entry = table["chords"] {
             profile.chords = chords(entry.value, at: path.appending("chords"), scope: scope)
@@ -68,6 +73,21 @@ extension ConfigReader {
                 + "than range (\(Self.format(settings.range)) degrees)")
             return nil
         }
+        return options.valid ? settings : nil
+    }
+
+    private mutating func pointer(_ value: TOMLValue, at path: KeyPath) -> PointerSettings? {
+        guard let table = table(value, at: path, expected: "a table like { field-of-view-x = 40.0, field-of-view-y = 25.0 }") else {
+            return nil
+        }
+        rejectUnknownKeys(in: table, at: path, allowed: Self.pointerKeys)
+        var options = OptionReader(table: table, path: path)
+        var settings = PointerSettings()
+        options.number("field-of-view-x", in: 1...180, into: &settings.fieldOfViewX, reader: &self)
+        options.number("field-of-view-y", in: 1...180, into: &settings.fieldOfViewY, reader: &self)
+        options.number("min-cutoff", in: 0.01...100, into: &settings.minimumCutoff, reader: &self)
+        options.number("beta", in: 0...100, into: &settings.beta, reader: &self)
+        options.number("d-cutoff", in: 0.01...100, into: &settings.derivativeCutoff, reader: &self)
         return options.valid ? settings : nil
     }
 

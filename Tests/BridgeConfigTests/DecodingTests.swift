@@ -76,6 +76,25 @@ struct DecodingTests {
         #expect(try ConfigDecoder.decode(pad + "motion-sensors = false\n") == without)
     }
 
+    @Test("pointer = { ... } adds the pointer device with its settings, defaults for keys left out")
+    func pointer() throws {
+        let base = "[profile.a]\nclick = \"BTN_LEFT\"\n"
+        let without = try ConfigDecoder.decode(base)
+        let with = try ConfigDecoder.decode(base + "home = \"recenter\"\npointer = { field-of-view-x = 60, beta = 0.5 }\n")
+        #expect(without.capabilities[.pointer] == nil)
+        #expect(with.capabilities[.pointer] == AbsolutePointer.capabilities)
+        #expect(with.capabilities[.mouse] == without.capabilities[.mouse])
+        var expected = PointerSettings()
+        expected.fieldOfViewX = 60
+        expected.beta = 0.5
+        #expect(with.profile(named: "a")?.pointer == expected)
+        let all = try ConfigDecoder.decode(
+            "[profile.a]\npointer = { field-of-view-x = 30, field-of-view-y = 20, min-cutoff = 2, beta = 0, d-cutoff = 3 }\n")
+        let settings = try #require(all.profile(named: "a")?.pointer)
+        #expect([settings.fieldOfViewX, settings.fieldOfViewY, settings.minimumCutoff, settings.beta, settings.derivativeCutoff]
+            == [30, 20, 2, 0, 3])
+    }
+
     @Test("profiles keep file order, chords too")
     func order() throws {
         let configuration = try ConfigDecoder.decode("""
