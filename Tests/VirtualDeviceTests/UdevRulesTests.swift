@@ -115,6 +115,16 @@ struct UdevRulesTests {
         }
     }
 
+    /// input_id could guess a tablet or touchscreen from absolute axes; the pointer is a mouse
+    /// (which libinput reads as an absolute pointer), with no seat tag of its own, like the mouse.
+    @Test func pointerIsAMouseNotATabletOrTouchscreen() throws {
+        let rules = try Self.load(Self.deviceRules)
+        let guessed = ["ID_INPUT": "1", "ID_INPUT_TABLET": "1", "ID_INPUT_TOUCHSCREEN": "1", "ID_INPUT_JOYSTICK": "1"]
+        let result = rules.evaluate(Self.device(.pointer, guessed: guessed))
+        #expect(result.environment == ["ID_INPUT": "1", "ID_INPUT_MOUSE": "1", "DAYDREAM_BRIDGE_DEVICE": "pointer"])
+        #expect(result.tags.isEmpty)
+    }
+
     @Test func realXbox360PadIsLeftAlone() throws {
         let rules = try Self.load(Self.deviceRules)
         var pad = Self.device(.xbox360, guessed: ["ID_INPUT": "1", "ID_INPUT_JOYSTICK": "1", "ID_INPUT_KEY": "1"])
