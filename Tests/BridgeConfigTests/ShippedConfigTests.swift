@@ -25,7 +25,7 @@ struct ShippedConfigTests {
 
     @Test("config/ holds the default and the four examples")
     func filesPresent() {
-        #expect(Set(Self.files).isSuperset(of: ["default.toml", "emulator.toml", "gamepad.toml", "mouse.toml", "presenter.toml", "media.toml"]))
+        #expect(Set(Self.files).isSuperset(of: ["default.toml", "emulator.toml", "gamepad.toml", "mouse.toml", "presenter.toml", "media.toml", "pointer.toml"]))
     }
 
     @Test("every file in config/ has no errors", arguments: files)
@@ -122,6 +122,20 @@ struct ShippedConfigTests {
         #expect(configuration.capabilities[.motion] == MotionSensors.capabilities)
         let plain = try #require(try load("default.toml").profile(named: "gamepad"))
         #expect(emulator.click == plain.click && emulator.home == plain.home && emulator.touchpad == plain.touchpad)
+    }
+
+    @Test("pointer.toml: the presenter with the absolute pointer, recentred by home")
+    func pointerExample() throws {
+        let configuration = try load("pointer.toml")
+        let pointer = try #require(configuration.profile(named: "pointer"))
+        var settings = PointerSettings()
+        settings.fieldOfViewX = 40
+        settings.fieldOfViewY = 25
+        #expect(pointer.pointer == settings)
+        #expect(configuration.capabilities[.pointer] == AbsolutePointer.capabilities)
+        #expect(pointer.click == .plain(.keys([try code("BTN_LEFT")])))
+        #expect(pointer.home == .tapHold(tap: .recenter, hold: .keys([try code("KEY_ESC")]), holdTime: nil))
+        #expect(configuration.capabilities.deviceKinds == [.mouse, .keyboard, .pointer])
     }
 
     @Test("presenter.toml: slides forward and back, blank, pointer")

@@ -8,7 +8,7 @@ struct CheckConfigCommandTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let config = root.appendingPathComponent("config")
     static let fixtures = root.appendingPathComponent("Tests/BridgeConfigTests/Fixtures")
-    static let shipped = ["default.toml", "emulator.toml", "gamepad.toml", "mouse.toml", "presenter.toml", "media.toml"]
+    static let shipped = ["default.toml", "emulator.toml", "gamepad.toml", "mouse.toml", "presenter.toml", "media.toml", "pointer.toml"]
 
     /// A fresh directory, removed with the returned owner.
     func temporaryDirectory() throws -> (URL, TemporaryDirectory) {
