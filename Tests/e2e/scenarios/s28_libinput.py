@@ -13,6 +13,7 @@ from bridge_helpers import GAMEPAD, KEYBOARD, MOUSE, ensure_paired, play_and_rea
     wait_streaming
 from input_devices import wait_for_device
 from mouse_checks import CONFIG
+from libinput_cli import libinput_devices
 from rig import scenario
 from waiting import wait_until
 
@@ -35,19 +36,6 @@ at 1100ms touch 128 200 -> 128 60 over 400ms
 at 1700ms lift
 at 2000ms end
 """
-
-
-def list_devices() -> dict[str, str]:
-    """`libinput list-devices`: each device's name and its capabilities line."""
-    result = subprocess.run(["libinput", "list-devices"], capture_output=True, text=True, timeout=60)
-    assert result.returncode == 0, f"libinput list-devices exited {result.returncode}: {result.stderr}"
-    devices, name = {}, None
-    for line in result.stdout.splitlines():
-        if line.startswith("Device:"):
-            name = line.split(":", 1)[1].strip()
-        elif line.startswith("Capabilities:") and name is not None:
-            devices[name] = line.split(":", 1)[1].strip()
-    return devices
 
 
 class DebugEvents:
@@ -104,7 +92,7 @@ def libinput_clients(rig):
     pad.close()
     mouse = wait_for_device(lambda n: n == MOUSE, timeout=30)
     keyboard = wait_for_device(lambda n: n == KEYBOARD, timeout=10)
-    listed = {name: caps for name, caps in list_devices().items() if name.startswith("Daydream Controller")}
+    listed = {name: caps for name, caps in libinput_devices().items() if name.startswith("Daydream Controller")}
     assert listed == {MOUSE: "pointer", KEYBOARD: "keyboard"}, f"libinput list-devices: {listed}"
 
     debug = DebugEvents(rig)

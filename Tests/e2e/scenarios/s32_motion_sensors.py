@@ -12,6 +12,7 @@ from evdev import ecodes
 
 from bridge_helpers import ensure_paired, start_bridge, wait_streaming
 from input_devices import Frame, FrameRecorder, InputDevice, udev_properties_of, wait_for_device
+from libinput_cli import libinput_devices
 from rig import scenario
 from waiting import wait_until
 
@@ -84,13 +85,6 @@ def joydev_nodes(event_node: str) -> list[str]:
     """The joydev nodes (/dev/input/jsN) the kernel made for the same input device."""
     parent = os.path.realpath(f"/sys/class/input/{os.path.basename(event_node)}/device")
     return sorted(f"/dev/input/{entry}" for entry in os.listdir(parent) if entry.startswith("js"))
-
-
-def libinput_devices() -> list[str]:
-    """The device names `libinput list-devices` shows."""
-    result = subprocess.run(["libinput", "list-devices"], capture_output=True, text=True, timeout=60)
-    assert result.returncode == 0, f"libinput list-devices exited {result.returncode}: {result.stderr}"
-    return [line.split(":", 1)[1].strip() for line in result.stdout.splitlines() if line.startswith("Device:")]
 
 
 def states(frames: list[Frame], start_ns: int, before: dict[str, int]) -> list[tuple[float, dict[str, int]]]:

@@ -12,6 +12,7 @@ from evdev import ecodes
 
 from bridge_helpers import ensure_paired, start_bridge, wait_streaming
 from input_devices import FrameRecorder, InputDevice, udev_properties_of, wait_for_device
+from libinput_cli import libinput_devices
 from rig import scenario
 from waiting import wait_until
 
@@ -61,19 +62,6 @@ def timeline() -> str:
 def degrees_of(value: int, field: float) -> float:
     """The turn a coordinate stands for: the centre 0, the edges half the field either side."""
     return (value / MAXIMUM - 0.5) * field
-
-
-def list_devices() -> dict[str, str]:
-    """`libinput list-devices`: each device's name and its capabilities line."""
-    result = subprocess.run(["libinput", "list-devices"], capture_output=True, text=True, timeout=60)
-    assert result.returncode == 0, f"libinput list-devices exited {result.returncode}: {result.stderr}"
-    devices, name = {}, None
-    for line in result.stdout.splitlines():
-        if line.startswith("Device:"):
-            name = line.split(":", 1)[1].strip()
-        elif line.startswith("Capabilities:") and name is not None:
-            devices[name] = line.split(":", 1)[1].strip()
-    return devices
 
 
 class AbsoluteMotion:
@@ -141,7 +129,7 @@ def absolute_pointer(rig):
         assert properties.get("ID_INPUT_MOUSE") == "1", f"udev: {properties}"
         for wrong in ("ID_INPUT_TABLET", "ID_INPUT_TOUCHSCREEN", "ID_INPUT_JOYSTICK", "ID_INPUT_TOUCHPAD"):
             assert wrong not in properties, f"the pointer is also {wrong}: {properties}"
-        listed = list_devices()
+        listed = libinput_devices()
         assert listed.get(POINTER) == "pointer", f"libinput list-devices: {listed}"
         before = {name: pointer.device.absinfo(code).value for name, code in (("ABS_X", ecodes.ABS_X),
                                                                              ("ABS_Y", ecodes.ABS_Y))}
