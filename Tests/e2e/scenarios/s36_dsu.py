@@ -1,0 +1,178 @@
+"""The DSU ("cemuhook") server, from the emulated controller to a client written
+here from the protocol description (Python's zlib for the CRC32, nothing shared
+with the bridge): version, the slot's info with the controller's address, pad
+data at the packet rate with the emulated motion, and the slot shown
+disconnected while the controller is off, then back in the same slot."""
+from __future__ import annotations
+
+import socket
+import struct
+import time
+import zlib
+
+from bridge_helpers import ensure_paired, start_bridge, wait_streaming
+from rig import scenario
+from waiting import wait_until
+
+NAME, ADDRESS = "pad", "C0:DD:EE:00:00:01"
+PORT = 26760
+CONFIG = f"""
+[dsu]
+listen = "127.0.0.1:{PORT}"
+
+[profile.pad]
+click = "BTN_SOUTH"
+"""
+VERSION, INFO, DATA = 0x100000, 0x100001, 0x100002
+CLIENT_ID = 0x0E2E0E2E
+# The controller's units (protocol.md): 8 g and 2048 deg/s over 4095 counts.
+G_PER_COUNT = 8 / 4095
+DEG_S_PER_COUNT = 2048 / 4095
+GYRO, ACCEL = (300, -150, 75), (40, 512, -60)
+MOTION = f"""
+at 0ms     gyro 0 0 0
+at 500ms   gyro {GYRO[0]} {GYRO[1]} {GYRO[2]}
+at 500ms   accel {ACCEL[0]} {ACCEL[1]} {ACCEL[2]}
+at 2500ms  end
+"""
+
+
+def request(kind: int, body: bytes = b"") -> bytes:
+    """A client message: magic, version 1001, length after the header, CRC32 over the whole
+    message with its CRC field zero, the client's id; then the message type and body."""
+    payload = struct.pack("<I", kind) + body
+    header = b"DSUC" + struct.pack("<HHII", 1001, len(payload), 0, CLIENT_ID)
+    crc = zlib.crc32(header + payload) & 0xFFFFFFFF
+    return header[:8] + struct.pack("<I", crc) + header[12:] + payload
+
+
+def parse(datagram: bytes) -> tuple[int, bytes]:
+    """A server message's type and body, after checking its header and CRC32."""
+    assert len(datagram) >= 20 and datagram[:4] == b"DSUS", f"not a server message: {datagram.hex()}"
+    version, length, crc = struct.unpack_from("<HHI", datagram, 4)
+    assert version == 1001, f"protocol version {version}"
+    assert length == len(datagram) - 16, f"length field {length} for {len(datagram)} bytes"
+    zeroed = datagram[:8] + b"\0\0\0\0" + datagram[12:]
+    assert zlib.crc32(zeroed) & 0xFFFFFFFF == crc, f"bad CRC32 in {datagram.hex()}"
+    (kind,) = struct.unpack_from("<I", datagram, 16)
+    return kind, datagram[20:]
+
+
+class Client:
+    """One DSU client on a UDP socket of its own."""
+
+    def __init__(self) -> None:
+        self.socket = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.socket.bind(("127.0.0.1", 0))
+        self.socket.settimeout(0.2)
+
+    def send(self, kind: int, body: bytes = b"") -> None:
+        self.socket.sendto(request(kind, body), ("127.0.0.1", PORT))
+
+    def receive(self, kind: int, timeout: float = 5.0) -> bytes | None:
+        """The body of the next message of `kind` (others are skipped), or None."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                datagram = self.socket.recv(2048)
+            except socket.timeout:
+                continue
+            got, body = parse(datagram)
+            if got == kind:
+                return body
+        return None
+
+    def slot_info(self) -> tuple[int, bytes]:
+        """Slot 0's state and MAC, from a controller-info request."""
+        self.send(INFO, struct.pack("<i", 1) + bytes([0]))
+        body = self.receive(INFO)
+        assert body is not None and len(body) == 12, f"controller info for slot 0: {body!r}"
+        slot, state = body[0], body[1]
+        assert slot == 0, f"the answer is for slot {slot}"
+        return state, body[4:10]
+
+    def close(self) -> None:
+        self.socket.close()
+
+
+def pad_data(body: bytes) -> dict:
+    """The fields of a pad-data body (after the type) this scenario checks."""
+    assert len(body) == 80, f"pad data of {len(body)} bytes (80 after the type)"
+    (packet,) = struct.unpack_from("<I", body, 12)
+    (timestamp,) = struct.unpack_from("<Q", body, 48)
+    accel = struct.unpack_from("<3f", body, 56)
+    gyro = struct.unpack_from("<3f", body, 68)
+    return {"slot": body[0], "state": body[1], "mac": body[4:10], "connected": body[11], "packet": packet,
+            "timestamp": timestamp, "accel": accel, "gyro": gyro}
+
+
+@scenario("DSU: a client from the protocol gets the controller's slot, motion and reconnect", needs=("run",))
+def dsu_server(rig):
+    """[dsu] listen on 127.0.0.1:26760: version 1001; slot 0 connected with the controller's
+    address as its MAC; subscribed to all slots, pad data at the packet rate whose acceleration
+    (g, negated) and angular rate (deg/s: pitch x, yaw -y, roll -z) are the emulated motion's;
+    packet numbers and timestamps increase; powered off, slot 0 is disconnected; on again,
+    it is connected in the same slot."""
+    ensure_paired(rig, NAME, ADDRESS)
+    mark = rig.emulator.mark()
+    bridge = start_bridge(rig, CONFIG)
+    wait_streaming(rig, NAME, since=mark)
+    client = Client()
+    try:
+        client.send(VERSION)
+        body = client.receive(VERSION)
+        assert body is not None and struct.unpack_from("<H", body, 0)[0] == 1001, f"version answer: {body!r}"
+
+        mac = bytes.fromhex(ADDRESS.replace(":", ""))
+        state, slot_mac = client.slot_info()
+        assert (state, slot_mac) == (2, mac), f"slot 0: state {state}, MAC {slot_mac.hex()}"
+
+        started = rig.emulator.mark()
+        client.send(DATA, bytes([0, 0]) + bytes(6))  # all slots
+        rig.play(NAME, MOTION)
+        rig.emulator.wait_event("play_started", NAME, since=started, timeout=5)
+        samples = []
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            body = client.receive(DATA, timeout=1.0)
+            if body is None:
+                break
+            samples.append((time.monotonic(), pad_data(body)))
+            if samples[-1][0] - samples[0][0] > 1.0 and len(samples) % 60 == 0:
+                client.send(DATA, bytes([0, 0]) + bytes(6))  # renew, as clients do every second
+            if rig.emulator.events and any(e["event"] == "play_finished" for e in rig.emulator.events[started:]):
+                break
+            rig.emulator.poll()
+        assert len(samples) > 60, f"{len(samples)} pad-data messages while the timeline played"
+        pads = [pad for _, pad in samples]
+        assert all(p["slot"] == 0 and p["mac"] == mac and p["connected"] == 1 for p in pads), pads[:2]
+        packets = [p["packet"] for p in pads]
+        stamps = [p["timestamp"] for p in pads]
+        assert all(b > a for a, b in zip(packets, packets[1:])), f"packet numbers: {packets}"
+        assert all(b > a for a, b in zip(stamps, stamps[1:])), f"timestamps: {stamps}"
+        want_accel = tuple(-count * G_PER_COUNT for count in ACCEL)
+        want_gyro = (GYRO[0] * DEG_S_PER_COUNT, -GYRO[1] * DEG_S_PER_COUNT, -GYRO[2] * DEG_S_PER_COUNT)
+
+        def close(got, want) -> bool:
+            return all(abs(g - w) <= 1e-4 * max(1.0, abs(w)) for g, w in zip(got, want))
+        moving = [p for p in pads if close(p["gyro"], want_gyro)]
+        assert moving, f"no pad data with the emulated rate {want_gyro}; last {pads[-1]['gyro']}"
+        assert all(close(p["accel"], want_accel) for p in moving), \
+            f"acceleration {moving[0]['accel']}, expected {want_accel}"
+        span_s = (samples[-1][0] - samples[0][0])
+        rig.figure(f"DSU: {len(pads)} pad-data messages in {span_s:.1f} s ({len(pads) / span_s:.0f}/s), "
+                   f"gyro {tuple(round(v, 3) for v in moving[0]['gyro'])} deg/s, "
+                   f"accel {tuple(round(v, 4) for v in moving[0]['accel'])} g")
+
+        mark = rig.emulator.mark()
+        rig.emulator.request("power", name=NAME, on=False)
+        rig.emulator.wait_event("disconnected", NAME, since=mark, timeout=30)
+        assert wait_until(lambda: client.slot_info()[0] == 0, timeout=15), "slot 0 still connected after power off"
+        mark = rig.emulator.mark()
+        rig.emulator.request("power", name=NAME, on=True)
+        wait_streaming(rig, NAME, since=mark, timeout=90)
+        assert wait_until(lambda: client.slot_info() == (2, mac), timeout=15), \
+            f"slot 0 after power on: {client.slot_info()}"
+    finally:
+        client.close()
+    assert bridge.alive(), "the bridge died"
