@@ -40,8 +40,10 @@ public final class DSUServer {
     private var clients = DSUClientTable(capacity: DSUServer.maximumClients, lifetime: DSUServer.subscriptionLifetime)
     private var slots: [Slot] = []
     /// One buffer for what is read and one for what is sent: the packet path allocates nothing.
-    private let receiveBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 2048, alignment: 8)
-    private let sendBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: DSUReply.controllerDataLength, alignment: 8)
+    /// Allocated once the socket is bound: an init that throws before every property is set runs
+    /// no deinit, so a buffer allocated sooner would leak.
+    private let receiveBuffer: UnsafeMutableRawBufferPointer
+    private let sendBuffer: UnsafeMutableRawBufferPointer
     /// Whether a fifth controller was turned away (logged once).
     private var warnedSlotsFull = false
 
@@ -69,6 +71,8 @@ public final class DSUServer {
         self.socket = consume socket
         self.clock = clock ?? reactor
         serverID = UInt32.random(in: 1...UInt32.max)
+        receiveBuffer = .allocate(byteCount: 2048, alignment: 8)
+        sendBuffer = .allocate(byteCount: DSUReply.controllerDataLength, alignment: 8)
         do {
             watch = try reactor.watch(self.socket.descriptor.rawValue, interest: .readable) { [weak self] _ in
                 self?.readDatagrams()
