@@ -111,12 +111,12 @@ let package = Package(
             dependencies: ["Daydream"],
             path: "Examples/daydream-example"
         ),
-        // `make bench`: pipeline cost, fd-to-write latency, daemon CPU/RSS/wake-ups.
+        // `make bench`: pipeline cost, fd-to-write and DSU latency, daemon CPU/RSS/wake-ups.
         .executableTarget(
             name: "daydream-bench",
             dependencies: [
                 "Bridge", "DaydreamCore", "DaydreamProtocol", "Mapping", "Timebase", "BridgeConfig", "VirtualDevice",
-                "EventLoop", "CEvdev", "Descriptors",
+                "EventLoop", "CEvdev", "Descriptors", "DSU", "DSUServer",
             ],
             path: "Benchmarks/daydream-bench"
         ),

@@ -24,7 +24,7 @@ struct FdToWriteResult {
 
 /// State the sender thread shares with the loop; each side only touches its own
 /// array until the sender has been joined.
-private final class SenderState: @unchecked Sendable {
+final class SenderState: @unchecked Sendable {
     let socket: CInt
     let stream: PacketStream
     let count: Int
@@ -60,7 +60,7 @@ private final class SenderState: @unchecked Sendable {
 }
 
 /// Drains the sink pipe so the bridge's writes never block.
-private final class Drain: @unchecked Sendable {
+final class Drain: @unchecked Sendable {
     let fd: CInt
     init(fd: CInt) { self.fd = fd }
     func run() {
@@ -69,7 +69,7 @@ private final class Drain: @unchecked Sendable {
     }
 }
 
-private func sleepUntil(_ deadline: Int64) {
+func sleepUntil(_ deadline: Int64) {
     var spec = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
     while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &spec, nil) == EINTR {}
 }

@@ -13,6 +13,11 @@ struct BenchReport {
     /// The same path with the bridge's code left out: what the machine costs.
     var fdToWriteFloor: FdToWriteResult?
     var fdToWriteNote: String?
+    /// The same path with a DSU server and one subscribed client: each datagram's send next
+    /// to its frame's write.
+    var dsuLatency: DSULatencyResult?
+    /// Why it was not measured.
+    var dsuLatencyNote: String?
     /// The fd-to-write path in plain C (`daydream-machine-floor`): this machine's own floor.
     var fdToWriteMachineFloor: MachineLatencyFloor?
     /// The daemon under load, the bare event loop (the Swift loop's floor) and plain C
@@ -70,10 +75,12 @@ struct BenchReport {
             lines.append("fd to write: not measured (\(fdToWriteNote ?? "?"))")
         }
         lines.append("")
+        lines.append(contentsOf: dsuLines())
+        lines.append("")
         lines.append(contentsOf: loadLines())
         for note in notes { lines.append("Note: \(note)") }
         lines.append("")
-        lines.append("Targets: instructions per packet <= 1200 (busiest profile), pipeline p99 <= 2000 ns, fd to write p99 <= 50 µs, <= 0.5 % of a core at 400 packets/s, RSS <= 15 MB, 0 wake-ups/s idle.")
+        lines.append("Targets: instructions per packet <= 1200 (busiest profile), pipeline p99 <= 2000 ns, fd to write p99 <= 50 µs, DSU datagram p99 <= 100 µs after the frame, <= 0.5 % of a core at 400 packets/s, RSS <= 15 MB, 0 wake-ups/s idle.")
         return lines.joined(separator: "\n")
     }
 
@@ -124,6 +131,15 @@ struct BenchReport {
             ("fd_to_write_p50_us", number(fdToWrite?.latency.p50)),
             ("fd_to_write_p99_us", number(fdToWrite?.latency.p99)),
             ("fd_to_write_p99_us_machine_floor", number(fdToWriteMachineFloor?.p99)),
+            ("dsu_after_frame_us_p50", number(dsuLatency?.datagramAfterFrame.p50)),
+            ("dsu_after_frame_us_p99", number(dsuLatency?.datagramAfterFrame.p99)),
+            ("dsu_after_frame_us_max", number(dsuLatency?.datagramAfterFrame.max)),
+            ("dsu_after_read_us_p50", number(dsuLatency?.datagramAfterRead.p50)),
+            ("dsu_after_read_us_p99", number(dsuLatency?.datagramAfterRead.p99)),
+            ("dsu_after_read_us_max", number(dsuLatency?.datagramAfterRead.max)),
+            ("dsu_frame_after_read_us_p50", number(dsuLatency?.frameAfterRead.p50)),
+            ("dsu_frame_after_read_us_p99", number(dsuLatency?.frameAfterRead.p99)),
+            ("dsu_frame_after_read_us_max", number(dsuLatency?.frameAfterRead.max)),
             ("cpu_percent_400pps", number(daemon?.cpuPercent)),
             ("cpu_percent_400pps_floor", number(load.loopFloor.summary?.cpuPercent)),
             ("cpu_percent_400pps_machine_floor", number(load.machineFloor.summary?.cpuPercent)),
@@ -135,6 +151,20 @@ struct BenchReport {
             ("daemon_sink", daemon.map { "\"\($0.sink)\"" } ?? "null"),
         ]
         return "{\n" + fields.map { "  \"\($0.0)\": \($0.1)" }.joined(separator: ",\n") + "\n}\n"
+    }
+
+    /// The DSU rows: the frame and the datagram from the read, and the datagram after the frame.
+    func dsuLines() -> [String] {
+        guard let dsu = dsuLatency else { return ["DSU: not measured (\(dsuLatencyNote ?? "?"))"] }
+        func figures(_ d: Distribution) -> String { String(format: "p50 %6.1f   p99 %6.1f   max %7.1f", d.p50, d.p99, d.max) }
+        return [
+            "DSU (profile \(dsu.profile); sink: \(dsu.sink); a DSU server on 127.0.0.1, one client subscribed), µs;",
+            "  \(dsu.packetsSent) packets, 1 ms apart, \(dsu.datagrams) datagrams; from the notification's read,",
+            "  datagrams dated by the client socket's kernel receive stamp (SO_TIMESTAMPNS, taken in the server's sendto):",
+            "  frame written after read:    " + figures(dsu.frameAfterRead),
+            "  datagram sent after read:    " + figures(dsu.datagramAfterRead),
+            "  datagram sent after frame:   " + figures(dsu.datagramAfterFrame),
+        ]
     }
 
     /// The daemon's rows: the medians of the rounds, each round's CPU figure, and the floors.

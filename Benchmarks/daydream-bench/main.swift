@@ -13,6 +13,8 @@ let usage = """
                         instruction count runs under callgrind)
       --no-callgrind    skip the instruction count (valgrind)
       --cold            only the cold rows (caches and TLBs evicted before each packet)
+      --dsu-only        only the DSU latency rows (after one untimed pass to find the
+                        busiest profile); writes no JSON
       --rounds N        rounds of the daemon load and its two floors, run in turns
                         (default 3, 1 with --quick); the table gives their medians
       --loop-floor FD...
@@ -26,6 +28,7 @@ var jsonPath = ".build/bench.json"
 var configDirectory = "config"
 var onlyProfile: String?
 var coldOnly = false
+var dsuOnly = false
 var rounds: Int?
 var onlyPackets: Int?
 var countsInstructions = true
@@ -45,6 +48,7 @@ while let argument = arguments.popFirst() {
     case "--config-dir": configDirectory = value(of: argument, being: "a directory")
     case "--only": onlyProfile = value(of: argument, being: "a profile name")
     case "--cold": coldOnly = true
+    case "--dsu-only": dsuOnly = true
     case "--no-callgrind": countsInstructions = false
     case "--packets":
         let text = value(of: argument, being: "a number of packets")
@@ -83,7 +87,7 @@ while let argument = arguments.popFirst() {
 }
 
 let streamLength = 65_536
-let passes = quick || coldOnly ? (coldOnly ? 1 : 2) : 16
+let passes = quick || coldOnly || dsuOnly ? (coldOnly || dsuOnly ? 1 : 2) : 16
 // Not for --packets: the clock's cost is found by sorting timings, whose instruction count
 // varies from run to run and would not cancel out of the instruction count.
 let overhead = onlyPackets == nil ? timerOverheadNanoseconds() : 0
@@ -119,6 +123,20 @@ report.shippedProfiles = Set(shipped.profiles.map(\.name))
 let busiest = zip(profiles, report.pipelines.dropFirst())
     .filter { pair in shipped.profiles.contains { $0.name == pair.0.name } }
     .max { $0.1.eventsPerPacket < $1.1.eventsPerPacket }?.0
+/// The DSU rows: the fd-to-write path with a DSU server and one subscribed client.
+@MainActor func measureDSU() {
+    do {
+        report.dsuLatency = try measureDSULatency(
+            busiest ?? BenchProfiles.everything, stream: stream, count: quick ? 1_000 : 5_000, spacingNanoseconds: 1_000_000)
+    } catch {
+        report.dsuLatencyNote = "\(error)"
+    }
+}
+if dsuOnly {
+    measureDSU()
+    print(report.dsuLines().joined(separator: "\n"))
+    exit(0)
+}
 // Cold: the clock alone, the model alone, and the busiest profile.
 report.coldPipelines = [nil, BenchProfiles.decodeAndModel, busiest ?? BenchProfiles.everything].map {
     measureColdPipeline($0, stream: stream, count: quick ? 200 : 2_000, evictionBytes: 64 << 20, overhead: overhead)
@@ -146,6 +164,7 @@ do {
 } catch {
     report.fdToWriteNote = "\(error)"
 }
+measureDSU()
 
 // The daemon and the C machine floor: next to this binary, as `make bench` builds them.
 let binDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
