@@ -12,8 +12,13 @@ struct DSUClientTable {
         var slotUntil: [MonotonicTime?] = Array(repeating: nil, count: DSUProtocol.slotCount)
         /// At most `DSUProtocol.slotCount` MACs, the oldest renewal making room.
         var macUntil: [(mac: DSUMACAddress, until: MonotonicTime)] = []
+        /// When it last asked for data (made or renewed a subscription).
+        var lastRequest: MonotonicTime
 
-        init(peer: UDPPeer) { self.peer = peer }
+        init(peer: UDPPeer, at now: MonotonicTime) {
+            self.peer = peer
+            lastRequest = now
+        }
 
         /// The last moment any of its subscriptions holds.
         var lastUntil: MonotonicTime {
@@ -28,6 +33,17 @@ struct DSUClientTable {
             if let until = allSlotsUntil, until > now { return true }
             if let until = slotUntil[slot], until > now { return true }
             return macUntil.contains { $0.mac == mac && $0.until > now }
+        }
+
+        /// What it is subscribed to at `now`: every slot, then slots by number, then MACs.
+        func subscriptions(at now: MonotonicTime) -> [DSUSubscription] {
+            var result: [DSUSubscription] = []
+            if let until = allSlotsUntil, until > now { result.append(.allSlots) }
+            for (slot, until) in slotUntil.enumerated() {
+                if let until, until > now { result.append(.slot(UInt8(slot))) }
+            }
+            for entry in macUntil where entry.until > now { result.append(.mac(entry.mac)) }
+            return result
         }
     }
 
@@ -48,10 +64,11 @@ struct DSUClientTable {
         } else {
             removeLapsed(at: now)
             guard clients.count < capacity else { return false }
-            clients.append(Client(peer: peer))
+            clients.append(Client(peer: peer, at: now))
             index = clients.count - 1
         }
         let until = now + lifetime
+        clients[index].lastRequest = now
         switch subscription {
         case .allSlots:
             clients[index].allSlotsUntil = until

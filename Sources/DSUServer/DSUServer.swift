@@ -94,6 +94,18 @@ public final class DSUServer {
         return clients.clients.filter { $0.lastUntil > now }.count
     }
 
+    /// Its address, its live clients (what each is subscribed to, how long since it asked) and
+    /// what it dropped, now.
+    public var status: DSUServerStatus {
+        let now = clock.now
+        let live = clients.clients.filter { $0.lastUntil > now }.map { client in
+            DSUServerStatus.Client(
+                peer: client.peer.description, subscriptions: client.subscriptions(at: now),
+                secondsSinceLastRequest: (now - client.lastRequest).seconds)
+        }
+        return DSUServerStatus(address: address, clients: live, dropped: statistics.dropped, refusedClients: statistics.refusedClients)
+    }
+
     /// The consumer that feeds the controller at `address` into its slot (the one it had before,
     /// if it had one: the same consumer); nil when four other controllers hold the four slots.
     public func consumer(forController address: String) -> (any ControllerConsumer)? {

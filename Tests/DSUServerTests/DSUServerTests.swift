@@ -166,6 +166,38 @@ import Timebase
         #expect(rig.wait { lapsing.dataMessages.count == 2 })
     }
 
+    @Test func theStatusNamesEachClientWhatItWantsAndWhenItAsked() throws {
+        let rig = try Rig()
+        #expect(rig.server.status.lines == ["127.0.0.1:\(rig.server.address.port): 0 clients, dropped none, refused 0"])
+        let first = try rig.client()
+        let second = try rig.client()
+        first.subscribe(flags: 0)
+        first.subscribe(flags: 1, slot: 2)
+        rig.sync(first)
+        rig.clock.advance(by: .seconds(1.5))
+        second.subscribe(flags: 2, mac: Self.macB)
+        first.sendRaw([1, 2, 3])  // short
+        rig.sync(first)
+        rig.sync(second)
+        rig.clock.advance(by: .seconds(0.25))
+        let status = rig.server.status
+        #expect(status.address == rig.server.address)
+        #expect(status.clients == [
+            DSUServerStatus.Client(peer: "127.0.0.1:\(first.port)", subscriptions: [.allSlots, .slot(2)], secondsSinceLastRequest: 1.75),
+            DSUServerStatus.Client(
+                peer: "127.0.0.1:\(second.port)", subscriptions: [.mac(DSUMACAddress(bytes: Self.macB))], secondsSinceLastRequest: 0.25),
+        ])
+        #expect(status.dropped[.short] == 1)
+        #expect(status.lines == [
+            "127.0.0.1:\(rig.server.address.port): 2 clients, dropped short=1, refused 0",
+            "client 127.0.0.1:\(first.port): all slots, slot 2; last request 1.8 s ago",
+            "client 127.0.0.1:\(second.port): mac C0:DD:EE:00:00:0B; last request 0.3 s ago",
+        ])
+        // A lapsed subscription is no longer shown; the other client's still is.
+        rig.clock.advance(by: .seconds(3.3))
+        #expect(rig.server.status.clients.map(\.peer) == ["127.0.0.1:\(second.port)"])
+    }
+
     @Test func aControllerThatDropsKeepsItsSlotShownDisconnected() throws {
         let rig = try Rig()
         let feedA = try rig.controller(Self.addressA)

@@ -73,6 +73,16 @@ final class TestDSUClient {
         close(descriptor)
     }
 
+    /// The port the kernel gave this client.
+    var port: UInt16 {
+        var local = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let result = withUnsafeMutablePointer(to: &local) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        return result == 0 ? UInt16(bigEndian: local.sin_port) : 0
+    }
+
     struct ClientError: Error, CustomStringConvertible {
         var description: String
         init(_ description: String) { self.description = description }

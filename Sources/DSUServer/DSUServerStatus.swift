@@ -1,0 +1,65 @@
+import DSU
+
+/// Who the DSU server serves, as plain values: its address, each live client, and what it dropped.
+public struct DSUServerStatus: Equatable, Sendable {
+    /// One client holding a live subscription.
+    public struct Client: Equatable, Sendable {
+        /// Its `ADDRESS:PORT`.
+        public var peer: String
+        /// What it is subscribed to: every slot, then slots by number, then MACs.
+        public var subscriptions: [DSUSubscription]
+        /// Seconds since it last asked for data.
+        public var secondsSinceLastRequest: Double
+
+        public init(peer: String, subscriptions: [DSUSubscription], secondsSinceLastRequest: Double) {
+            self.peer = peer
+            self.subscriptions = subscriptions
+            self.secondsSinceLastRequest = secondsSinceLastRequest
+        }
+    }
+
+    /// Where the server listens.
+    public var address: DSUListenAddress
+    /// The live clients, oldest first.
+    public var clients: [Client]
+    /// Datagrams dropped, per reason.
+    public var dropped: DSUDropCounts
+    /// Subscriptions refused because `DSUServer.maximumClients` clients were held.
+    public var refusedClients: Int
+
+    public init(address: DSUListenAddress, clients: [Client], dropped: DSUDropCounts, refusedClients: Int) {
+        self.address = address
+        self.clients = clients
+        self.dropped = dropped
+        self.refusedClients = refusedClients
+    }
+
+    /// The control socket's lines: the server first, then one per client.
+    ///
+    /// ```
+    /// 127.0.0.1:26760: 1 client, dropped none, refused 0
+    /// client 127.0.0.1:40000: all slots, slot 1, mac C0:DD:EE:00:00:0A; last request 0.4 s ago
+    /// ```
+    public var lines: [String] {
+        let count = clients.count == 1 ? "1 client" : "\(clients.count) clients"
+        let server = "\(address): \(count), dropped \(dropped), refused \(refusedClients)"
+        return [server] + clients.map { client in
+            let wanted = client.subscriptions.map(Self.describe).joined(separator: ", ")
+            return "client \(client.peer): \(wanted); last request \(Self.tenths(client.secondsSinceLastRequest)) s ago"
+        }
+    }
+
+    private static func describe(_ subscription: DSUSubscription) -> String {
+        switch subscription {
+        case .allSlots: "all slots"
+        case .slot(let slot): "slot \(slot)"
+        case .mac(let mac): "mac \(mac)"
+        }
+    }
+
+    /// `seconds` to one decimal, without Foundation.
+    private static func tenths(_ seconds: Double) -> String {
+        let tenths = Int((max(seconds, 0) * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+}
