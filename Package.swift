@@ -88,7 +88,7 @@ let package = Package(
             name: "Bridge",
             dependencies: [
                 "DaydreamCore", "DaydreamProtocol", "Mapping", "BridgeConfig", "VirtualDevice", "EventLoop", "DBus", "BlueZ",
-                "Recording", "Timebase", "CEvdev", "SystemIntegration", "Descriptors",
+                "Recording", "Timebase", "CEvdev", "SystemIntegration", "Descriptors", "DSUServer",
             ],
             resources: []
         ),
@@ -164,6 +164,7 @@ let package = Package(
             name: "BridgeTests",
             dependencies: [
                 "Bridge", "Mapping", "Daydream", "DaydreamProtocol", "Timebase", "BridgeConfig", "VirtualDevice", "EventLoop",
+                "DSU", "DSUServer",
             ]
         ),
         .testTarget(

@@ -161,6 +161,7 @@ enum RunCommand: Subcommand {
         _ daemon: BridgeDaemon<SinkOutput>, dsu: DSUServer?, reactor: Reactor, controlSocket: String?, recording: Recording?, pair: Bool
     ) throws -> Int32 {
         do {
+            daemon.dsuServer = dsu
             try daemon.start(controlSocket: controlSocket)
         } catch {
             Logger.error("cannot start the event loop's signal handling: \(error)")

@@ -1,6 +1,8 @@
 @testable import Bridge
 import BridgeConfig
 import Daydream
+import DSU
+import DSUServer
 import DaydreamProtocol
 import EventLoop
 import Foundation
@@ -311,7 +313,7 @@ struct DaemonTests {
         let controller = harness.controller()
         defer { withExtendedLifetime(controller) {} }
         let replies = Replies()
-        let requests: [ControlRequest] = [.status, .profile(name: "keys", address: nil), .profile(name: "nope", address: nil), .nextProfile(address: "C0:DD:EE:00:00:01")]
+        let requests: [ControlRequest] = [.status, .profile(name: "keys", address: nil), .profile(name: "nope", address: nil), .nextProfile(address: "C0:DD:EE:00:00:01"), .dsu]
         Thread.detachNewThread {
             for request in requests {
                 replies.append(Result { try ControlClient.send(request, to: path) })
@@ -327,6 +329,7 @@ struct DaemonTests {
             "ok\nC0:DD:EE:00:00:01: keys, connected\n",
             "error: no profile 'nope'; profiles: pad, keys\n",
             "ok\nC0:DD:EE:00:00:01: pad, connected\n",
+            "ok\nDSU off\n",
         ])
         var mode = stat()
         #expect(stat(path, &mode) == 0 && mode.st_mode & 0o777 == 0o660)
@@ -335,6 +338,37 @@ struct DaemonTests {
         #expect(throws: ControlSocketError.self) { try ControlServer(path: path, reactor: harness.reactor) { _ in .ok() } }
         harness.daemon.shutdown()
         #expect(access(path, F_OK) != 0)
+    }
+
+    /// With a DSU server on loopback, `dsu` answers with its address and what it dropped (a
+    /// datagram too short to be a request, sent from a plain UDP socket).
+    @Test func theControlSocketAnswersWithTheDSUServer() throws {
+        let harness = try Harness()
+        defer { harness.finish() }
+        let server = try DSUServer(listeningOn: DSUListenAddress(octets: [127, 0, 0, 1], port: 0), reactor: harness.reactor)
+        harness.daemon.dsuServer = server
+        let sender = socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        try #require(sender >= 0)
+        defer { close(sender) }
+        var target = sockaddr_in()
+        target.sin_family = sa_family_t(AF_INET)
+        target.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        target.sin_port = server.address.port.bigEndian
+        let sent = withUnsafePointer(to: &target) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                sendto(sender, "DSUC", 4, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        try #require(sent == 4)
+        #expect(harness.reactor.run(until: { server.statistics.dropped.total == 1 }, timeout: .seconds(5)))
+        let path = harness.directory + "/run/control"
+        try harness.daemon.start(controlSocket: path)
+        let replies = Replies()
+        Thread.detachNewThread { replies.append(Result { try ControlClient.send(.dsu, to: path) }) }
+        let end = Date().addingTimeInterval(5)
+        while replies.count < 1, Date() < end { harness.reactor.runOnce(timeout: .milliseconds(10)) }
+        let text = replies.all.first.flatMap { try? $0.get() }?.text
+        #expect(text == "ok\n127.0.0.1:\(server.address.port): 0 clients, dropped short=1, refused 0\n")
     }
 }
 

@@ -5,6 +5,7 @@
 /// profile NAME [ADDRESS]     switch every controller (or one) to NAME, releasing everything first
 /// next-profile [ADDRESS]     switch to the next profile in config order (like SIGUSR1)
 /// status                     one line per controller: ADDRESS PROFILE connected|disconnected
+/// dsu                        the DSU server's address, drops and clients, one line each; or DSU off
 /// ```
 public enum ControlRequest: Hashable, Sendable {
     /// `profile NAME [ADDRESS]`.
@@ -13,6 +14,8 @@ public enum ControlRequest: Hashable, Sendable {
     case nextProfile(address: String?)
     /// `status`.
     case status
+    /// `dsu`.
+    case dsu
 
     /// The longest request line accepted, in bytes.
     public static let maximumLength = 512
@@ -28,10 +31,13 @@ public enum ControlRequest: Hashable, Sendable {
         case ("next-profile", 2): return .success(.nextProfile(address: words[1]))
         case ("next-profile", _): return .failure(ControlError("usage: next-profile [ADDRESS]"))
         case ("status", 1): return .success(.status)
-        case (nil, _): return .failure(ControlError("empty request; requests: profile, next-profile, status"))
-        case (let word?, _): return .failure(ControlError("unknown request '\(word)'; requests: profile, next-profile, status"))
+        case ("dsu", 1): return .success(.dsu)
+        case (nil, _): return .failure(ControlError("empty request; requests: \(requestNames)"))
+        case (let word?, _): return .failure(ControlError("unknown request '\(word)'; requests: \(requestNames)"))
         }
     }
+
+    private static let requestNames = "profile, next-profile, status, dsu"
 
     /// The line a client sends, without the newline.
     public var line: String {
@@ -39,6 +45,7 @@ public enum ControlRequest: Hashable, Sendable {
         case .profile(let name, let address): (["profile", name] + (address.map { [$0] } ?? [])).joined(separator: " ")
         case .nextProfile(let address): (["next-profile"] + (address.map { [$0] } ?? [])).joined(separator: " ")
         case .status: "status"
+        case .dsu: "dsu"
         }
     }
 }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import BridgeConfig
+import DSUServer
 import DaydreamCore
 import Descriptors
 import EventLoop
@@ -41,6 +42,10 @@ public final class BridgeDaemon<Output: DeviceOutput> {
     /// The last problem a controller source reported (BlueZ missing, adapter off), shown in the
     /// status until a controller connects.
     private var problem: String?
+
+    /// The DSU server beside the devices, when `run --dsu` or `[dsu]` started one: the control
+    /// socket's `dsu` answers with its clients.
+    public var dsuServer: DSUServer?
 
     /// The configuration running now.
     public var configuration: MappingConfiguration { reloader.current.configuration }
@@ -237,6 +242,7 @@ public final class BridgeDaemon<Output: DeviceOutput> {
         case .profile(let name, let address): switchProfile(to: name, address: address)
         case .nextProfile(let address): cycleProfile(address: address)
         case .status: .ok(statusLines)
+        case .dsu: .ok(dsuStatusLines)
         }
     }
 
@@ -319,6 +325,9 @@ public final class BridgeDaemon<Output: DeviceOutput> {
         }
         return withControllers.map(\.statusLine).joined(separator: "; ") + problemText
     }
+
+    /// The DSU server's address, drops and clients, one line each; `DSU off` without one.
+    public var dsuStatusLines: [String] { dsuServer?.status.lines ?? ["DSU off"] }
 
     private func updateStatus() {
         let line = statusLine
