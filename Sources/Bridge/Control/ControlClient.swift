@@ -89,9 +89,12 @@ public enum ControlClient {
         }
     }
 
-    private static func connect(_ path: String) throws(ControlClientError) -> FileDescriptor {
+    /// A connection to the daemon at `path` (non-blocking when asked: a Unix socket's connect
+    /// still completes at once, or fails with `EAGAIN` while the daemon's backlog is full).
+    static func connect(_ path: String, nonBlocking: Bool = false) throws(ControlClientError) -> FileDescriptor {
         guard let address = UnixSocketAddress(path: path) else { throw .noDaemon(paths: [path]) }
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let flags = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | (nonBlocking ? Int32(SOCK_NONBLOCK.rawValue) : 0)
+        let descriptor = socket(AF_UNIX, flags, 0)
         guard descriptor >= 0 else { throw .failed(call: "socket", path: path, code: errno) }
         let connection = FileDescriptor(owning: descriptor)  // a throw below closes it
         let result = address.withSocketAddress { Glibc.connect(connection.rawValue, $0, $1) }
