@@ -171,6 +171,7 @@ let package = Package(
             name: "BridgeToolsTests",
             dependencies: [
                 "BridgeTools", "Bridge", "Recording", "Mapping", "DaydreamProtocol", "Timebase", "BridgeConfig", "VirtualDevice",
+                "EventLoop",
             ],
             exclude: ["Golden"]
         ),

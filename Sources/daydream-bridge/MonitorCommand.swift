@@ -99,9 +99,14 @@ enum MonitorCommand: Subcommand {
                 model.attach(feed)
             }
             manager.problemHandler = { model.message = $0.advice }
+            let daemon = MonitorDaemonPoller(
+                model: model, paths: ControlSocketPath.candidatesForClient(environment: ControlSocketPath.processEnvironment()),
+                reactor: reactor)
             try app.start()
             manager.start()
+            daemon.start()
             reactor.run()
+            daemon.stop()
             manager.stop()
         } catch {
             printError("Error: \(error)")

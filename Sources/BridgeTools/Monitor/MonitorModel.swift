@@ -16,6 +16,11 @@ public final class MonitorModel: ControllerConsumer {
     public var message: String? {
         didSet { markChanged() }
     }
+    /// A running daemon's DSU server and clients (the control socket's `dsu` lines), or nil
+    /// when no daemon answers.
+    public var dsu: [String]? {
+        didSet { if dsu != oldValue { markChanged() } }
+    }
     /// The clock packet times are on: the real one live, the player's virtual one in a replay.
     public var clock: @MainActor () -> MonotonicTime = { MonotonicTime.now() }
     /// Called whenever something shown changed (the app schedules a redraw).
@@ -79,7 +84,7 @@ public final class MonitorModel: ControllerConsumer {
     public func state(at time: MonotonicTime) -> MonitorState {
         changed = false
         guard let feed else {
-            return MonitorState(source: source, message: message ?? "waiting for a controller (press its home button)")
+            return MonitorState(source: source, message: message ?? "waiting for a controller (press its home button)", dsu: dsu)
         }
         let statistics = counter.statistics
         var packet = lastPacket
@@ -93,7 +98,7 @@ public final class MonitorModel: ControllerConsumer {
             address: feed.address, source: source, connected: feed.isConnected,
             packet: packet, battery: feed.batteryPercent,
             firmware: feed.deviceInformation.firmwareVersion, packetRate: meter.rate(at: time),
-            received: statistics.received, lost: statistics.lost, malformed: statistics.malformed, message: message
+            received: statistics.received, lost: statistics.lost, malformed: statistics.malformed, message: message, dsu: dsu
         )
     }
 }

@@ -30,6 +30,7 @@ public enum MonitorRenderer {
             let right = row < panel.count ? panel[row] : ""
             lines.append("  \(left)    \(right)")
         }
+        lines += daemonDSU(state.dsu)
         lines.append("")
         lines.append("q quits")
         return lines.map { clip($0, to: width) }
@@ -101,6 +102,21 @@ public enum MonitorRenderer {
             + (state.firmware.map { "   firmware \($0)" } ?? ""))
         lines.append("packets      \(fixed(state.packetRate, 1, 5))/s  \(state.received) received  "
             + "\(state.lost) lost  \(state.malformed) malformed")
+        return lines
+    }
+
+    /// How many DSU clients are listed; the rest are counted.
+    static let dsuClientsShown = 3
+
+    /// The running daemon's DSU line and its first clients, after a blank line; nothing without a daemon.
+    static func daemonDSU(_ dsu: [String]?) -> [String] {
+        guard let dsu, let server = dsu.first else { return [] }
+        let clients = dsu.dropFirst()
+        var lines = ["", "  daemon dsu   \(server)"]
+        lines += clients.prefix(dsuClientsShown).map { "               \($0)" }
+        if clients.count > dsuClientsShown {
+            lines.append("               and \(clients.count - dsuClientsShown) more")
+        }
         return lines
     }
 

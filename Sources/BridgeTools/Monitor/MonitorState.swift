@@ -24,12 +24,15 @@ public struct MonitorState: Hashable, Sendable {
     public var malformed: Int
     /// A status line (e.g. "waiting for a controller"), or nil.
     public var message: String?
+    /// A running daemon's DSU lines (`DSU off`, or its address and one line per client); nil
+    /// when no daemon runs.
+    public var dsu: [String]?
 
     /// A state with everything given; the defaults are "nothing seen yet".
     public init(
         address: String? = nil, source: String = "live", connected: Bool = false, packet: DaydreamPacket? = nil,
         battery: Int? = nil, firmware: String? = nil, packetRate: Double = 0, received: Int = 0, lost: Int = 0,
-        malformed: Int = 0, message: String? = nil
+        malformed: Int = 0, message: String? = nil, dsu: [String]? = nil
     ) {
         self.address = address
         self.source = source
@@ -42,5 +45,6 @@ public struct MonitorState: Hashable, Sendable {
         self.lost = lost
         self.malformed = malformed
         self.message = message
+        self.dsu = dsu
     }
 }
