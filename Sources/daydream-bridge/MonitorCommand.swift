@@ -26,6 +26,9 @@ enum MonitorCommand: Subcommand {
 
     Shows the first paired controller that connects, or ADDRESS. Do not run
     it beside 'run' for the same controller: each takes its packets.
+
+    While a bridge runs, its DSU server's address and clients are shown too
+    (asked over its control socket once a second).
     """
     static let notes = """
     Keys: q quits. SIGINT, SIGTERM and SIGHUP quit too; the terminal is
