@@ -41,27 +41,10 @@ struct DSULatencyResult {
 func measureDSULatency(
     _ profile: BenchProfile, stream: PacketStream, count: Int, spacingNanoseconds: Int64
 ) throws -> DSULatencyResult {
-    var pair: [CInt] = [-1, -1]
-    guard socketpair(AF_UNIX, CInt(SOCK_SEQPACKET.rawValue) | CInt(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
-        throw BenchError("socketpair: \(String(cString: strerror(errno)))")
-    }
-    var pipeFds: [CInt] = [-1, -1]
-    guard pipe(&pipeFds) == 0 else { throw BenchError("pipe: \(String(cString: strerror(errno)))") }
-    // F_SETPIPE_SZ (1031; Glibc hides it behind _GNU_SOURCE): room for bursts.
-    _ = fcntl(pipeFds[1], 1031, CInt(1 << 20))
-    defer {
-        close(pair[1])
-        close(pipeFds[1])
-    }
-    let receiver = pair[1]
-    _ = fcntl(receiver, F_SETFL, fcntl(receiver, F_GETFL) | O_NONBLOCK)
-
-    let reactor: Reactor
-    do {
-        reactor = try Reactor()
-    } catch {
-        throw BenchError("the event loop: \(error)")
-    }
+    let channels = try BenchChannels()
+    defer { channels.closeLoopEnds() }
+    let receiver = channels.packetReceiver
+    let reactor = channels.reactor
     let server: DSUServer
     do {
         server = try DSUServer(listeningOn: DSUListenAddress(octets: [127, 0, 0, 1], port: 0), reactor: reactor)
@@ -69,7 +52,7 @@ func measureDSULatency(
         throw BenchError("the DSU server: \(error)")
     }
     let capabilities = MappingEngine(configuration: profile.configuration, profileName: profile.profile).capabilities
-    let sink = BenchDeviceSink(capabilities: capabilities, pipe: pipeFds[1])
+    let sink = BenchDeviceSink(capabilities: capabilities, pipe: channels.framesWrite)
     let pipeline = Pipeline(profile, output: SinkOutput(sink: sink, label: "bench"), scheduler: reactor)
     // As the daemon attaches them: the mapping session first, then the DSU slot.
     server.attach(pipeline.feed)
@@ -80,8 +63,8 @@ func measureDSULatency(
         throw BenchError("the DSU client's subscription never reached the server")
     }
 
-    let sender = SenderState(socket: pair[0], stream: stream, count: count, spacingNanoseconds: spacingNanoseconds)
-    let drain = Drain(fd: pipeFds[0])
+    let sender = SenderState(socket: channels.packetSender, stream: stream, count: count, spacingNanoseconds: spacingNanoseconds)
+    let drain = Drain(fd: channels.framesRead)
     let times = PacketTimes(count: count)
 
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 512, alignment: 8)
@@ -118,7 +101,7 @@ func measureDSULatency(
         throw BenchError("only \(received) of \(count) packets arrived")
     }
     sender.done.wait()
-    close(pair[0])
+    close(channels.packetSender)
     client.done.wait()
     guard client.received > 0 else { throw BenchError("the DSU client received no data message") }
 

@@ -88,32 +88,15 @@ func sleepUntil(_ deadline: Int64) {
 func measureFdToWrite(
     _ profile: BenchProfile, stream: PacketStream, count: Int, spacingNanoseconds: Int64, floorOnly: Bool = false
 ) throws -> FdToWriteResult {
-    var pair: [CInt] = [-1, -1]
-    guard socketpair(AF_UNIX, CInt(SOCK_SEQPACKET.rawValue) | CInt(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
-        throw BenchError("socketpair: \(String(cString: strerror(errno)))")
-    }
-    var pipeFds: [CInt] = [-1, -1]
-    guard pipe(&pipeFds) == 0 else { throw BenchError("pipe: \(String(cString: strerror(errno)))") }
-    // F_SETPIPE_SZ (1031; Glibc hides it behind _GNU_SOURCE): room for bursts.
-    _ = fcntl(pipeFds[1], 1031, CInt(1 << 20))
-    defer {
-        close(pair[1])
-        close(pipeFds[1])
-    }
-    let receiver = pair[1]
-    _ = fcntl(receiver, F_SETFL, fcntl(receiver, F_GETFL) | O_NONBLOCK)
-
-    let reactor: Reactor
-    do {
-        reactor = try Reactor()
-    } catch {
-        throw BenchError("the event loop: \(error)")
-    }
+    let channels = try BenchChannels()
+    defer { channels.closeLoopEnds() }
+    let receiver = channels.packetReceiver
+    let reactor = channels.reactor
     let capabilities = MappingEngine(configuration: profile.configuration, profileName: profile.profile).capabilities
-    let sink = BenchDeviceSink(capabilities: capabilities, pipe: pipeFds[1])
+    let sink = BenchDeviceSink(capabilities: capabilities, pipe: channels.framesWrite)
     let pipeline = Pipeline(profile, output: SinkOutput(sink: sink, label: "bench"), scheduler: reactor)
-    let sender = SenderState(socket: pair[0], stream: stream, count: count, spacingNanoseconds: spacingNanoseconds)
-    let drain = Drain(fd: pipeFds[0])
+    let sender = SenderState(socket: channels.packetSender, stream: stream, count: count, spacingNanoseconds: spacingNanoseconds)
+    let drain = Drain(fd: channels.framesRead)
     let writtenAt = UnsafeMutablePointer<Int64>.allocate(capacity: count)
     writtenAt.initialize(repeating: 0, count: count)
     defer { writtenAt.deallocate() }
@@ -132,7 +115,7 @@ func measureFdToWrite(
                 let length = read(receiver, buffer.baseAddress, buffer.count)
                 guard length > 0 else { break }
                 if floorOnly {
-                    _ = write(pipeFds[1], frame.baseAddress, frame.count)
+                    _ = write(channels.framesWrite, frame.baseAddress, frame.count)
                     writtenAt[received] = monotonicNanoseconds()
                     withOutput += 1
                     received += 1
@@ -162,7 +145,7 @@ func measureFdToWrite(
         throw BenchError("only \(received) of \(count) packets arrived")
     }
     sender.done.wait()
-    close(pair[0])
+    close(channels.packetSender)
     guard withOutput > 0 else {
         throw BenchError("no packet produced an event to write (\(profile.name))")
     }
