@@ -65,8 +65,9 @@ let package = Package(
         // uinput devices through libevdev.
         .target(name: "VirtualDevice", dependencies: ["CEvdev", "Mapping", "Timebase"]),
         // The virtual DualSense's reports (descriptor, feature answers, input encoder) and the
-        // /dev/uhid messages: pure bytes, so the tests check them without a kernel.
-        .target(name: "VirtualHID"),
+        // /dev/uhid messages: pure bytes, so the tests check them without a kernel (zlib for
+        // the Bluetooth reports' CRC).
+        .target(name: "VirtualHID", dependencies: ["CZlib"]),
         // The virtual DualSense on /dev/uhid: the device, and the sink that feeds it the engine's
         // gamepad events and the controller's motion, touch and battery.
         .target(

@@ -20,9 +20,14 @@ public final class DualSenseDeviceSet: OutputSink, ControllerStateSink {
     /// The name the kernel gives the pad (its motion and touchpad nodes add " Motion Sensors",
     /// " Touchpad").
     public static let deviceName = "Daydream Controller DualSense"
-    /// Sony's vendor id and the DualSense's product id (USB), which hid-playstation binds.
+    /// Sony's vendor id and the DualSense's product id, which hid-playstation binds.
     public static let sonyVendor: UInt32 = 0x054C
     public static let dualSenseProduct: UInt32 = 0x0CE6
+
+    /// The bus the DualSense is on: Bluetooth, as the controller is. SDL's bundled hidapi (SDL
+    /// 2.26) skips a USB-bus hidraw device with no USB parent, and only a Bluetooth DualSense
+    /// reports its battery to SDL; the reports then carry the Bluetooth CRC.
+    public static let bus = UHIDMessage.bluetoothBus
 
     public var label = "" {
         didSet { others?.label = label }
@@ -132,7 +137,7 @@ public final class DualSenseDeviceSet: OutputSink, ControllerStateSink {
         let address = self.address
         let features = DualSenseFeatureReports(address: address)
         let device = UHIDMessage.Device(
-            name: Self.deviceName, phys: "daydream-bridge/\(label)", uniq: address.uniq, bus: UHIDMessage.usbBus,
+            name: Self.deviceName, phys: "daydream-bridge/\(label)", uniq: address.uniq, bus: Self.bus,
             vendor: Self.sonyVendor, product: Self.dualSenseProduct, version: 0x0100,
             descriptor: DualSenseReportDescriptor.bytes)
         do {

@@ -1,7 +1,8 @@
 /// The feature reports hid-playstation asks for at probe, and SDL's PS5
 /// driver reads through hidraw: calibration (0x05), pairing info (0x09),
-/// firmware info (0x20). Each answer starts with its report id and has the
-/// exact length the driver checks; the USB reports carry no CRC.
+/// firmware info (0x20). Each answer starts with its report id, has the
+/// exact length the driver checks, and ends in its Bluetooth CRC
+/// (`DualSenseChecksum.featureSeed`).
 public struct DualSenseFeatureReports: Sendable {
     /// The device's address, from the pairing report.
     public let address: DualSenseAddress
@@ -47,12 +48,12 @@ public struct DualSenseFeatureReports: Sendable {
             let bits = UInt16(bitPattern: field)
             report += [UInt8(bits & 0xFF), UInt8(bits >> 8)]
         }
-        return padded(report, to: .calibration)
+        return sealed(padded(report, to: .calibration))
     }
 
     /// 0x09, 20 bytes: the address, least significant octet first, at offset 1.
     public var pairingInfo: [UInt8] {
-        padded([DualSenseReportID.pairingInfo.rawValue] + address.reportOrder, to: .pairingInfo)
+        sealed(padded([DualSenseReportID.pairingInfo.rawValue] + address.reportOrder, to: .pairingInfo))
     }
 
     /// 0x20, 64 bytes: the hardware version at offset 24, the firmware version at 28,
@@ -63,6 +64,12 @@ public struct DualSenseFeatureReports: Sendable {
         Self.store(Self.firmwareVersion, into: &report, at: 28)
         report[44] = UInt8(Self.updateVersion & 0xFF)
         report[45] = UInt8(Self.updateVersion >> 8)
+        return sealed(report)
+    }
+
+    private func sealed(_ report: [UInt8]) -> [UInt8] {
+        var report = report
+        DualSenseChecksum.seal(&report, seed: DualSenseChecksum.featureSeed)
         return report
     }
 

@@ -1,32 +1,36 @@
-/// Writes `DualSenseInputState`s as USB input reports (id 0x01, 64 bytes) in
-/// the layout hid-playstation reads (`struct dualsense_input_report` after the
-/// id byte). It keeps what runs across reports: the report counter and the
-/// touch contact number, which a new finger increments.
+/// Writes `DualSenseInputState`s as Bluetooth input reports (id 0x31, 78
+/// bytes) in the layout hid-playstation reads: the id, a sequence byte, then
+/// `struct dualsense_input_report`, then the CRC (`DualSenseChecksum`). It
+/// keeps what runs across reports: the report counters and the touch contact
+/// number, which a new finger increments.
 ///
 /// The report is written in place into `report`, so encoding allocates
 /// nothing while no one else holds a copy of it.
 public struct DualSenseInputReportEncoder: Sendable {
-    /// The last report encoded; all zeros but the id before the first.
+    /// The last report encoded; all zeros but the id (and its CRC) before the first.
     public private(set) var report: [UInt8]
     private var counter: UInt8 = 0
     private var contact: UInt8 = 0
     private var touching = false
 
-    /// Offsets in the report, the id byte at 0.
+    /// Offsets in the report: the id at 0, the Bluetooth sequence byte at 1,
+    /// the state from 2 (hid-playstation's `&data[2]`).
     enum Offset {
-        static let leftStick = 1, rightStick = 3, leftTrigger = 5, rightTrigger = 6, counter = 7
-        static let buttons = 8, gyro = 16, acceleration = 22, sensorTime = 28
-        static let touch = 33, secondTouch = 37, status = 53
+        static let sequence = 1
+        static let leftStick = 2, rightStick = 4, leftTrigger = 6, rightTrigger = 7, counter = 8
+        static let buttons = 9, gyro = 17, acceleration = 23, sensorTime = 29
+        static let touch = 34, secondTouch = 38, status = 54
     }
 
     /// Bit 7 of a touch point's contact byte: no finger.
     static let inactiveContact: UInt8 = 0x80
 
     public init() {
-        report = [UInt8](repeating: 0, count: DualSenseReportID.input.length)
-        report[0] = DualSenseReportID.input.rawValue
+        report = [UInt8](repeating: 0, count: DualSenseReportID.state.length)
+        report[0] = DualSenseReportID.state.rawValue
         report[Offset.touch] = Self.inactiveContact
         report[Offset.secondTouch] = Self.inactiveContact
+        DualSenseChecksum.seal(&report, seed: DualSenseChecksum.inputSeed)
     }
 
     /// Encodes `state` into `report`.
@@ -37,11 +41,13 @@ public struct DualSenseInputReportEncoder: Sendable {
         report[Offset.rightStick + 1] = state.rightStick.y
         report[Offset.leftTrigger] = state.leftTrigger
         report[Offset.rightTrigger] = state.rightTrigger
+        // The sequence number in the high nibble, as the host's reports carry theirs.
+        report[Offset.sequence] = (counter & 0x0F) << 4
         report[Offset.counter] = counter
         counter &+= 1
 
-        // Byte 8: hat in the low nibble, square/cross/circle/triangle above it;
-        // bytes 9-10: the other eleven buttons in Buttons' order.
+        // Byte 9: hat in the low nibble, square/cross/circle/triangle above it;
+        // bytes 10-11: the other eleven buttons in Buttons' order.
         let buttons = state.buttons.rawValue
         report[Offset.buttons] = state.dpad.rawValue | UInt8((buttons & 0x0F) << 4)
         report[Offset.buttons + 1] = UInt8((buttons >> 4) & 0xFF)
@@ -67,6 +73,8 @@ public struct DualSenseInputReportEncoder: Sendable {
         // Status: charge in tenths (10 full) low, 1 charging or 0 discharging high.
         let tenths = min(state.batteryPercent / 10, 10)
         report[Offset.status] = tenths | (state.charging ? 0x10 : 0x00)
+
+        DualSenseChecksum.seal(&report, seed: DualSenseChecksum.inputSeed)
     }
 
     private mutating func encodeTouch(_ touch: DualSenseInputState.Touch?) {

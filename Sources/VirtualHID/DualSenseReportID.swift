@@ -1,10 +1,12 @@
-/// The reports of a DualSense on USB that the kernel's hid-playstation and
-/// SDL's PS5 driver use: their ids and their lengths, the id byte included.
+/// The reports of a DualSense on Bluetooth that the kernel's hid-playstation
+/// and SDL's PS5 driver use: their ids and their lengths, the id byte
+/// included. On Bluetooth every one of them ends in a CRC-32
+/// (`DualSenseChecksum`).
 public enum DualSenseReportID: UInt8, CaseIterable, Sendable {
-    /// The input report: sticks, triggers, buttons, motion, touch, battery.
-    case input = 0x01
-    /// The output report games write: rumble, lightbar, player LEDs.
-    case output = 0x02
+    /// The full report, both ways: the input state (sticks, triggers, buttons,
+    /// motion, touch, battery) from the device, effects (rumble, lightbar,
+    /// player LEDs) from the host.
+    case state = 0x31
     /// Feature: the motion sensors' calibration.
     case calibration = 0x05
     /// Feature: the pairing information, which holds the device's address.
@@ -12,12 +14,11 @@ public enum DualSenseReportID: UInt8, CaseIterable, Sendable {
     /// Feature: the firmware and hardware versions.
     case firmwareInfo = 0x20
 
-    /// The report's length in bytes, its id byte included
+    /// The report's length in bytes, its id byte and CRC included
     /// (hid-playstation's `DS_*_SIZE`; it rejects any other length).
     public var length: Int {
         switch self {
-        case .input: 64
-        case .output: 63
+        case .state: 78
         case .calibration: 41
         case .pairingInfo: 20
         case .firmwareInfo: 64

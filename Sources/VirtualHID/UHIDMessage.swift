@@ -19,6 +19,8 @@ public enum UHIDMessage {
     public static let maximumDataSize = 4096
     /// `BUS_USB`.
     public static let usbBus: UInt16 = 0x03
+    /// `BUS_BLUETOOTH`.
+    public static let bluetoothBus: UInt16 = 0x05
 
     /// What `UHID_CREATE2` says about the device.
     public struct Device: Sendable {

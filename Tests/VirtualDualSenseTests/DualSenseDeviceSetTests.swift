@@ -34,14 +34,15 @@ import VirtualHID
         let create = messages[0]
         #expect(FakeUHIDKernel.type(create) == 11)
         #expect(String(decoding: create[196..<213], as: UTF8.self) == "ee:12:34:56:78:9a")
+        #expect(Array(create[262..<264]) == [0x05, 0], "BUS_BLUETOOTH")
         #expect(Array(create[264..<272]) == [0x4C, 0x05, 0, 0, 0xE6, 0x0C, 0, 0])
         #expect(Array(create[280...]) == DualSenseReportDescriptor.bytes)
         let report = try #require(FakeUHIDKernel.inputReport(messages[1]))
-        #expect(report.count == 64)
-        #expect(report[1] == 255, "ABS_X 32767 is the stick's right edge")
-        #expect(report[2] == 128)
-        #expect(report[8] & 0x20 != 0, "BTN_SOUTH is cross")
-        #expect(report[8] & 0x0F == 8, "the hat is centred")
+        #expect(report.count == 78)
+        #expect(report[2] == 255, "ABS_X 32767 is the stick's right edge")
+        #expect(report[3] == 128)
+        #expect(report[9] & 0x20 != 0, "BTN_SOUTH is cross")
+        #expect(report[9] & 0x0F == 8, "the hat is centred")
         #expect(set.summary.first?.contains("uniq ee:12:34:56:78:9a") == true)
     }
 
@@ -86,14 +87,14 @@ import VirtualHID
         let messages = kernel.messages()
         let report = try #require(messages.last.flatMap(FakeUHIDKernel.inputReport))
         func int16(_ offset: Int) -> Int16 { Int16(bitPattern: UInt16(report[offset]) | UInt16(report[offset + 1]) << 8) }
-        #expect(int16(16) == 180 * 16, "pi rad/s is 180 deg/s at 16 counts each")
-        #expect(int16(20) == -90 * 16)
-        #expect(int16(24) == -8192, "-1 g")
-        #expect(Array(report[28..<32]) == [0x70, 0x17, 0, 0], "2000 us in thirds of a microsecond: 6000")
-        #expect(report[33] & 0x80 == 0, "a finger")
-        #expect(Int(report[34]) | Int(report[35] & 0x0F) << 8 == 1919)
-        #expect(Int(report[36]) << 4 | Int(report[35] >> 4) == 540)
-        #expect(report[53] == 5, "57 % is 5 tenths")
+        #expect(int16(17) == 180 * 16, "pi rad/s is 180 deg/s at 16 counts each")
+        #expect(int16(21) == -90 * 16)
+        #expect(int16(25) == -8192, "-1 g")
+        #expect(Array(report[29..<33]) == [0x70, 0x17, 0, 0], "2000 us in thirds of a microsecond: 6000")
+        #expect(report[34] & 0x80 == 0, "a finger")
+        #expect(Int(report[35]) | Int(report[36] & 0x0F) << 8 == 1919)
+        #expect(Int(report[37]) << 4 | Int(report[36] >> 4) == 540)
+        #expect(report[54] == 5, "57 % is 5 tenths")
     }
 
     @Test func releaseAllLetsGoOfEverythingInOneReport() throws {
@@ -102,14 +103,14 @@ import VirtualHID
         try set.send([gamepad(EventType.key, EventCode.btnTl2, 1), gamepad(EventType.abs, EventCode.absHat0x, 1),
                       gamepad(EventType.abs, EventCode.absRy, -32768), syn], at: .zero)
         var report = try #require(kernel.messages().last.flatMap(FakeUHIDKernel.inputReport))
-        #expect(report[9] & 0x04 != 0 && report[5] == 255, "L2 alone pulls its trigger fully")
-        #expect(report[8] & 0x0F == 2 && report[4] == 0)
+        #expect(report[10] & 0x04 != 0 && report[6] == 255, "L2 alone pulls its trigger fully")
+        #expect(report[9] & 0x0F == 2 && report[5] == 0)
         try set.releaseAll(at: .zero)
         let messages = kernel.messages()
         #expect(messages.count == 1)
         report = try #require(messages.last.flatMap(FakeUHIDKernel.inputReport))
-        #expect(report[8] == 8 && report[9] == 0 && report[10] == 0)
-        #expect(Array(report[1...6]) == [128, 128, 128, 128, 0, 0])
+        #expect(report[9] == 8 && report[10] == 0 && report[11] == 0)
+        #expect(Array(report[2...7]) == [128, 128, 128, 128, 0, 0])
     }
 
     @Test func aFrameWithoutGamepadChangesWritesNoReport() throws {

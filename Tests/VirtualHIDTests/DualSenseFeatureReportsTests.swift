@@ -14,8 +14,12 @@ import Testing
             let report = try #require(reports.report(id: feature.rawValue))
             #expect(report.count == feature.length)
             #expect(report.first == feature.rawValue)
+            // hid-playstation's check on Bluetooth: CRC-32 of 0xA3 and all but the last four bytes.
+            #expect(BitwiseCRC32.littleEndianTail(of: report) == BitwiseCRC32.of([0xA3] + report.dropLast(4)),
+                    "report \(feature)'s CRC")
         }
         #expect(reports.report(id: 0x01) == nil)
+        #expect(reports.report(id: 0x31) == nil)
         #expect(reports.report(id: 0x08) == nil)
     }
 
@@ -46,7 +50,7 @@ import Testing
             #expect(2 * 8192 * (oneG - bias) / range == DualSenseMotionUnits.kernelAccelerationUnitsPerG)
             #expect(2 * 8192 * (-4 * oneG - bias) / range == -4 * 8192)
         }
-        #expect(report[35...].allSatisfy { $0 == 0 })
+        #expect(report[35..<37].allSatisfy { $0 == 0 })
     }
 
     @Test func pairingInfoHoldsTheAddressLeastSignificantFirst() {
@@ -57,7 +61,7 @@ import Testing
             (byte < 0x10 ? "0" : "") + String(byte, radix: 16)
         }.joined(separator: ":")
         #expect(printed == reports.address.uniq)
-        #expect(report[7...].allSatisfy { $0 == 0 })
+        #expect(report[7..<16].allSatisfy { $0 == 0 })
     }
 
     @Test func firmwareInfoHoldsTheVersionsAtTheDriversOffsets() {

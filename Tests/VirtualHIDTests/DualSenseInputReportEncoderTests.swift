@@ -7,9 +7,10 @@ import Testing
         var encoder = DualSenseInputReportEncoder()
         encoder.encode(DualSenseInputState())
         let report = encoder.report
-        #expect(report.count == 64)
-        #expect(report[0] == 0x01)
+        #expect(report.count == 78)
+        #expect(report[0] == 0x31)
         let reading = KernelReading(report)
+        #expect(reading.crcMatches)
         #expect([reading.x, reading.y, reading.rx, reading.ry] == [128, 128, 128, 128])
         #expect([reading.z, reading.rz] == [0, 0])
         #expect(reading.hat == (0, 0))
@@ -109,12 +110,35 @@ import Testing
     @Test func theCounterCountsReports() {
         var encoder = DualSenseInputReportEncoder()
         var counters: [UInt8] = []
+        var sequences: [UInt8] = []
         for _ in 0..<258 {
             encoder.encode(DualSenseInputState())
-            counters.append(encoder.report[7])
+            counters.append(encoder.report[8])
+            sequences.append(encoder.report[1])
         }
         #expect(Array(counters.prefix(3)) == [0, 1, 2])
         #expect(counters[255] == 255 && counters[256] == 0 && counters[257] == 1)
+        #expect(Array(sequences.prefix(3)) == [0x00, 0x10, 0x20] && sequences[15] == 0xF0 && sequences[16] == 0x00)
+    }
+
+    /// The kernel drops a Bluetooth report whose CRC is wrong: every report, whatever changed
+    /// in it, carries the right one, and a report with one byte changed does not.
+    @Test func everyReportCarriesItsCRC() {
+        var encoder = DualSenseInputReportEncoder()
+        #expect(KernelReading(encoder.report).crcMatches, "before the first encode")
+        var state = DualSenseInputState()
+        for step in 0..<40 {
+            state.leftStick = .init(x: UInt8(step * 6), y: UInt8(255 - step))
+            state.buttons = step.isMultiple(of: 3) ? [.cross, .ps] : []
+            state.rotationRate = .init(x: Double(step), y: -Double(step) / 2, z: 0.25)
+            state.touch = step.isMultiple(of: 5) ? nil : .init(x: UInt16(step * 40), y: UInt16(step * 20))
+            state.sensorTime = UInt64(step) * 12_500
+            encoder.encode(state)
+            #expect(KernelReading(encoder.report).crcMatches, "report \(step)")
+            var damaged = encoder.report
+            damaged[2 + step] ^= 0x01
+            #expect(!KernelReading(damaged).crcMatches, "report \(step) with byte \(2 + step) changed")
+        }
     }
 
     @Test func aFingerDownMovesAndLiftsWithOneContactNumber() {

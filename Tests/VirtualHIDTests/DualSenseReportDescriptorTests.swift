@@ -28,8 +28,8 @@ import Testing
 
     @Test func everyReportHasTheLengthTheDriverChecks() {
         let bits = Self.declaredBits()
-        #expect(bits["input 1"] == (DualSenseReportID.input.length - 1) * 8)
-        #expect(bits["output 2"] == (DualSenseReportID.output.length - 1) * 8)
+        #expect(bits["input 49"] == (DualSenseReportID.state.length - 1) * 8)
+        #expect(bits["output 49"] == (DualSenseReportID.state.length - 1) * 8)
         for feature in DualSenseReportID.features {
             #expect(bits["feature \(feature.rawValue)"] == (feature.length - 1) * 8, "report \(feature)")
         }

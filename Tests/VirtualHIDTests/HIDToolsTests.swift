@@ -55,7 +55,7 @@ struct HIDToolsTests {
         var encoder = DualSenseInputReportEncoder()
         encoder.encode(DualSenseInputState())
         let sizes = try parse(encoder.report).sizes
-        #expect(sizes == ["input 1 64", "output 2 63", "feature 5 41", "feature 9 20", "feature 32 64"])
+        #expect(sizes == ["input 49 78", "output 49 78", "feature 5 41", "feature 9 20", "feature 32 64"])
     }
 
     @Test func theParserReadsTheEncodedValues() throws {
@@ -91,6 +91,10 @@ struct HIDToolsTests {
         #expect(fields["0xff000027"] == ["[-8192]"])
         #expect(fields["0xff000028"] == ["[0]"])
         #expect(fields["0xff000029"] == ["[21]"])
+        // The sequence byte, and the CRC the parser finds in the last field.
+        #expect(fields["0xff00002b"] == ["[0]"])
+        let crc = Int32(bitPattern: BitwiseCRC32.of([0xA1] + encoder.report.dropLast(4)))
+        #expect(fields["0xff00002c"] == ["[\(crc)]"])
     }
 }
 

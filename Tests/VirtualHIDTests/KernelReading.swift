@@ -1,9 +1,12 @@
 @testable import VirtualHID
 
 /// An input report read the way hid-playstation's `dualsense_parse_report`
-/// reads it (by offset, after the id byte), with its own constants: what the
-/// kernel's nodes would then carry.
+/// reads a Bluetooth one (id 0x31 and 78 bytes, its CRC checked, then by
+/// offset from byte 2), with its own constants: what the kernel's nodes would
+/// then carry.
 struct KernelReading {
+    /// False when the kernel would drop the report ("DualSense input CRC's check failed").
+    var crcMatches: Bool
     var x, y, rx, ry, z, rz: UInt8
     var hat: (x: Int, y: Int)
     var keys: Set<String>
@@ -16,7 +19,9 @@ struct KernelReading {
     var batteryCharging: Bool
 
     init(_ report: [UInt8]) {
-        let body = Array(report.dropFirst())
+        precondition(report.count == 78 && report[0] == 0x31, "not a Bluetooth state report")
+        crcMatches = BitwiseCRC32.littleEndianTail(of: report) == BitwiseCRC32.of([0xA1] + report.dropLast(4))
+        let body = Array(report.dropFirst(2))
         x = body[0]; y = body[1]; rx = body[2]; ry = body[3]; z = body[4]; rz = body[5]
         let hats = [(0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, 0)]
         let hatValue = Int(body[7] & 0x0F)
@@ -47,5 +52,23 @@ struct KernelReading {
         case 2: batteryCapacity = 100
         default: batteryCapacity = 0
         }
+    }
+}
+
+/// CRC-32 (IEEE, reflected, as zlib and the kernel's `crc32_le` with its
+/// inversions compute it) bit by bit: the tests' own, independent of zlib.
+enum BitwiseCRC32 {
+    static func of(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+
+    /// The last four bytes of `report`, least significant first.
+    static func littleEndianTail(of report: [UInt8]) -> UInt32 {
+        report.suffix(4).reversed().reduce(0) { $0 << 8 | UInt32($1) }
     }
 }

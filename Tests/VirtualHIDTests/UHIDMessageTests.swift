@@ -14,14 +14,14 @@ import Testing
         let descriptor: [UInt8] = [0x05, 0x01, 0xC0]
         let message = UHIDMessage.create(.init(
             name: "Wireless Controller", phys: "daydream-bridge/ec:12", uniq: "ee:12:34:56:78:9a",
-            bus: UHIDMessage.usbBus, vendor: 0x054C, product: 0x0CE6, version: 0x8100, descriptor: descriptor))
+            bus: UHIDMessage.bluetoothBus, vendor: 0x054C, product: 0x0CE6, version: 0x8100, descriptor: descriptor))
         #expect(u32(message, 0) == 11)
         #expect(String(decoding: message[4..<23], as: UTF8.self) == "Wireless Controller")
         #expect(message[23] == 0)
         #expect(String(decoding: message[132..<153], as: UTF8.self) == "daydream-bridge/ec:12")
         #expect(String(decoding: message[196..<213], as: UTF8.self) == "ee:12:34:56:78:9a")
         #expect(u16(message, 260) == 3)  // rd_size
-        #expect(u16(message, 262) == 3)  // bus
+        #expect(u16(message, 262) == 5)  // bus
         #expect(u32(message, 264) == 0x054C)
         #expect(u32(message, 268) == 0x0CE6)
         #expect(u32(message, 272) == 0x8100)
