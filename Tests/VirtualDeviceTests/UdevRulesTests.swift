@@ -125,6 +125,28 @@ struct UdevRulesTests {
         #expect(result.tags.isEmpty)
     }
 
+    /// The virtual DualSense's hidraw and motion nodes (under /dev/uhid's device) go to the seat
+    /// user; its pad node is left to systemd; a real DualSense's nodes are left alone.
+    @Test func theUhidDualSensesHidrawAndMotionNodesGoToTheSeatUser() throws {
+        let rules = try Self.load(Self.deviceRules)
+        let virtualHID = "/devices/virtual/misc/uhid/0005:054C:0CE6.0003"
+        let realHID = "/devices/pci0000:00/0000:00:14.0/usb1/1-5/1-5:1.0/bluetooth/hci0/hci0:256/0005:054C:0CE6.0003"
+        for parent in [virtualHID, realHID] {
+            let hidraw = UdevRules.Device(subsystem: "hidraw", kernel: "hidraw0", devpath: "\(parent)/hidraw/hidraw0")
+            let motion = UdevRules.Device(
+                kernel: "event9", devpath: "\(parent)/input/input21/event9",
+                environment: ["ID_INPUT": "1", "ID_INPUT_ACCELEROMETER": "1"])
+            let pad = UdevRules.Device(
+                kernel: "event8", devpath: "\(parent)/input/input20/event8",
+                environment: ["ID_INPUT": "1", "ID_INPUT_JOYSTICK": "1"])
+            let tagged = parent == virtualHID ? Set(["uaccess"]) : []
+            #expect(rules.evaluate(hidraw).tags == tagged, "hidraw under \(parent)")
+            #expect(rules.evaluate(motion).tags == tagged, "motion node under \(parent)")
+            #expect(rules.evaluate(motion).environment == motion.environment)
+            #expect(rules.evaluate(pad).tags.isEmpty && rules.evaluate(pad).environment == pad.environment)
+        }
+    }
+
     @Test func realXbox360PadIsLeftAlone() throws {
         let rules = try Self.load(Self.deviceRules)
         var pad = Self.device(.xbox360, guessed: ["ID_INPUT": "1", "ID_INPUT_JOYSTICK": "1", "ID_INPUT_KEY": "1"])
