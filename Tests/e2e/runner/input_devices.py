@@ -94,8 +94,26 @@ class InputDevice:
                 self.pending.append((event.type, event.code, event.value))
         return True
 
-    def drain(self) -> list[Frame]:
-        return self.read_frames(0.05, until_quiet=0.05)
+    def drain(self, window: float = 0.05) -> None:
+        """Discards what is queued and what arrives within `window` s. A SYN_DROPPED among
+        it is no fault: what the kernel dropped would have been discarded here too. The
+        kernel queues whole frames, so reading resumes at a frame's start."""
+        deadline = time.monotonic() + window
+        while not self.gone:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                break
+            if not select.select([self.device.fd], [], [], remaining)[0]:
+                continue
+            try:
+                list(self.device.read())
+            except BlockingIOError:
+                pass
+            except OSError as error:
+                if error.errno != 19:  # ENODEV: the device was destroyed
+                    raise
+                self.gone = True
+        self.pending = []
 
     def udev_properties(self, timeout: float = 30.0) -> dict[str, str]:
         """udev's database entry for this node, once udev has finished with
