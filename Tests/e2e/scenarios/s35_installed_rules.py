@@ -4,7 +4,6 @@ devices, and the bridge then runs as an ordinary user, as on a headless box
 with the system unit's group set-up."""
 from __future__ import annotations
 
-import contextlib
 import grp
 import os
 import shutil
@@ -16,23 +15,15 @@ from bridge_helpers import bridge_devices, check_classes, ensure_paired, play_an
 from input_devices import expect_frames, udev_properties_of
 from processes import Process
 from rig import scenario
+from udev_rules import DEVICE_RULES, RULES_DIR, UINPUT_RULES, installed_rules, udevadm
 
 NAME, ADDRESS = "pad", "C0:DD:EE:00:00:01"
-RULES_DIR = "/etc/udev/rules.d"
-UINPUT_RULES = "60-daydream-bridge-uinput.rules"
-DEVICE_RULES = "65-daydream-bridge-devices.rules"
 NOBODY = 65534
 
 TAP = """
 at 0ms    tap click 150ms
 at 400ms  end
 """
-
-
-def udevadm(*args: str) -> str:
-    result = subprocess.run(["udevadm", *args], capture_output=True, text=True, timeout=60)
-    assert result.returncode == 0, f"udevadm {' '.join(args)} exited {result.returncode}: {result.stderr}"
-    return result.stdout + result.stderr
 
 
 def group_variant(text: str) -> str:
@@ -43,36 +34,6 @@ def group_variant(text: str) -> str:
     assert len(wanted) == 1, f"the group line of {UINPUT_RULES} is not where its comment says"
     lines[wanted[0]] = lines[wanted[0]][1:]
     return "\n".join(lines) + "\n"
-
-
-@contextlib.contextmanager
-def installed_rules(files: dict[str, str]):
-    """`files` written into /etc/udev/rules.d, where `make install` puts them
-    for a /usr/local install (the guest's /etc is a writable overlay over the
-    host's), and udev told to reload, as the install notes say; afterwards
-    what was there before is put back."""
-    before = {}
-    for name in files:
-        path = os.path.join(RULES_DIR, name)
-        before[name] = open(path, encoding="utf-8").read() if os.path.exists(path) else None
-    try:
-        for name, text in files.items():
-            with open(os.path.join(RULES_DIR, name), "w", encoding="utf-8") as file:
-                file.write(text)
-        udevadm("control", "--reload")
-        yield
-    finally:
-        for name, text in before.items():
-            path = os.path.join(RULES_DIR, name)
-            if text is None:
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(path)
-            else:
-                with open(path, "w", encoding="utf-8") as file:
-                    file.write(text)
-        subprocess.run(["udevadm", "control", "--reload"], check=False)
-        subprocess.run(["udevadm", "trigger", "--action=change", "--sysname-match=uinput"], check=False)
-        subprocess.run(["udevadm", "settle", "--timeout=30"], check=False)
 
 
 def why_unmarked(device) -> str:
