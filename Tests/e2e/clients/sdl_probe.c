@@ -9,10 +9,12 @@
  *       of every button and axis.
  *       For a game controller also its type, whether it has a gyro and an
  *       accelerometer, and how many touchpads.
- *   sdl_probe sensors MILLISECONDS
+ *   sdl_probe sensors
  *       opens the first game controller with a gyro and an accelerometer,
- *       enables both, pumps events for that long and prints the last values
- *       SDL has: gyro in rad/s, acceleration in m/s^2.
+ *       enables both, prints {"ready": true}, then pumps events until
+ *       standard input closes and prints every distinct sample SDL had
+ *       ("readings": gyro x y z in rad/s, acceleration x y z in m/s^2) and
+ *       the last.
  *   sdl_probe events [--video]
  *       opens every game controller and prints each SDL_CONTROLLER* event
  *       (and with --video, SDL's evdev keyboard and mouse events through the
@@ -153,12 +155,18 @@ static void print_event_head(const char *kind, Uint32 timestamp)
 
 /* Waits up to 4 ms for standard input; true once it is closed. (SDL's own
  * SDL_WaitEventTimeout polls every millisecond, too busy for the emulated VM.) */
-static int stdin_closed(void)
+/* True once standard input is at its end; waits up to `milliseconds` for it. */
+static int stdin_closed_within(int milliseconds)
 {
     struct pollfd input = { .fd = STDIN_FILENO, .events = POLLIN };
-    if (poll(&input, 1, 4) <= 0) return 0;
+    if (poll(&input, 1, milliseconds) <= 0) return 0;
     char buffer[64];
     return read(STDIN_FILENO, buffer, sizeof buffer) <= 0;
+}
+
+static int stdin_closed(void)
+{
+    return stdin_closed_within(4);
 }
 
 static int watch_events(int video)
@@ -236,7 +244,10 @@ static int watch_events(int video)
     return 0;
 }
 
-static int read_sensors(int milliseconds)
+/* Each distinct (gyro, accelerometer) sample SDL gave, in order, at most this many. */
+#define MAX_READINGS 512
+
+static int read_sensors(void)
 {
     if (SDL_Init(SDL_INIT_GAMECONTROLLER | SDL_INIT_SENSOR) != 0) {
         fprintf(stderr, "sdl_probe: SDL_Init: %s\n", SDL_GetError());
@@ -253,26 +264,37 @@ static int read_sensors(int milliseconds)
         }
     }
     if (!controller) {
-        printf("{\"sensors\": false}\n");
+        printf("{\"ready\": true}\n{\"sensors\": false}\n");
         SDL_Quit();
         return 0;
     }
     SDL_GameControllerSetSensorEnabled(controller, SDL_SENSOR_GYRO, SDL_TRUE);
     SDL_GameControllerSetSensorEnabled(controller, SDL_SENSOR_ACCEL, SDL_TRUE);
-    Uint32 end = SDL_GetTicks() + (Uint32)milliseconds;
-    while (!SDL_TICKS_PASSED(SDL_GetTicks(), end)) {
+    printf("{\"ready\": true}\n");
+    fflush(stdout);
+    static float readings[MAX_READINGS][6];
+    int count = 0;
+    float sample[6] = {0, 0, 0, 0, 0, 0};
+    /* 50 samples a second: the poses last 300 ms, and the VM's other readers need the CPU. */
+    while (!stdin_closed_within(20)) {
         SDL_Event event;
         while (SDL_PollEvent(&event)) {}
-        SDL_Delay(5);
+        SDL_GameControllerGetSensorData(controller, SDL_SENSOR_GYRO, sample, 3);
+        SDL_GameControllerGetSensorData(controller, SDL_SENSOR_ACCEL, sample + 3, 3);
+        if (count < MAX_READINGS && (count == 0 || memcmp(readings[count - 1], sample, sizeof sample) != 0)) {
+            memcpy(readings[count++], sample, sizeof sample);
+        }
     }
-    float gyro[3] = {0, 0, 0};
-    float accel[3] = {0, 0, 0};
-    SDL_GameControllerGetSensorData(controller, SDL_SENSOR_GYRO, gyro, 3);
-    SDL_GameControllerGetSensorData(controller, SDL_SENSOR_ACCEL, accel, 3);
     printf("{\"sensors\": true, \"name\": ");
     print_string(SDL_GameControllerName(controller));
-    printf(", \"gyro\": [%f, %f, %f], \"accel\": [%f, %f, %f]}\n",
-           gyro[0], gyro[1], gyro[2], accel[0], accel[1], accel[2]);
+    printf(", \"touchpads\": %d", SDL_GameControllerGetNumTouchpads(controller));
+    printf(", \"gyro\": [%f, %f, %f], \"accel\": [%f, %f, %f], \"readings\": [",
+           sample[0], sample[1], sample[2], sample[3], sample[4], sample[5]);
+    for (int index = 0; index < count; ++index) {
+        const float *r = readings[index];
+        printf("%s[%f, %f, %f, %f, %f, %f]", index ? ", " : "", r[0], r[1], r[2], r[3], r[4], r[5]);
+    }
+    printf("]}\n");
     SDL_GameControllerClose(controller);
     SDL_Quit();
     return 0;
@@ -283,7 +305,7 @@ int main(int argc, char **argv)
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc >= 2 && strcmp(argv[1], "devices") == 0) return list_devices();
     if (argc >= 2 && strcmp(argv[1], "events") == 0) return watch_events(argc >= 3 && strcmp(argv[2], "--video") == 0);
-    if (argc >= 3 && strcmp(argv[1], "sensors") == 0) return read_sensors(atoi(argv[2]));
+    if (argc >= 2 && strcmp(argv[1], "sensors") == 0) return read_sensors();
     fprintf(stderr, "usage: sdl_probe devices | sensors MILLISECONDS | events [--video]\n");
     return 64;
 }

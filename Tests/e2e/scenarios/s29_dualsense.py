@@ -1,16 +1,17 @@
-"""identity = "dualsense": the gamepad as a virtual DualSense over /dev/uhid.
+"""identity = "dualsense": the gamepad as a virtual DualSense (on Bluetooth) over /dev/uhid.
 The kernel's hid-playstation binds it and makes its three nodes and a battery;
-evdev reads back exactly what the controller did; SDL 2.26 sees a PS5
-controller. SDL's gyro, accelerometer and touchpad are reported as figures and
-their values checked where SDL has them (not met yet: issue 17)."""
+evdev reads back exactly what the controller did; SDL 2.26 reads it through
+hidraw as a PS5 controller with a gyro, an accelerometer and one touchpad whose
+values follow the controller's motion; a newer SDL agrees through the kernel's
+motion node (SDL_JOYSTICK_HIDAPI=0)."""
 from __future__ import annotations
 
 import glob
+import json
 import math
 import os
 import subprocess
 import sys
-import threading
 import time
 
 from evdev import ecodes
@@ -19,6 +20,7 @@ from bridge_helpers import ensure_paired, play_and_read, start_bridge, unpair, w
 from clients import sdl_devices, sdl_environment, sdl_probe
 from input_devices import InputDevice, list_devices
 from rig import scenario
+from udev_rules import DEVICE_RULES, installed_rules, udev_tags
 
 NAME, ADDRESS = "dualsense", "C0:DD:EE:00:00:29"
 # The controller's address with the locally administered bit flipped, as the kernel prints it.
@@ -26,6 +28,11 @@ UNIQ = "c2:dd:ee:00:00:29"
 PAD = "Daydream Controller DualSense"
 SONY, DUALSENSE = 0x054C, 0x0CE6
 SDL_CONTROLLER_TYPE_PS5 = 7
+# The two poses timelines/dualsense.tl steps between, in the packet's counts: gyro, then accel.
+MOTION_A = ((400, -200, 100), (256, -512, 128))
+MOTION_B = ((-300, 250, -150), (-128, 384, -256))
+# What SDL may also have read: nothing yet, the emulator at rest before the timeline, its start.
+OTHER_POSES = (((0, 0, 0), (0, 0, 0)), ((0, 0, 0), (0, 520, 11)), ((0, 0, 0), (0, 512, 0)))
 
 CONFIG = """
 [gamepad]
@@ -95,9 +102,18 @@ def battery_capacity(timeout: float, expected: int) -> int:
 def bridge_dualsense(rig):
     """uhid and hid-playstation loaded; the bridge with identity "dualsense" makes a DualSense whose
     three nodes share the derived uniq, whose battery is the controller's, whose events read back
-    exactly, and which SDL 2.26 sees as a PS5 controller; its sensors are a figure for now."""
+    exactly, and which SDL 2.26 (HIDAPI, through hidraw) and a newer SDL (through the kernel's nodes)
+    see as a PS5 controller whose gyro and accelerometer follow the controller's motion."""
     modprobe("uhid")
     modprobe("hid-playstation")
+    with open(os.path.join(rig.repo, "udev", DEVICE_RULES), encoding="utf-8") as file:
+        device_rules = file.read()
+    with installed_rules({DEVICE_RULES: device_rules}):
+        check_dualsense(rig)
+
+
+def check_dualsense(rig):
+    """The scenario, with the shipped device rules in udev."""
     rig.controller(NAME, ADDRESS)
     ensure_paired(rig, NAME, ADDRESS)
     mark = rig.emulator.mark()
@@ -114,19 +130,22 @@ def bridge_dualsense(rig):
             f"motion resolutions: {motion_axes}"
         # The emulated controller's battery is 87 %: the report carries tenths, the kernel adds 5.
         battery_capacity(15.0, expected=85)
+        # The shipped rules give the seat user the nodes SDL and Steam read the motion from.
+        hidraw = dualsense_hidraw()
+        for node in (hidraw, nodes["motion"].path):
+            assert "uaccess" in udev_tags(node), f"{DEVICE_RULES} did not tag {node} uaccess: {udev_tags(node)}"
 
-        sdl_result: dict = {}
-        evdev_result: dict = {}
-
-        def probe_both() -> None:
-            sdl_result.update(read_sdl_sensors(rig))
-            evdev_result.update(read_newer_sdl_sensors(rig))
-        probe = threading.Thread(target=probe_both)
-        started = threading.Timer(1.6, probe.start)  # once the timeline's motion is held
-        started.start()
-        _, frames = play_and_read(rig, NAME, "dualsense", list(nodes.values()))
-        started.join()
-        probe.join(timeout=30)
+        # Both SDLs open the pad and enable its sensors before the timeline plays, and read
+        # until it has: every pose reaches them while they watch.
+        probes = [SensorProbe(rig, "sdl_probe sensors", [sdl_probe(rig), "sensors"]),
+                  SensorProbe(rig, "sdl_evdev_probe", [sys.executable, os.path.join(rig.e2e, "clients",
+                                                                                      "sdl_evdev_probe.py")])]
+        try:
+            for probe in probes:
+                probe.wait_ready()
+            _, frames = play_and_read(rig, NAME, "dualsense", list(nodes.values()))
+        finally:
+            hidapi_result, evdev_result = (probe.finish() for probe in probes)
 
         pad_events = [event for frame in frames[nodes["pad"]] for event in frame.events]
         assert "BTN_SOUTH 1" in pad_events and "BTN_SOUTH 0" in pad_events, f"pad: {frames[nodes['pad']]}"
@@ -142,9 +161,10 @@ def bridge_dualsense(rig):
             for type_, code, value in frame.raw:
                 if type_ == ecodes.EV_ABS:
                     last[code] = value
+        (gx, gy, gz), (ax, ay, az) = MOTION_B  # the timeline's last pose
         expected = {
-            ecodes.ABS_RX: dualsense_gyro(400), ecodes.ABS_RY: dualsense_gyro(-200), ecodes.ABS_RZ: dualsense_gyro(100),
-            ecodes.ABS_X: dualsense_accel(256), ecodes.ABS_Y: dualsense_accel(-512), ecodes.ABS_Z: dualsense_accel(128),
+            ecodes.ABS_RX: dualsense_gyro(gx), ecodes.ABS_RY: dualsense_gyro(gy), ecodes.ABS_RZ: dualsense_gyro(gz),
+            ecodes.ABS_X: dualsense_accel(ax), ecodes.ABS_Y: dualsense_accel(ay), ecodes.ABS_Z: dualsense_accel(az),
         }
         assert {code: last.get(code) for code in expected} == expected, f"motion: last {last}, expected {expected}"
 
@@ -153,24 +173,29 @@ def bridge_dualsense(rig):
         assert len(ps5) == 1, f"SDL {header['sdl']} joysticks: {joysticks}"
         controller = ps5[0]
         assert controller.get("type") == SDL_CONTROLLER_TYPE_PS5, f"SDL controller type: {controller}"
-        gyro_rad = [raw * GYRO_DEG_PER_COUNT * math.pi / 180 for raw in (400, -200, 100)]
-        accel_ms2 = [raw * ACCEL_MS2_PER_COUNT for raw in (256, -512, 128)]
-        # Not met yet (issue 17 stays open): SDL 2.26 opens this pad through evdev, not its
-        # HIDAPI driver, and a newer SDL with SDL_JOYSTICK_HIDAPI=0 pairs no sensors with it.
-        # What SDL sees is a figure; where it does see sensors, their values are checked.
-        if controller.get("gyro") and controller.get("accel") and sdl_result.get("sensors"):
-            check_sensors(f"SDL {header['sdl']}", sdl_result, gyro_rad + accel_ms2)
-            rig.figure(f"SDL {header['sdl']}: gyro {sdl_result['gyro']}, accel {sdl_result['accel']}, "
-                       f"touchpads {controller.get('touchpads')}")
-        else:
-            rig.figure(f"SDL {header['sdl']}: a PS5 controller through {controller.get('path')}, without sensors "
-                       f"(gyro {controller.get('gyro')}, accel {controller.get('accel')}, "
-                       f"touchpads {controller.get('touchpads')}): not met yet")
-        # The newer SDL through evdev pairs the sensors in some runs and not in others, and then
-        # read zeros where the controller turned: a figure until that is understood (issue 17).
-        rig.figure(f"SDL {evdev_result.get('sdl')} with SDL_JOYSTICK_HIDAPI=0: sensors {evdev_result.get('sensors')}, "
-                   f"gyro {evdev_result.get('gyro')}, accel {evdev_result.get('accel')} "
-                   f"(the controller sent {[round(v, 3) for v in gyro_rad + accel_ms2]}): not met yet")
+        # SDL's HIDAPI driver, not its evdev one, has the pad: the one that reads gyro and touchpad.
+        assert str(controller.get("path", "")).startswith("/dev/hidraw"), f"SDL opened {controller}"
+        assert controller.get("gyro") and controller.get("accel") and controller.get("touchpads") == 1, \
+            f"SDL {header['sdl']}: sensors and touchpads of {controller}"
+
+        sdl = f"SDL {header['sdl']} (HIDAPI)"
+        assert hidapi_result.get("sensors"), f"{sdl}: no controller with sensors: {hidapi_result}"
+        readings = hidapi_result["readings"]
+        seen_a, seen_b = (count_pose(readings, pose) for pose in (MOTION_A, MOTION_B))
+        assert seen_a and seen_b, f"{sdl}: poses A {seen_a} and B {seen_b} times in {readings}"
+        strays = [r for r in readings if not any(matches(r, pose) for pose in (MOTION_A, MOTION_B) + OTHER_POSES)]
+        assert not strays, f"{sdl}: readings that are no pose of the controller's: {strays}"
+        rig.figure(f"{sdl}: {len(readings)} distinct samples, pose A {seen_a} times, B {seen_b} times, all within "
+                   f"2 % of the controller's; touchpads {controller['touchpads']}")
+
+        sdl = f"SDL {evdev_result.get('sdl')} with SDL_JOYSTICK_HIDAPI=0"
+        assert evdev_result.get("sensors"), f"{sdl}: no controller with sensors: {evdev_result}"
+        readings = evdev_result["readings"]
+        seen_a, seen_b = (count_pose(readings, pose) for pose in (MOTION_A, MOTION_B))
+        assert seen_a and seen_b, f"{sdl}: poses A {seen_a} and B {seen_b} times in {readings}"
+        assert matches(readings[-1], MOTION_B), f"{sdl}: last reading {readings[-1]}, not the last pose"
+        rig.figure(f"{sdl}: {len(readings)} distinct samples, pose A {seen_a} times, B {seen_b} times; "
+                   f"touchpads {evdev_result.get('touchpads')}")
     finally:
         for node in nodes.values():
             node.close()
@@ -178,30 +203,56 @@ def bridge_dualsense(rig):
     unpair(rig, NAME, ADDRESS)
 
 
-def check_sensors(who: str, result: dict, expected: list[float]) -> None:
-    """Each of SDL's gyro then accelerometer values within 2 % of the emulated motion."""
-    for axis, (got, want) in enumerate(zip(result["gyro"] + result["accel"], expected)):
-        assert abs(got - want) <= 0.02 * abs(want), f"{who} sensor {axis}: {got}, expected {want} within 2 %"
+def dualsense_hidraw() -> str:
+    """The /dev/hidraw node of the one DualSense made through /dev/uhid."""
+    nodes = [f"/dev/{name}" for name in sorted(os.listdir("/sys/class/hidraw"))
+             if "/uhid/0005:054C:0CE6." in os.path.realpath(f"/sys/class/hidraw/{name}")]
+    assert len(nodes) == 1, f"hidraw nodes of a uhid DualSense: {nodes}"
+    return nodes[0]
 
 
-def read_sdl_sensors(rig) -> dict:
-    """`sdl_probe sensors 1500`: SDL's last gyro and accelerometer values."""
-    import json
-    result = subprocess.run([sdl_probe(rig), "sensors", "1500"], capture_output=True, text=True, timeout=60,
-                            env=sdl_environment(True), stdin=subprocess.DEVNULL)
-    with open(os.path.join(rig.logs, "sdl-probe.log"), "a") as log:
-        log.write(f"--- sdl_probe sensors -> {result.returncode}\n{result.stdout}{result.stderr}")
-    lines = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
-    return lines[0] if lines else {}
+def pose_in_sdl_units(pose) -> list[float]:
+    """A pose in SDL's units: gyro in rad/s, then acceleration in m/s^2."""
+    gyro, accel = pose
+    return [raw * GYRO_DEG_PER_COUNT * math.pi / 180 for raw in gyro] + [raw * ACCEL_MS2_PER_COUNT for raw in accel]
 
 
-def read_newer_sdl_sensors(rig) -> dict:
-    """clients/sdl_evdev_probe.py 1500 under the venv's SDL (pysdl2-dll), through evdev."""
-    import json
-    script = os.path.join(rig.e2e, "clients", "sdl_evdev_probe.py")
-    result = subprocess.run([sys.executable, script, "1500"], capture_output=True, text=True, timeout=60,
-                            env=sdl_environment(True), stdin=subprocess.DEVNULL)
-    with open(os.path.join(rig.logs, "sdl-probe.log"), "a") as log:
-        log.write(f"--- sdl_evdev_probe -> {result.returncode}\n{result.stdout}{result.stderr}")
-    lines = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
-    return lines[0] if lines else {}
+def matches(reading: list[float], pose) -> bool:
+    """Each of SDL's six values within 2 % of the pose's (and 0.001 of a zero)."""
+    return all(abs(got - want) <= 0.02 * abs(want) + 1e-3 for got, want in zip(reading, pose_in_sdl_units(pose)))
+
+
+def count_pose(readings: list[list[float]], pose) -> int:
+    return sum(1 for reading in readings if matches(reading, pose))
+
+
+class SensorProbe:
+    """An SDL program (`sdl_probe sensors` or clients/sdl_evdev_probe.py) that opens the pad,
+    enables its sensors, says it is ready, and samples them until its standard input closes."""
+
+    def __init__(self, rig, label: str, command: list[str]):
+        self.rig, self.label = rig, label
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.PIPE, text=True, env=sdl_environment(True))
+
+    def wait_ready(self, timeout: float = 120.0) -> None:
+        line = wait_line(self.process, timeout)
+        assert line and json.loads(line).get("ready"), f"{self.label} did not get ready: {line!r}"
+
+    def finish(self) -> dict:
+        try:
+            out, err = self.process.communicate(input="", timeout=60)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            out, err = self.process.communicate()
+        with open(os.path.join(self.rig.logs, "sdl-probe.log"), "a") as log:
+            log.write(f"--- {self.label} -> {self.process.returncode}\n{out}{err}")
+        lines = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+        return lines[-1] if lines else {}
+
+
+def wait_line(process: subprocess.Popen, timeout: float) -> str:
+    """The next line of the process's output, or "" when it closes it or `timeout` passes."""
+    import select
+    readable, _, _ = select.select([process.stdout], [], [], timeout)
+    return process.stdout.readline() if readable else ""
