@@ -160,10 +160,14 @@ public struct OutputBuffer: Sendable {
 
     /// Ends the current frame: one `SYN_REPORT` for every device that changed, in device order.
     mutating func endFrame() {
-        guard dirty != 0 else { return }
-        for device in OutputDeviceKind.allCases where dirty & (1 << device.rawValue) != 0 {
+        // The dirty bits, lowest first (device order), rather than every kind's bit in turn.
+        var pending = dirty
+        dirty = 0
+        while pending != 0 {
+            let raw = pending.trailingZeroBitCount
+            pending &= pending &- 1
+            guard let device = OutputDeviceKind(rawValue: UInt8(truncatingIfNeeded: raw)) else { continue }
             events.append(OutputEvent(device: device, type: EventType.syn, code: EventCode.synReport, value: 0))
         }
-        dirty = 0
     }
 }
