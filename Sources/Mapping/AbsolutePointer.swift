@@ -32,7 +32,8 @@ public enum AbsolutePointer {
     /// The orientation relative to the zero as degrees: x positive turning right (yaw), y
     /// positive tipping the tip down (pitch), so both grow as the screen's coordinates do.
     public static func degrees(_ orientation: Quaternion, zero: Quaternion) -> (x: Double, y: Double) {
-        let relative = (zero.conjugate * orientation).eulerAngles
+        // Yaw and pitch alone: `eulerAngles` would work out the roll too (an `atan2`), unread.
+        let relative = zero.conjugate * orientation
         return (-relative.yaw * 180 / Double.pi, -relative.pitch * 180 / Double.pi)
     }
 
