@@ -42,6 +42,6 @@ public enum AbsolutePointer {
     public static func coordinate(_ degrees: Double, fieldOfView: Double) -> Int32 {
         guard degrees.isFinite else { return axis.value }
         let fraction = min(1, max(0, 0.5 + degrees / fieldOfView))
-        return Int32((fraction * Double(maximum)).rounded())
+        return roundedInt32(fraction * Double(maximum))
     }
 }

@@ -60,8 +60,8 @@ public enum MotionSensors {
     }
 
     private static func clamped(_ value: Double, to info: AbsInfo) -> Int32 {
-        let rounded = value.rounded()
-        guard rounded.isFinite else { return 0 }
-        return Int32(min(max(rounded, Double(info.minimum)), Double(info.maximum)))
+        guard value.isFinite else { return 0 }
+        // Clamped first, then rounded: the bounds are whole, so the same as rounding first.
+        return roundedInt32(min(max(value, Double(info.minimum)), Double(info.maximum)))
     }
 }

@@ -12,3 +12,15 @@ func roundedToNearest(_ value: Double) -> Double {
     if fraction <= -0.5 { return truncated - 1 }
     return truncated
 }
+
+/// `Int32(value.rounded())` for a value already within `Int32`'s range (a clamped axis value),
+/// in a few instructions: the conversion truncates exactly, the fraction left is exact, and a
+/// half or more away from zero rounds away. A value outside the range traps, as `Int32(_:)` does.
+@inline(__always)
+func roundedInt32(_ value: Double) -> Int32 {
+    let truncated = Int32(value)
+    let fraction = value - Double(truncated)
+    if fraction >= 0.5 { return truncated + 1 }
+    if fraction <= -0.5 { return truncated - 1 }
+    return truncated
+}

@@ -46,4 +46,29 @@ struct RoundingTests {
         }
         #expect(roundedToNearest(.nan).isNaN)
     }
+
+    /// The axis values' rounding: the halves and their neighbours, through the motion
+    /// sensor's whole range (±2^21), give what `Int32(rounded())` gives.
+    @Test func axisValuesRoundLikeTheStandardLibrary() {
+        for whole in stride(from: -2_097_152, through: 2_097_152, by: 4093) {
+            let half = Double(whole) + 0.5
+            for value in [half.nextDown, half, half.nextUp, Double(whole), -half.nextDown, -half, -half.nextUp] {
+                #expect(roundedInt32(value) == Int32(value.rounded()), "\(value)")
+            }
+        }
+        #expect(roundedInt32(0.49999999999999994) == 0)
+        #expect(roundedInt32(-0.49999999999999994) == 0)
+        #expect(roundedInt32(32766.5) == 32767)
+        #expect(roundedInt32(-65535.5) == -65536)
+    }
+
+    /// The motion sensor clamps before rounding; beyond the range, and for infinities, the
+    /// result is what rounding first and clamping after gives.
+    @Test func motionSensorValuesClampLikeRoundingFirst() {
+        for metres in [78.39, 78.4, 78.41, 1e9, -1e9, .infinity, -.infinity, -78.40000000000001] {
+            let units = metres / MotionSensors.metresPerSecondSquaredPerG * Double(MotionSensors.unitsPerG)
+            let expected = units.isFinite ? Int32(min(max(units.rounded(), -65536), 65536)) : 0
+            #expect(MotionSensors.accelerationValue(metres) == expected, "\(metres)")
+        }
+    }
 }
