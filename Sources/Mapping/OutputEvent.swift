@@ -167,7 +167,14 @@ public struct OutputBuffer: Sendable {
     }
 
     /// Ends the current frame: one `SYN_REPORT` for every device that changed, in device order.
+    /// Inlined: a packet ends two or three frames, most of them empty.
+    @inline(__always)
     mutating func endFrame() {
+        if dirty != 0 { appendSynReports() }
+    }
+
+    @inline(never)
+    private mutating func appendSynReports() {
         // The dirty bits, lowest first (device order), rather than every kind's bit in turn.
         var pending = dirty
         dirty = 0

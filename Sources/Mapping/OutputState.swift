@@ -108,7 +108,14 @@ struct OutputState: Sendable {
     }
 
     /// Writes the summed relative motion (non-zero codes, by device, then in code order) and clears it.
+    /// Inlined: most packets of most profiles have none.
+    @inline(__always)
     mutating func flushRelative(into output: inout OutputBuffer) {
+        if relativeDevices != 0 { writeRelative(into: &output) }
+    }
+
+    @inline(never)
+    private mutating func writeRelative(into output: inout OutputBuffer) {
         var pending = relativeDevices
         relativeDevices = 0
         while pending != 0 {
