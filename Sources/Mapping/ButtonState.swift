@@ -37,6 +37,9 @@ struct PreparedProfile: Sendable {
     /// holds it. When it cannot, the engine skips it on every packet (what it would keep, the
     /// last sample's time, is forgotten whenever the profile changes).
     let airMouseCanPoint: Bool
+    /// Whether `updateMotion` has work on every packet: the air mouse can point, or a tilt reads
+    /// the orientation. Otherwise it runs only to take the zero (the first packet, a recentre).
+    let motionReadsEveryPacket: Bool
 
     init(_ profile: Profile, configuration: MappingConfiguration) {
         self.profile = profile
@@ -66,6 +69,7 @@ struct PreparedProfile: Sendable {
             }
         }
         airMouseCanPoint = profile.airMouse.always || (bound + self.chords.map(\.action)).contains(.airMouse)
+        motionReadsEveryPacket = airMouseCanPoint || profile.tilt != nil
     }
 }
 

@@ -134,7 +134,9 @@ public struct MappingEngine: Sendable {
             carryOutRequest(at: time, into: &buffer)
         }
         updateTouchpad(input, at: time, into: &buffer)
-        updateMotion(input, at: time, into: &buffer)
+        if prepared.motionReadsEveryPacket || recenterRequested || motion.zero == nil {
+            updateMotion(input, at: time, into: &buffer)
+        }
         if prepared.profile.motionSensors { updateMotionSensors(input, at: time, into: &buffer) }
         if let pointer = prepared.profile.pointer { updatePointer(pointer, input, at: time, into: &buffer) }
         output.flushRelative(into: &buffer)
