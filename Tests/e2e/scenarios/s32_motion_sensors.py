@@ -3,10 +3,8 @@ convention as real udev, joydev and libinput see it, and the motion itself,
 read back against what the emulated controller sends."""
 from __future__ import annotations
 
-import contextlib
 import math
 import os
-import subprocess
 
 from evdev import ecodes
 
@@ -14,12 +12,11 @@ from bridge_helpers import ensure_paired, start_bridge, wait_streaming
 from input_devices import Frame, FrameRecorder, InputDevice, udev_properties_of, wait_for_device
 from libinput_cli import libinput_devices
 from rig import scenario
+from udev_rules import DEVICE_RULES, installed_rules, udev_tags, udevadm
 from waiting import wait_until
 
 NAME, ADDRESS = "pad", "C0:DD:EE:00:00:01"
 MOTION = "Daydream Controller Motion Sensors"
-DEVICE_RULES = "65-daydream-bridge-devices.rules"
-RULES_DIR = "/etc/udev/rules.d"
 CONFIG = """
 [profile.emulator]
 motion-sensors = true
@@ -44,41 +41,6 @@ at 3500ms  end
 PLATEAUS = [(150, 850, (0, 0, 0)), (1150, 1850, TURN_LEFT), (2150, 2850, TIP_AND_ROLL)]
 ACCELERATION = [ecodes.ABS_X, ecodes.ABS_Y, ecodes.ABS_Z]
 ANGULAR_RATE = [ecodes.ABS_RX, ecodes.ABS_RY, ecodes.ABS_RZ]
-
-
-def udevadm(*args: str) -> str:
-    result = subprocess.run(["udevadm", *args], capture_output=True, text=True, timeout=60)
-    assert result.returncode == 0, f"udevadm {' '.join(args)} exited {result.returncode}: {result.stderr}"
-    return result.stdout
-
-
-@contextlib.contextmanager
-def device_rules_installed(rig):
-    """The shipped 65- rules in /etc/udev/rules.d for the scenario, then what was there before."""
-    path = os.path.join(RULES_DIR, DEVICE_RULES)
-    before = open(path, encoding="utf-8").read() if os.path.exists(path) else None
-    with open(os.path.join(rig.repo, "udev", DEVICE_RULES), encoding="utf-8") as file:
-        shipped = file.read()
-    try:
-        with open(path, "w", encoding="utf-8") as file:
-            file.write(shipped)
-        udevadm("control", "--reload")
-        yield
-    finally:
-        if before is None:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(path)
-        else:
-            with open(path, "w", encoding="utf-8") as file:
-                file.write(before)
-        subprocess.run(["udevadm", "control", "--reload"], check=False)
-        subprocess.run(["udevadm", "settle", "--timeout=30"], check=False)
-
-
-def tags(node: str) -> str:
-    """udev's TAGS for a device node (":uaccess:" when the seat user gets an ACL)."""
-    info = udevadm("info", "--query=property", f"--name={node}")
-    return next((line.split("=", 1)[1] for line in info.splitlines() if line.startswith("TAGS=")), "")
 
 
 def joydev_nodes(event_node: str) -> list[str]:
@@ -129,7 +91,9 @@ def motion_sensors(rig):
     seat user; libinput leaves it out. At rest |a| is 1 g within 2 % on y; the angular rate
     follows the emulated rotation within 2 %; MSC_TIMESTAMP increases and keeps real time."""
     ensure_paired(rig, NAME, ADDRESS)
-    with device_rules_installed(rig):
+    with open(os.path.join(rig.repo, "udev", DEVICE_RULES), encoding="utf-8") as file:
+        shipped = file.read()
+    with installed_rules({DEVICE_RULES: shipped}):
         mark = rig.emulator.mark()
         start_bridge(rig, CONFIG)
         motion = wait_for_device(lambda n: n == MOTION, timeout=30)
@@ -156,14 +120,14 @@ def motion_sensors(rig):
             for wrong in ("ID_INPUT_JOYSTICK", "ID_INPUT_MOUSE", "ID_INPUT_KEY", "ID_INPUT_TOUCHPAD"):
                 assert wrong not in properties, f"the motion device is also {wrong}: {properties}"
             assert properties.get("DAYDREAM_BRIDGE_DEVICE") == "motion", f"{DEVICE_RULES} did not mark it: {properties}"
-            assert ":uaccess:" in tags(motion.path), f"{motion.path} is not tagged uaccess: {tags(motion.path)}"
+            assert "uaccess" in udev_tags(motion.path), f"{motion.path} is not tagged uaccess: {udev_tags(motion.path)}"
             # joydev binds any device with ABS_X (its blacklist names Sony's, THQ's and Nintendo's
             # ids only), so a js node may exist; it must be no joystick to udev and get no seat ACL.
             joysticks = joydev_nodes(motion.path)
             for node in joysticks:
                 udev = udevadm("info", "--query=property", f"--name={node}")
                 assert "ID_INPUT_JOYSTICK=1" not in udev, f"{node} of the motion device is a joystick to udev:\n{udev}"
-                assert ":uaccess:" not in tags(node), f"{node} of the motion device reaches the seat user"
+                assert "uaccess" not in udev_tags(node), f"{node} of the motion device reaches the seat user"
             listed = libinput_devices()
             assert MOTION not in listed, f"libinput took the motion sensors: {listed}"
 
