@@ -157,7 +157,8 @@ let package = Package(
         ),
         .testTarget(name: "DSUTests", dependencies: ["DSU", "DaydreamProtocol", "Timebase"]),
         .testTarget(
-            name: "DSUServerTests", dependencies: ["DSUServer", "DSU", "DaydreamCore", "DaydreamProtocol", "EventLoop", "Timebase"]
+            name: "DSUServerTests",
+            dependencies: ["DSUServer", "DSU", "DaydreamCore", "DaydreamProtocol", "EventLoop", "Timebase", "TestSupport"]
         ),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "DaydreamProtocol", "Timebase"]),
         .testTarget(name: "SystemIntegrationTests", dependencies: ["SystemIntegration", "TestSupport"]),

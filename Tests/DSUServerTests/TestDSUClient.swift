@@ -1,9 +1,10 @@
 import EventLoop
 import Glibc
+import TestSupport
 
 /// A DSU client written from the protocol description (v1993's cemuhook-protocol README and the
 /// structures Dolphin's client reads), sharing no code with the server: its own byte layout,
-/// its own (bitwise) CRC32. It listens on 127.0.0.1 and talks to one server port.
+/// the tests' own bitwise CRC32 (`BitwiseCRC32`). It listens on 127.0.0.1 and talks to one server port.
 @MainActor
 final class TestDSUClient {
     /// A message from the server, decoded.
@@ -117,7 +118,7 @@ final class TestDSUClient {
     func message(type: UInt32, payload: [UInt8]) -> [UInt8] {
         var bytes = Array("DSUC".utf8) + Self.le16(1001) + Self.le16(UInt16(4 + payload.count)) + [0, 0, 0, 0]
         bytes += Self.le32(id) + Self.le32(type) + payload
-        let crc = Self.crc32(bytes)
+        let crc = BitwiseCRC32.of(bytes)
         bytes.replaceSubrange(8..<12, with: Self.le32(crc))
         return bytes
     }
@@ -150,7 +151,7 @@ final class TestDSUClient {
         guard Int(Self.u16(bytes, 6)) + 16 == bytes.count else { return .invalid("length \(Self.u16(bytes, 6)) for \(bytes.count)") }
         var zeroed = bytes
         zeroed.replaceSubrange(8..<12, with: [0, 0, 0, 0])
-        guard Self.crc32(zeroed) == Self.u32(bytes, 8) else { return .invalid("crc") }
+        guard BitwiseCRC32.of(zeroed) == Self.u32(bytes, 8) else { return .invalid("crc") }
         serverIDs.insert(Self.u32(bytes, 12))
         // The slot description that opens info and data messages (read once the length is known).
         let slot = { Slot(slot: bytes[20], state: bytes[21], model: bytes[22], connection: bytes[23], mac: Array(bytes[24..<30]), battery: bytes[30]) }
@@ -182,14 +183,4 @@ final class TestDSUClient {
     static func le32(_ value: UInt32) -> [UInt8] { le16(UInt16(value & 0xFFFF)) + le16(UInt16(value >> 16)) }
     static func u16(_ bytes: [UInt8], _ offset: Int) -> UInt16 { UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8 }
     static func u32(_ bytes: [UInt8], _ offset: Int) -> UInt32 { UInt32(u16(bytes, offset)) | UInt32(u16(bytes, offset + 2)) << 16 }
-
-    /// CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320), bit by bit.
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
-    }
 }

@@ -1,3 +1,5 @@
+import TestSupport
+
 @testable import VirtualHID
 
 /// An input report read the way hid-playstation's `dualsense_parse_report`
@@ -52,23 +54,5 @@ struct KernelReading {
         case 2: batteryCapacity = 100
         default: batteryCapacity = 0
         }
-    }
-}
-
-/// CRC-32 (IEEE, reflected, as zlib and the kernel's `crc32_le` with its
-/// inversions compute it) bit by bit: the tests' own, independent of zlib.
-enum BitwiseCRC32 {
-    static func of(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
-    }
-
-    /// The last four bytes of `report`, least significant first.
-    static func littleEndianTail(of report: [UInt8]) -> UInt32 {
-        report.suffix(4).reversed().reduce(0) { $0 << 8 | UInt32($1) }
     }
 }
