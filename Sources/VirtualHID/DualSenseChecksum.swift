@@ -7,8 +7,6 @@ import CZlib
 public enum DualSenseChecksum {
     /// The seed of an input report (`DATA | INPUT`).
     public static let inputSeed: UInt8 = 0xA1
-    /// The seed of an output report (`DATA | OUTPUT`).
-    public static let outputSeed: UInt8 = 0xA2
     /// The seed of a feature report (`DATA | FEATURE`).
     public static let featureSeed: UInt8 = 0xA3
 

@@ -17,8 +17,6 @@ public enum UHIDMessage {
     public static let maximumDescriptorSize = 4096
     /// `UHID_DATA_MAX`: the longest report.
     public static let maximumDataSize = 4096
-    /// `BUS_USB`.
-    public static let usbBus: UInt16 = 0x03
     /// `BUS_BLUETOOTH`.
     public static let bluetoothBus: UInt16 = 0x05
 

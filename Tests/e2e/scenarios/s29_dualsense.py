@@ -10,6 +10,7 @@ import glob
 import json
 import math
 import os
+import select
 import subprocess
 import sys
 import time
@@ -253,6 +254,5 @@ class SensorProbe:
 
 def wait_line(process: subprocess.Popen, timeout: float) -> str:
     """The next line of the process's output, or "" when it closes it or `timeout` passes."""
-    import select
     readable, _, _ = select.select([process.stdout], [], [], timeout)
     return process.stdout.readline() if readable else ""
