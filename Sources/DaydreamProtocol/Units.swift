@@ -33,8 +33,9 @@ public struct Vector3: Hashable, Sendable {
     /// The Euclidean length.
     public var length: Double { (x * x + y * y + z * z).squareRoot() }
 
+    /// A packet's counts times `scale` (one of `Scale`'s units per count).
     @inlinable
-    init(_ raw: RawVector, scale: Double) {
+    public init(_ raw: RawVector, scale: Double) {
         x = Double(raw.x) * scale
         y = Double(raw.y) * scale
         z = Double(raw.z) * scale

@@ -12,25 +12,57 @@ public struct ControllerInput: Hashable, Sendable {
         get {
             switch orientationSource {
             case .quaternion(let quaternion): quaternion
-            case .rotationVector(let vector): Quaternion(rotationVector: vector)
+            case .counts(let counts): Quaternion(rotationVector: Vector3(counts, scale: Scale.orientation))
             }
         }
         set { orientationSource = .quaternion(newValue) }
     }
-    /// Rotation rate in rad/s about the controller's x, y and z axes.
-    public var rotationRate: Vector3
-    /// Acceleration in m/s^2.
-    public var acceleration: Vector3
+    /// Rotation rate in rad/s about the controller's x, y and z axes. From a packet it is
+    /// scaled when read, as most profiles never read it.
+    public var rotationRate: Vector3 {
+        get {
+            switch motionSource {
+            case .counts(_, let gyro): Vector3(gyro, scale: Scale.gyro)
+            case .measured(_, let rotationRate): rotationRate
+            }
+        }
+        set { motionSource = .measured(acceleration: acceleration, rotationRate: newValue) }
+    }
+    /// Acceleration in m/s^2. From a packet it is scaled when read.
+    public var acceleration: Vector3 {
+        get {
+            switch motionSource {
+            case .counts(let acceleration, _): Vector3(acceleration, scale: Scale.acceleration)
+            case .measured(let acceleration, _): acceleration
+            }
+        }
+        set { motionSource = .measured(acceleration: newValue, rotationRate: rotationRate) }
+    }
+    /// The packet's accelerometer and gyro counts, when the snapshot is a packet's and neither
+    /// was set since: the motion sensor's axes are whole multiples of them (`MotionSensors`).
+    var sensorCounts: (acceleration: RawVector, gyro: RawVector)? {
+        switch motionSource {
+        case .counts(let acceleration, let gyro): (acceleration, gyro)
+        case .measured: nil
+        }
+    }
     /// The controller's own clock when it took the snapshot (the packet's time field):
     /// milliseconds, wrapping at 512. Nil when unknown; motion then goes by arrival time.
     public var controllerTime: UInt16?
 
-    /// Where `orientation` comes from: given, or the packet's rotation vector.
+    /// Where `orientation` comes from: given, or the packet's rotation-vector counts.
     private enum OrientationSource: Sendable {
         case quaternion(Quaternion)
-        case rotationVector(Vector3)
+        case counts(RawVector)
     }
     private var orientationSource: OrientationSource
+
+    /// Where `acceleration` and `rotationRate` come from: a packet's counts, or given.
+    private enum MotionSource: Sendable {
+        case counts(acceleration: RawVector, gyro: RawVector)
+        case measured(acceleration: Vector3, rotationRate: Vector3)
+    }
+    private var motionSource: MotionSource
 
     /// A snapshot with every field given; the defaults are a controller at rest.
     public init(
@@ -44,21 +76,18 @@ public struct ControllerInput: Hashable, Sendable {
         self.buttons = buttons
         self.touch = touch
         orientationSource = .quaternion(orientation)
-        self.rotationRate = rotationRate
-        self.acceleration = acceleration
+        motionSource = .measured(acceleration: acceleration, rotationRate: rotationRate)
         self.controllerTime = controllerTime
     }
 
-    /// The snapshot a decoded packet describes.
+    /// The snapshot a decoded packet describes. Its orientation, acceleration and rotation rate
+    /// are the packet's counts until read, then scaled as the packet's own properties scale them.
     public init(packet: DaydreamPacket) {
-        self.init(
-            buttons: packet.buttons,
-            touch: packet.touchPoint,
-            rotationRate: packet.rotationRate,
-            acceleration: packet.accelerationSI,
-            controllerTime: packet.time
-        )
-        orientationSource = .rotationVector(packet.rotationVector)
+        buttons = packet.buttons
+        touch = packet.touchPoint
+        orientationSource = .counts(packet.orientation)
+        motionSource = .counts(acceleration: packet.acceleration, gyro: packet.gyro)
+        controllerTime = packet.time
     }
 
     // Equal snapshots have equal orientations, however each was given.
