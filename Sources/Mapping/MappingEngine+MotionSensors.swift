@@ -4,14 +4,36 @@ extension MappingEngine {
     /// Writes one motion-sensor frame for a snapshot: the axes that changed and `MSC_TIMESTAMP`.
     /// Called only for profiles with `motion-sensors = true`.
     mutating func updateMotionSensors(_ input: ControllerInput, at time: MonotonicTime, into buffer: inout OutputBuffer) {
-        let acceleration = input.acceleration
-        let rate = input.rotationRate
-        output.setAbsolute(EventCode.absX, MotionSensors.accelerationValue(acceleration.x), on: .motion, into: &buffer)
-        output.setAbsolute(EventCode.absY, MotionSensors.accelerationValue(acceleration.y), on: .motion, into: &buffer)
-        output.setAbsolute(EventCode.absZ, MotionSensors.accelerationValue(acceleration.z), on: .motion, into: &buffer)
-        output.setAbsolute(EventCode.absRx, MotionSensors.angularRateValue(rate.x), on: .motion, into: &buffer)
-        output.setAbsolute(EventCode.absRy, MotionSensors.angularRateValue(rate.y), on: .motion, into: &buffer)
-        output.setAbsolute(EventCode.absRz, MotionSensors.angularRateValue(rate.z), on: .motion, into: &buffer)
+        // A packet's counts convert in integers (exactly as their scaled values would), the
+        // common case; values set another way go through their SI units.
+        let values: [6 of Int32]
+        if let counts = input.sensorCounts {
+            values = [
+                MotionSensors.accelerationValue(count: counts.acceleration.x),
+                MotionSensors.accelerationValue(count: counts.acceleration.y),
+                MotionSensors.accelerationValue(count: counts.acceleration.z),
+                MotionSensors.angularRateValue(count: counts.gyro.x),
+                MotionSensors.angularRateValue(count: counts.gyro.y),
+                MotionSensors.angularRateValue(count: counts.gyro.z),
+            ]
+        } else {
+            let acceleration = input.acceleration
+            let rate = input.rotationRate
+            values = [
+                MotionSensors.accelerationValue(acceleration.x),
+                MotionSensors.accelerationValue(acceleration.y),
+                MotionSensors.accelerationValue(acceleration.z),
+                MotionSensors.angularRateValue(rate.x),
+                MotionSensors.angularRateValue(rate.y),
+                MotionSensors.angularRateValue(rate.z),
+            ]
+        }
+        output.setAbsolute(EventCode.absX, values[0], on: .motion, into: &buffer)
+        output.setAbsolute(EventCode.absY, values[1], on: .motion, into: &buffer)
+        output.setAbsolute(EventCode.absZ, values[2], on: .motion, into: &buffer)
+        output.setAbsolute(EventCode.absRx, values[3], on: .motion, into: &buffer)
+        output.setAbsolute(EventCode.absRy, values[4], on: .motion, into: &buffer)
+        output.setAbsolute(EventCode.absRz, values[5], on: .motion, into: &buffer)
         let stamp = motionClock.timestamp(stamp: input.controllerTime, at: time)
         buffer.append(.motion, type: EventType.msc, code: EventCode.mscTimestamp, value: Int32(bitPattern: stamp))
     }

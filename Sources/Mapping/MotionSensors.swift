@@ -59,6 +59,29 @@ public enum MotionSensors {
         clamped(radiansPerSecond * 180 / Double.pi * Double(unitsPerDegreePerSecond), to: angularRate)
     }
 
+    /// `accelerationValue` of a packet's accelerometer count, in integers: count × 8 g / 4095
+    /// is count × 65536 / 4095 units, rounded half away from zero and clamped. Never a half
+    /// (4095 is odd, 65536 a power of two), nor within 1/8190 of one, so the scaled `Double`
+    /// rounds the same way (`MotionSensorCountTests` checks every count).
+    @inline(__always)
+    static func accelerationValue(count: Int16) -> Int32 {
+        roundedQuotient(Int64(count) * 65536, by: 4095, limit: 65536)
+    }
+
+    /// `angularRateValue` of a packet's gyro count, in integers: count × 2048 / 4095 deg/s is
+    /// count × 2097152 / 4095 units, rounded half away from zero and clamped (never a half either).
+    @inline(__always)
+    static func angularRateValue(count: Int16) -> Int32 {
+        roundedQuotient(Int64(count) * 2_097_152, by: 4095, limit: 2_097_152)
+    }
+
+    /// `numerator / divisor` rounded half away from zero, then clamped to ±`limit`.
+    @inline(__always)
+    private static func roundedQuotient(_ numerator: Int64, by divisor: Int64, limit: Int64) -> Int32 {
+        let magnitude = min((numerator.magnitude * 2 + UInt64(divisor)) / UInt64(divisor * 2), UInt64(limit))
+        return Int32(truncatingIfNeeded: numerator < 0 ? -Int64(magnitude) : Int64(magnitude))
+    }
+
     private static func clamped(_ value: Double, to info: AbsInfo) -> Int32 {
         guard value.isFinite else { return 0 }
         // Clamped first, then rounded: the bounds are whole, so the same as rounding first.

@@ -31,6 +31,47 @@ struct MotionSensorTests {
         #expect(MotionSensors.accelerationValue(.nan) == 0)
     }
 
+    /// The engine converts a packet's counts in integers: for every count the 13-bit field can
+    /// hold, the same value as scaling it to SI units first.
+    @Test func everyCountConvertsInIntegersAsItsScaledValueWould() {
+        var differing: [String] = []
+        for raw in -4096...4095 {
+            let count = Int16(raw)
+            let acceleration = MotionSensors.accelerationValue(Double(count) * Scale.acceleration)
+            if MotionSensors.accelerationValue(count: count) != acceleration { differing.append("acceleration \(raw)") }
+            let rate = MotionSensors.angularRateValue(Double(count) * Scale.gyro)
+            if MotionSensors.angularRateValue(count: count) != rate { differing.append("angular rate \(raw)") }
+        }
+        #expect(differing.isEmpty, "\(differing.prefix(10))")
+        #expect(MotionSensors.accelerationValue(count: -4096) == -65536, "clamped to -8 g")
+        #expect(MotionSensors.angularRateValue(count: 4095) == 2_097_152)
+    }
+
+    /// A packet's snapshot keeps its counts until its motion is set; both write the same frame.
+    @Test func aPacketsCountsAndItsSIValuesWriteTheSameFrame() throws {
+        let packet = try DaydreamPacket(#require(Hex.decode("480BFE87EB00E801841000B00000000191FBA008")))
+        let fromPacket = ControllerInput(packet: packet)
+        #expect(fromPacket.sensorCounts != nil)
+        #expect(fromPacket.acceleration == packet.accelerationSI)
+        #expect(fromPacket.rotationRate == packet.rotationRate)
+        #expect(fromPacket.orientation == packet.quaternion)
+        var given = fromPacket
+        given.acceleration = packet.accelerationSI
+        #expect(given.sensorCounts == nil, "a set value replaces the counts")
+        #expect(given.rotationRate == packet.rotationRate, "and keeps the other")
+        #expect(given == fromPacket)
+        let profile = Profile(name: "motion", motionSensors: true)
+        func frame(_ input: ControllerInput) -> [OutputEvent] {
+            var engine = MappingEngine(configuration: MappingConfiguration(profiles: [profile]))
+            var buffer = OutputBuffer()
+            engine.update(input, at: .zero, into: &buffer)
+            return buffer.events.filter { $0.device == .motion }
+        }
+        let counted = frame(fromPacket)
+        #expect(counted.filter { $0.type == EventType.abs }.count >= 3, "the axes off rest: \(counted)")
+        #expect(counted == frame(given))
+    }
+
     @Test func timestampFollowsTheStampsAcrossTheirWrap() {
         var clock = MotionSensorClock()
         var time = MonotonicTime.zero
