@@ -47,28 +47,33 @@ final class Pipeline<Output: BridgeOutput> {
 final class EncodingOutput: BridgeOutput {
     static let recordSize = 24
     static let capacity = 256
-    private let buffers: [UnsafeMutableRawPointer]
-    // Unchecked, as the daemon's own writers keep their counts (`InputEventWriter`): private,
-    // and touched only inside `send`, which calls nothing back.
-    @exclusivity(unchecked) private var counts: [Int]
+    private let buffers: UnsafeMutablePointer<UnsafeMutableRawPointer>
+    /// Events encoded per device in this call. Behind a pointer, as the daemon's writers keep
+    /// theirs (`InputEventWriter`: an unchecked count and storage): an array here would pay a
+    /// uniqueness check per event that the daemon's path does not.
+    private let counts: UnsafeMutablePointer<Int>
     /// Events encoded since creation.
     @exclusivity(unchecked) private(set) var totalEvents = 0
 
     init() {
-        buffers = OutputDeviceKind.allCases.map { _ in
+        buffers = .allocate(capacity: OutputDeviceKind.count)
+        for device in 0..<OutputDeviceKind.count {
             let buffer = UnsafeMutableRawPointer.allocate(byteCount: Self.recordSize * Self.capacity, alignment: 8)
             buffer.initializeMemory(as: UInt8.self, repeating: 0, count: Self.recordSize * Self.capacity)
-            return buffer
+            (buffers + device).initialize(to: buffer)
         }
-        counts = Array(repeating: 0, count: OutputDeviceKind.allCases.count)
+        counts = .allocate(capacity: OutputDeviceKind.count)
+        counts.initialize(repeating: 0, count: OutputDeviceKind.count)
     }
 
     isolated deinit {
-        for buffer in buffers { buffer.deallocate() }
+        for device in 0..<OutputDeviceKind.count { buffers[device].deallocate() }
+        buffers.deallocate()
+        counts.deallocate()
     }
 
     func send(_ events: [OutputEvent], at time: MonotonicTime) {
-        for index in counts.indices { counts[index] = 0 }
+        counts.update(repeating: 0, count: OutputDeviceKind.count)
         for event in events {
             let device = Int(event.device.rawValue)
             let count = counts[device]
