@@ -7,25 +7,30 @@ import Mapping
 ///
 /// `UInputDevice` writes to its uinput fd through one; `PipeDeviceSet` writes the same frames to a pipe.
 final class DeviceFrameWriter {
-    /// The declared codes and the state as last written: a frame counts once its write succeeded,
-    /// not before. Read and recorded for every event; unchecked, that skips the run-time
+    /// The state as last written (a frame counts once its write succeeded, not before) and the
+    /// state the frames asked for, including the one being buffered: the second is ahead of the
+    /// first while a frame is buffered, and after a failed write until a later frame carries the
+    /// difference. Read and recorded for every event; unchecked, that skips the run-time
     /// exclusivity checks, and no two accesses can overlap (nothing this class calls while it
-    /// holds the state can reach back into it).
-    @exclusivity(unchecked) private(set) var state: DeviceState
-    /// The state the frames asked for, including the one being buffered: ahead of `state` while
-    /// a frame is buffered, and after a failed write until a later frame carries the difference.
-    @exclusivity(unchecked) private var target: DeviceState
-    /// Whether a write failed, so the device may be behind `target`: the next frame starts with
+    /// holds the states can reach back into it).
+    @exclusivity(unchecked) private var states: FrameStates
+    /// The state as last written.
+    var state: DeviceState { states.written }
+    /// Whether a write failed, so the device may be behind `states.requested`: the next frame starts with
     /// the difference (a failed release is written again then).
     private var behind = false
+    /// The codes the device declares, apart from the states: checked for every event, and reading
+    /// them from a state would copy the whole state (its tables retained and released).
+    private let declared: DeclaredCodes
     private let writer: InputEventWriter
     /// The device's name, as uinput would be given it.
     let deviceName: String
 
     /// A writer for the device `description` describes, writing to `fileDescriptor` (not owned).
     init(_ description: DeviceDescription, fileDescriptor: Int32) {
-        state = DeviceState(capabilities: description.capabilities)
-        target = state
+        let initial = DeviceState(capabilities: description.capabilities)
+        states = FrameStates(written: initial, requested: initial)
+        declared = initial.declared
         deviceName = description.identity.name
         // Every code changing at once plus SYN_REPORT fits in one write.
         let capabilities = description.capabilities
@@ -42,11 +47,11 @@ final class DeviceFrameWriter {
             if code == SYN_REPORT { try endFrame() }
             return
         }
-        guard state.isDeclared(type: type, code: code) else {
+        guard declared.contains(type: type, code: code) else {
             throw .undeclaredCode(device: deviceName, code: EventCodeNames.name(type: type, code: code))
         }
         if behind && writer.count == 0 { try catchUp() }
-        target.record(type: type, code: code, value: value)
+        states.requested.record(type: type, code: code, value: value)
         try writer.append(type: type, code: code, value: value)
     }
 
@@ -59,7 +64,7 @@ final class DeviceFrameWriter {
             behind = true
             throw error
         }
-        state = target
+        states.commit()
         behind = false
     }
 
@@ -70,13 +75,13 @@ final class DeviceFrameWriter {
     /// the release again.
     func releaseAll() throws(VirtualDeviceError) {
         writer.discard()
-        var held = state
-        held.includeUncertain(target)
+        var held = states.written
+        held.includeUncertain(states.requested)
         var released = held
         held.forEachRelease { type, code, value in released.record(type: type, code: code, value: value) }
-        target = released
+        states.requested = released
         guard !held.isAtRest else {
-            state = released
+            states.written = released
             behind = false
             return
         }
@@ -103,12 +108,26 @@ final class DeviceFrameWriter {
     /// Buffers what the device missed: the difference between what was written and what the frames asked for.
     private func catchUp() throws(VirtualDeviceError) {
         do {
-            try state.forEachChange(to: target) { (type, code, value) throws(VirtualDeviceError) in
+            try states.written.forEachChange(to: states.requested) { (type, code, value) throws(VirtualDeviceError) in
                 try writer.append(type: type, code: code, value: value)
             }
         } catch {
             writer.discard()
             throw error
         }
+    }
+}
+
+/// What was written and what the frames asked for, in one stored property, so that a frame's
+/// commit copies values from one to the other in place: reading either out of the class would
+/// copy the whole state, and `written = requested` would share their tables until the next
+/// change copied them (an allocation a frame).
+private struct FrameStates {
+    var written: DeviceState
+    var requested: DeviceState
+
+    /// The buffered frame was written: `written` takes `requested`'s values.
+    mutating func commit() {
+        written.takeValues(from: requested)
     }
 }

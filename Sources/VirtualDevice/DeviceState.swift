@@ -10,10 +10,8 @@ import Mapping
 public struct DeviceState: Sendable {
     /// The codes the device carries.
     public let capabilities: DeviceCapabilities
-    private var declaredKeys = CodeBits(count: Int(KEY_CNT))
-    private var declaredRelative: UInt64 = 0
-    private var declaredAbsolute: UInt64 = 0
-    private var declaredMisc: UInt64 = 0
+    /// The codes declared, as bits.
+    public private(set) var declared = DeclaredCodes()
     private var keysDown = CodeBits(count: Int(KEY_CNT))
     private var axisValues: [Int32]
 
@@ -21,24 +19,27 @@ public struct DeviceState: Sendable {
     public init(capabilities: DeviceCapabilities) {
         self.capabilities = capabilities
         axisValues = Array(repeating: 0, count: Int(ABS_CNT))
-        for key in capabilities.keys { declaredKeys[key] = true }
-        for axis in capabilities.relativeAxes where axis < 64 { declaredRelative |= 1 << UInt64(axis) }
-        for code in capabilities.miscCodes where code < 64 { declaredMisc |= 1 << UInt64(code) }
-        for axis in capabilities.absoluteAxes where axis.code < 64 {
-            declaredAbsolute |= 1 << UInt64(axis.code)
+        declared = DeclaredCodes(capabilities)
+        for axis in capabilities.absoluteAxes where axis.code < ABS_CNT {
             axisValues[Int(axis.code)] = axis.info.value
         }
     }
 
     /// Whether the device carries this code (`EV_SYN` always).
     public func isDeclared(type: UInt16, code: UInt16) -> Bool {
-        switch Int32(type) {
-        case EV_SYN: true
-        case EV_KEY: declaredKeys[code]
-        case EV_REL: code < 64 && declaredRelative & (1 << UInt64(code)) != 0
-        case EV_ABS: code < 64 && declaredAbsolute & (1 << UInt64(code)) != 0
-        case EV_MSC: code < 64 && declaredMisc & (1 << UInt64(code)) != 0
-        default: false
+        declared.contains(type: type, code: code)
+    }
+
+    /// Takes the keys down and axis values of `other`, a state of the same device, into this
+    /// state's own storage. `self = other` would share the tables, and the next change to either
+    /// would copy them: an allocation a frame. This copies the values, and allocates nothing once
+    /// the two have storage of their own.
+    public mutating func takeValues(from other: borrowing DeviceState) {
+        keysDown.take(other.keysDown)
+        axisValues.withUnsafeMutableBufferPointer { mine in
+            other.axisValues.withUnsafeBufferPointer { theirs in
+                _ = mine.update(fromContentsOf: theirs)
+            }
         }
     }
 
@@ -56,7 +57,7 @@ public struct DeviceState: Sendable {
 
     /// The axis's last written value (its resting value before any).
     public func value(ofAxis code: UInt16) -> Int32? {
-        code < ABS_CNT && declaredAbsolute & (1 << UInt64(code)) != 0 ? axisValues[Int(code)] : nil
+        declared.contains(type: UInt16(EV_ABS), code: code) ? axisValues[Int(code)] : nil
     }
 
     /// Whether every key is up and every axis at rest.
@@ -100,9 +101,49 @@ public struct DeviceState: Sendable {
     }
 }
 
+/// The codes a device declares, as bits: what `DeviceState.isDeclared` answers from.
+public struct DeclaredCodes: Sendable {
+    private var keys = CodeBits(count: Int(KEY_CNT))
+    private var relative: UInt64 = 0
+    private var absolute: UInt64 = 0
+    private var misc: UInt64 = 0
+
+    /// No code but `EV_SYN`.
+    public init() {}
+
+    /// The codes of `capabilities` (relative, absolute and misc codes from 64 on are never declared).
+    public init(_ capabilities: DeviceCapabilities) {
+        for key in capabilities.keys { keys[key] = true }
+        for axis in capabilities.relativeAxes where axis < 64 { relative |= 1 << UInt64(axis) }
+        for code in capabilities.miscCodes where code < 64 { misc |= 1 << UInt64(code) }
+        for axis in capabilities.absoluteAxes where axis.code < 64 { absolute |= 1 << UInt64(axis.code) }
+    }
+
+    /// Whether the code is declared (`EV_SYN` always).
+    public func contains(type: UInt16, code: UInt16) -> Bool {
+        switch Int32(type) {
+        case EV_SYN: true
+        case EV_KEY: keys[code]
+        case EV_REL: code < 64 && relative & (1 << UInt64(code)) != 0
+        case EV_ABS: code < 64 && absolute & (1 << UInt64(code)) != 0
+        case EV_MSC: code < 64 && misc & (1 << UInt64(code)) != 0
+        default: false
+        }
+    }
+}
+
 /// A fixed-size set of event codes, one bit each.
 struct CodeBits: Sendable {
     private var words: [UInt64]
+
+    /// Takes `other`'s bits (a set of the same size) into this set's own storage.
+    mutating func take(_ other: borrowing CodeBits) {
+        words.withUnsafeMutableBufferPointer { mine in
+            other.words.withUnsafeBufferPointer { theirs in
+                _ = mine.update(fromContentsOf: theirs)
+            }
+        }
+    }
 
     /// A set for codes `0..<count`, all clear.
     init(count: Int) {
