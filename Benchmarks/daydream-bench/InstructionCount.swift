@@ -69,12 +69,12 @@ enum Callgrind {
         throw BenchError("no instruction total in \(path)")
     }
 
-    private static func executable(_ name: String) -> String? {
+    static func executable(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    private static func run(_ program: String, _ arguments: [String]) throws {
+    static func run(_ program: String, _ arguments: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments

@@ -27,6 +27,10 @@ struct BenchReport {
     var instructionCounts: [InstructionCount] = []
     /// Why they were not counted.
     var instructionNote: String?
+    /// Instructions per packet in the daemon itself, under the daemon load (callgrind).
+    var daemonInstructionCount: DaemonInstructionCount?
+    /// Why it was not counted.
+    var daemonInstructionNote: String?
     /// The shipped profile with the most events per packet (the JSON's `instructions_per_packet`).
     var busiestProfile: String?
     /// Anything that kept a measurement from being complete.
@@ -101,14 +105,23 @@ struct BenchReport {
 
     /// The instruction counts, one row a profile, or why there are none.
     func instructionLines() -> [String] {
-        guard !instructionCounts.isEmpty else {
-            return ["Instructions per packet: not counted (\(instructionNote ?? "?"))"]
+        var lines: [String] = []
+        if instructionCounts.isEmpty {
+            lines.append("Instructions per packet: not counted (\(instructionNote ?? "?"))")
+        } else {
+            lines.append("Instructions per packet on the daemon's path (feed, session: decode, engine, encoding; the loop's timer check),")
+            lines.append(" callgrind, (\(Callgrind.long) packets - \(Callgrind.short)) / \(Callgrind.long - Callgrind.short):")
         }
-        var lines = ["Instructions per packet on the daemon's path (feed, session: decode, engine, encoding; the loop's timer check),"]
-        lines.append(" callgrind, (\(Callgrind.long) packets - \(Callgrind.short)) / \(Callgrind.long - Callgrind.short):")
         for count in instructionCounts {
             let mark = count.profile == busiestProfile ? "  (busiest)" : ""
             lines.append(row([count.profile, String(Int(count.perPacket.rounded()))], widths: [28, 7]) + mark)
+        }
+        if let daemon = daemonInstructionCount {
+            lines.append("Instructions per packet in the daemon itself (run --write-events - under the daemon load, soak.toml's stick;")
+            lines.append(" its event loop, notification stream and frame writer included), callgrind,")
+            lines.append(" (\(Callgrind.daemonLongSeconds) s load - \(Callgrind.daemonShortSeconds) s) / \(Int(daemon.packets)) packets: \(Int(daemon.perPacket.rounded()))")
+        } else {
+            lines.append("Instructions per packet in the daemon itself: not counted (\(daemonInstructionNote ?? "?"))")
         }
         return lines
     }
@@ -128,6 +141,7 @@ struct BenchReport {
             ("pipeline_cold_p50_ns", number(coldPipelines.last?.perPacket.p50)),
             ("instructions_per_packet", number(busiestInstructionCount?.perPacket)),
             ("instructions_per_packet_profile", busiestInstructionCount.map { "\"\($0.profile)\"" } ?? "null"),
+            ("daemon_instructions_per_packet", number(daemonInstructionCount?.perPacket)),
             ("fd_to_write_p50_us", number(fdToWrite?.latency.p50)),
             ("fd_to_write_p99_us", number(fdToWrite?.latency.p99)),
             ("fd_to_write_p99_us_machine_floor", number(fdToWriteMachineFloor?.p99)),

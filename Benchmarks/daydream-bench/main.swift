@@ -175,6 +175,16 @@ do {
 } catch {
     report.notes.append("machine floor (fd to write): \(error)")
 }
+if countsInstructions {
+    do {
+        report.daemonInstructionCount = try Callgrind.measureDaemon(
+            bridge: binDirectory + "/daydream-bridge", script: "Benchmarks/daemon-load/daemon_load.py")
+    } catch {
+        report.daemonInstructionNote = "\(error)"
+    }
+} else {
+    report.daemonInstructionNote = "skipped (--no-callgrind)"
+}
 report.load = LoadRounds.measure(
     rounds: rounds ?? (quick ? 1 : 3), bridge: binDirectory + "/daydream-bridge", loopStandIn: CommandLine.arguments[0],
     machineStandIn: machineFloor, script: "Benchmarks/daemon-load/daemon_load.py",
