@@ -16,8 +16,8 @@ final class DeviceFrameWriter {
     @exclusivity(unchecked) private var states: FrameStates
     /// The state as last written.
     var state: DeviceState { states.written }
-    /// Whether a write failed, so the device may be behind `states.requested`: the next frame starts with
-    /// the difference (a failed release is written again then).
+    /// Whether a write failed, so the device may be behind `states.requested`: the next frame
+    /// starts with the difference (a failed release is written again then).
     private var behind = false
     /// The codes the device declares, apart from the states: checked for every event, and reading
     /// them from a state would copy the whole state (its tables retained and released).
@@ -51,7 +51,7 @@ final class DeviceFrameWriter {
             throw .undeclaredCode(device: deviceName, code: EventCodeNames.name(type: type, code: code))
         }
         if behind && writer.count == 0 { try catchUp() }
-        states.requested.record(type: type, code: code, value: value)
+        states.record(type: type, code: code, value: value)
         try writer.append(type: type, code: code, value: value)
     }
 
@@ -79,7 +79,7 @@ final class DeviceFrameWriter {
         held.includeUncertain(states.requested)
         var released = held
         held.forEachRelease { type, code, value in released.record(type: type, code: code, value: value) }
-        states.requested = released
+        states.replaceRequested(released)
         guard !held.isAtRest else {
             states.written = released
             behind = false
@@ -121,13 +121,45 @@ final class DeviceFrameWriter {
 /// What was written and what the frames asked for, in one stored property, so that a frame's
 /// commit copies values from one to the other in place: reading either out of the class would
 /// copy the whole state, and `written = requested` would share their tables until the next
-/// change copied them (an allocation a frame).
+/// change copied them (an allocation a frame). The commit copies only what was recorded since
+/// the last one: a frame moves an axis or two.
 private struct FrameStates {
     var written: DeviceState
-    var requested: DeviceState
+    /// Set through `record` or `replaceRequested`, which note what changed.
+    private(set) var requested: DeviceState
+    /// The axes recorded in `requested` since the last commit, as bits of their codes.
+    private var changedAxes: UInt64 = 0
+    /// Whether a key was recorded in `requested` since the last commit.
+    private var changedKeys = false
+
+    init(written: DeviceState, requested: DeviceState) {
+        self.written = written
+        self.requested = requested
+        changedAxes = ~0
+        changedKeys = true
+    }
+
+    /// Notes an event of the frame being buffered.
+    mutating func record(type: UInt16, code: UInt16, value: Int32) {
+        requested.record(type: type, code: code, value: value)
+        if type == EV_KEY {
+            changedKeys = true
+        } else if type == EV_ABS {
+            changedAxes |= code < 64 ? 1 << UInt64(code) : ~0
+        }
+    }
+
+    /// Replaces the state asked for as a whole; the next commit copies all of it.
+    mutating func replaceRequested(_ state: DeviceState) {
+        requested = state
+        changedAxes = ~0
+        changedKeys = true
+    }
 
     /// The buffered frame was written: `written` takes `requested`'s values.
     mutating func commit() {
-        written.takeValues(from: requested)
+        written.takeValues(from: requested, axes: changedAxes, keys: changedKeys)
+        changedAxes = 0
+        changedKeys = false
     }
 }

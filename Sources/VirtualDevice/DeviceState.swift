@@ -35,10 +35,23 @@ public struct DeviceState: Sendable {
     /// would copy them: an allocation a frame. This copies the values, and allocates nothing once
     /// the two have storage of their own.
     public mutating func takeValues(from other: borrowing DeviceState) {
-        keysDown.take(other.keysDown)
+        takeValues(from: other, axes: ~0, keys: true)
+    }
+
+    /// `takeValues(from:)` for the axes whose codes are bits of `axes`, and the keys only when
+    /// `keys`: what a frame changed, when the caller knows it.
+    public mutating func takeValues(from other: borrowing DeviceState, axes: UInt64, keys: Bool) {
+        if keys { keysDown.take(other.keysDown) }
+        guard axes != 0 else { return }
         axisValues.withUnsafeMutableBufferPointer { mine in
             other.axisValues.withUnsafeBufferPointer { theirs in
-                _ = mine.update(fromContentsOf: theirs)
+                var pending = axes
+                while pending != 0 {
+                    let code = pending.trailingZeroBitCount
+                    pending &= pending &- 1
+                    guard code < mine.count, code < theirs.count else { break }
+                    mine[code] = theirs[code]
+                }
             }
         }
     }

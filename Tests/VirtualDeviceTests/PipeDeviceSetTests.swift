@@ -121,6 +121,24 @@ struct FailedWriteTests {
         ])
     }
 
+    /// The written state follows each frame's axes: after a failed write, the next frame
+    /// carries the axis back from where the last written frame left it.
+    @Test func theNextFrameCarriesAnAxisWhoseWriteFailed() throws {
+        let pair = try SocketPair()
+        let set = try PipeDeviceSet(capabilities: Fixture.all, fileDescriptor: pair.writeEnd)
+        try set.send([Fixture.event(.gamepad, Code.evAbs, Code.absX, 1200), Fixture.syn(.gamepad)])
+        _ = pair.messages()
+        try Self.fill(pair)
+        #expect(throws: VirtualDeviceError.self) {
+            try set.send([Fixture.event(.gamepad, Code.evAbs, Code.absX, 0), Fixture.syn(.gamepad)])
+        }
+        _ = pair.messages()
+        try set.send([Fixture.event(.gamepad, Code.evAbs, Code.absY, 500), Fixture.syn(.gamepad)])
+        #expect(pair.messages().map(PipeDeviceSetTests.triples) == [
+            [[Int(EV_ABS), Int(ABS_X), 0], [Int(EV_ABS), Int(ABS_Y), 500], [Int(EV_SYN), Int(SYN_REPORT), 0]],
+        ])
+    }
+
     @Test func aFailedReleaseAllIsWrittenByTheNextOne() throws {
         let pair = try SocketPair()
         let set = try Self.pressEast(pair)
