@@ -62,7 +62,7 @@ public enum MotionSensors {
     /// `accelerationValue` of a packet's accelerometer count, in integers: count × 8 g / 4095
     /// is count × 65536 / 4095 units, rounded half away from zero and clamped. Never a half
     /// (4095 is odd, 65536 a power of two), nor within 1/8190 of one, so the scaled `Double`
-    /// rounds the same way (`MotionSensorCountTests` checks every count).
+    /// rounds the same way (`MotionSensorTests` checks every count).
     @inline(__always)
     static func accelerationValue(count: Int16) -> Int32 {
         roundedQuotient(Int64(count) * 65536, by: 4095, limit: 65536)
