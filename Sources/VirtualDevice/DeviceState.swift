@@ -11,7 +11,7 @@ public struct DeviceState: Sendable {
     /// The codes the device carries.
     public let capabilities: DeviceCapabilities
     /// The codes declared, as bits.
-    public private(set) var declared = DeclaredCodes()
+    public let declared: DeclaredCodes
     private var keysDown = CodeBits(count: Int(KEY_CNT))
     private var axisValues: [Int32]
 
@@ -120,9 +120,6 @@ public struct DeclaredCodes: Sendable {
     private var relative: UInt64 = 0
     private var absolute: UInt64 = 0
     private var misc: UInt64 = 0
-
-    /// No code but `EV_SYN`.
-    public init() {}
 
     /// The codes of `capabilities` (relative, absolute and misc codes from 64 on are never declared).
     public init(_ capabilities: DeviceCapabilities) {
