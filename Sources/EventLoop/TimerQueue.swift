@@ -10,6 +10,10 @@ struct TimerQueue {
     private var heap: [Entry] = []
     private var actions: [UInt64: @MainActor () -> Void] = [:]
     private var nextID: UInt64 = 0
+    /// Whether the heap's top is known live, so `earliest()`, which the loop asks twice a turn,
+    /// needs no lookup in `actions` (a hash). Cleared whenever the top may have been cancelled
+    /// or removed; an insert keeps it (the new entry is live, and so is the old top).
+    private var topIsLive = false
 
     var isEmpty: Bool { actions.isEmpty }
     var count: Int { actions.count }
@@ -24,12 +28,17 @@ struct TimerQueue {
 
     mutating func cancel(_ id: UInt64) {
         actions[id] = nil
+        topIsLive = false
     }
 
     /// The earliest live deadline; drops cancelled entries from the top.
     mutating func earliest() -> MonotonicTime? {
+        if topIsLive, let top = heap.first { return top.deadline }
         while let top = heap.first {
-            if actions[top.id] != nil { return top.deadline }
+            if actions[top.id] != nil {
+                topIsLive = true
+                return top.deadline
+            }
             popTop()
         }
         return nil
@@ -45,6 +54,7 @@ struct TimerQueue {
     }
 
     private mutating func popTop() {
+        topIsLive = false
         let last = heap.removeLast()
         guard !heap.isEmpty else { return }
         heap[0] = last
