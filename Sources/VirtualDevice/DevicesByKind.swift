@@ -57,16 +57,29 @@ struct DevicesByKind<Device: FrameSink> {
 
     /// `OutputSink.send(_:at:)`: every event is tried; the first error is thrown after the rest.
     func send(_ events: [OutputEvent]) throws(VirtualDeviceError) {
-        var firstError: VirtualDeviceError?
-        for event in events {
-            do throws(VirtualDeviceError) {
-                guard let device = self[event.device] else { throw .noSuchDevice(event.device.description) }
-                try device.send(type: event.type, code: event.code, value: event.value)
-            } catch {
-                if firstError == nil { firstError = error }
+        // Until an event fails, no error to keep: the loop every packet runs carries none.
+        var index = events.startIndex
+        let firstError: VirtualDeviceError
+        do throws(VirtualDeviceError) {
+            while index < events.endIndex {
+                try send(events[index])
+                index += 1
             }
+            return
+        } catch {
+            firstError = error
         }
-        if let firstError { throw firstError }
+        index += 1
+        while index < events.endIndex {
+            try? send(events[index])
+            index += 1
+        }
+        throw firstError
+    }
+
+    private func send(_ event: OutputEvent) throws(VirtualDeviceError) {
+        guard let device = self[event.device] else { throw .noSuchDevice(event.device.description) }
+        try device.send(type: event.type, code: event.code, value: event.value)
     }
 
     /// `OutputSink.releaseAll(at:)`: every device is released; the first error is thrown after the rest.
