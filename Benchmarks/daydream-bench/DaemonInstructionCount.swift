@@ -17,18 +17,9 @@ extension Callgrind {
     /// long, in a copy of `bridge` made with `strip --strip-debug`; the difference of the totals
     /// over the difference of the packets fed, so start-up, pairing and shut-down cancel out.
     static func measureDaemon(bridge: String, script: String) throws -> DaemonInstructionCount {
-        guard let valgrind = executable("valgrind") else {
-            throw BenchError("valgrind is missing (apt-get install valgrind); the daemon's instructions not counted")
-        }
-        guard let strip = executable("strip") else {
-            throw BenchError("strip is missing (apt-get install binutils); the daemon's instructions not counted")
-        }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("daydream-daemon-callgrind-\(getpid())").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let copy = directory + "/daydream-bridge"
-        try FileManager.default.copyItem(atPath: bridge, toPath: copy)
-        try run(strip, ["--strip-debug", copy])
+        let setup = try prepare(bridge, what: "the daemon's instructions")
+        defer { try? FileManager.default.removeItem(atPath: setup.directory) }
+        let (valgrind, directory, copy) = (setup.valgrind, setup.directory, setup.copy)
         func total(seconds: Int) throws -> (instructions: Int, packets: Double) {
             let output = "\(directory)/callgrind.\(seconds).out"
             // The rig starts the program it is given with the daemon's arguments: a wrapper

@@ -36,18 +36,9 @@ enum Callgrind {
     static let short = 4_000
 
     static func measure(profiles: [String], configDirectory: String) throws -> [InstructionCount] {
-        guard let valgrind = executable("valgrind") else {
-            throw BenchError("valgrind is missing (apt-get install valgrind); instructions per packet not counted")
-        }
-        guard let strip = executable("strip") else {
-            throw BenchError("strip is missing (apt-get install binutils); instructions per packet not counted")
-        }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("daydream-callgrind-\(getpid())").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let copy = directory + "/daydream-bench"
-        try FileManager.default.copyItem(atPath: Bundle.main.executablePath ?? CommandLine.arguments[0], toPath: copy)
-        try run(strip, ["--strip-debug", copy])
+        let setup = try prepare(Bundle.main.executablePath ?? CommandLine.arguments[0], what: "instructions per packet")
+        defer { try? FileManager.default.removeItem(atPath: setup.directory) }
+        let (valgrind, directory, copy) = (setup.valgrind, setup.directory, setup.copy)
         return try profiles.map { profile in
             func total(_ packets: Int) throws -> Int {
                 let output = "\(directory)/callgrind.\(packets).out"
@@ -58,6 +49,29 @@ enum Callgrind {
             let difference = try total(long) - total(short)
             return InstructionCount(profile: profile, perPacket: Double(difference) / Double(long - short))
         }
+    }
+
+    /// valgrind's path, and a copy of `program` made with `strip --strip-debug` in a new temporary
+    /// directory (the caller removes it); `what` names the figure in the error when a tool is missing.
+    static func prepare(_ program: String, what: String) throws -> (valgrind: String, directory: String, copy: String) {
+        guard let valgrind = executable("valgrind") else {
+            throw BenchError("valgrind is missing (apt-get install valgrind); \(what) not counted")
+        }
+        guard let strip = executable("strip") else {
+            throw BenchError("strip is missing (apt-get install binutils); \(what) not counted")
+        }
+        let name = (program as NSString).lastPathComponent
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-callgrind-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let copy = directory + "/" + name
+        do {
+            try FileManager.default.copyItem(atPath: program, toPath: copy)
+            try run(strip, ["--strip-debug", copy])
+        } catch {
+            try? FileManager.default.removeItem(atPath: directory)
+            throw error
+        }
+        return (valgrind, directory, copy)
     }
 
     /// The total `Ir` of a callgrind output file (its `totals:` or `summary:` line).
