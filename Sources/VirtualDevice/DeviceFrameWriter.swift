@@ -29,7 +29,7 @@ final class DeviceFrameWriter {
     /// A writer for the device `description` describes, writing to `fileDescriptor` (not owned).
     init(_ description: DeviceDescription, fileDescriptor: Int32) {
         let initial = DeviceState(capabilities: description.capabilities)
-        states = FrameStates(written: initial, requested: initial)
+        states = FrameStates(initial)
         declared = initial.declared
         deviceName = description.identity.name
         // Every code changing at once plus SYN_REPORT fits in one write.
@@ -132,11 +132,10 @@ private struct FrameStates {
     /// Whether a key was recorded in `requested` since the last commit.
     private var changedKeys = false
 
-    init(written: DeviceState, requested: DeviceState) {
-        self.written = written
-        self.requested = requested
-        changedAxes = ~0
-        changedKeys = true
+    /// Both states at `initial`: nothing to commit yet.
+    init(_ initial: DeviceState) {
+        written = initial
+        requested = initial
     }
 
     /// Notes an event of the frame being buffered.

@@ -30,16 +30,11 @@ public struct DeviceState: Sendable {
         declared.contains(type: type, code: code)
     }
 
-    /// Takes the keys down and axis values of `other`, a state of the same device, into this
-    /// state's own storage. `self = other` would share the tables, and the next change to either
-    /// would copy them: an allocation a frame. This copies the values, and allocates nothing once
-    /// the two have storage of their own.
-    public mutating func takeValues(from other: borrowing DeviceState) {
-        takeValues(from: other, axes: ~0, keys: true)
-    }
-
-    /// `takeValues(from:)` for the axes whose codes are bits of `axes`, and the keys only when
-    /// `keys`: what a frame changed, when the caller knows it.
+    /// Takes the values of the axes whose codes are bits of `axes`, and the keys down when
+    /// `keys`, from `other`, a state of the same device, into this state's own storage: what a
+    /// frame changed. `self = other` would share the tables, and the next change to either would
+    /// copy them, an allocation a frame; this allocates nothing once the two have storage of
+    /// their own.
     public mutating func takeValues(from other: borrowing DeviceState, axes: UInt64, keys: Bool) {
         if keys { keysDown.take(other.keysDown) }
         guard axes != 0 else { return }
