@@ -65,14 +65,15 @@ public enum MotionSensors {
     /// rounds the same way (`MotionSensorTests` checks every count).
     @inline(__always)
     static func accelerationValue(count: Int16) -> Int32 {
-        roundedQuotient(Int64(count) * 65536, by: 4095, limit: 65536)
+        roundedQuotient(Int64(count) * 8 * Int64(unitsPerG), by: 4095, limit: 8 * Int64(unitsPerG))
     }
 
     /// `angularRateValue` of a packet's gyro count, in integers: count × 2048 / 4095 deg/s is
     /// count × 2097152 / 4095 units, rounded half away from zero and clamped (never a half either).
     @inline(__always)
     static func angularRateValue(count: Int16) -> Int32 {
-        roundedQuotient(Int64(count) * 2_097_152, by: 4095, limit: 2_097_152)
+        roundedQuotient(Int64(count) * 2048 * Int64(unitsPerDegreePerSecond), by: 4095,
+                        limit: 2048 * Int64(unitsPerDegreePerSecond))
     }
 
     /// `numerator / divisor` rounded half away from zero, then clamped to ±`limit`.
