@@ -36,14 +36,14 @@ final class BenchDeviceSink: OutputSink {
 
     var summary: [String] { devices?.summary ?? ["bench: frames on a pipe"] }
 
-    func send(_ events: [OutputEvent], at time: MonotonicTime) throws(VirtualDeviceError) {
+    func send(_ events: UnsafeBufferPointer<OutputEvent>, at time: MonotonicTime) throws(VirtualDeviceError) {
         guard !events.isEmpty else { return }
         defer {
             lastWriteNanoseconds = monotonicNanoseconds()
             writes += 1
         }
         if let devices {
-            try devices.send(events)
+            try devices.send(events, at: time)
             return
         }
         for event in events {

@@ -72,7 +72,7 @@ final class EncodingOutput: BridgeOutput {
         counts.deallocate()
     }
 
-    func send(_ events: [OutputEvent], at time: MonotonicTime) {
+    func send(_ events: UnsafeBufferPointer<OutputEvent>, at time: MonotonicTime) {
         counts.update(repeating: 0, count: OutputDeviceKind.count)
         for event in events {
             let device = Int(event.device.rawValue)

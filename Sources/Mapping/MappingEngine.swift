@@ -38,7 +38,9 @@ public enum MappingNotice: Hashable, Sendable {
 /// Every button still down when everything is released (disconnect, profile switch, reload)
 /// is swallowed until it goes up, and every tap still down is released with the rest, so
 /// nothing acts twice and nothing sticks.
-public struct MappingEngine: Sendable {
+///
+/// Noncopyable: its output state owns its tables (see `OutputState`).
+public struct MappingEngine: ~Copyable, Sendable {
     /// The configuration in force.
     public private(set) var configuration: MappingConfiguration
     /// The devices the bridge must create for this configuration.

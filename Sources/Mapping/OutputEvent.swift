@@ -125,45 +125,78 @@ public struct OutputEvent: Hashable, Sendable {
 
 /// The events one engine call produced, in order, ready to be written.
 ///
-/// The caller owns it and calls `removeAll()` after writing; capacity is kept, so appending
-/// allocates nothing in steady state. Every device's changes within one frame end with one
+/// The caller owns it and calls `removeAll()` after writing. It owns its storage (noncopyable,
+/// so no copy-on-write check per event): appending stores the event and counts it, and
+/// allocates nothing in steady state (the storage only grows, doubling, when a call produces
+/// more events than ever before). Every device's changes within one frame end with one
 /// `SYN_REPORT` for that device; a press and a release of one key are never in one frame.
-public struct OutputBuffer: Sendable {
-    /// The events, in the order to write them.
-    public private(set) var events: [OutputEvent]
+/// Sendable unchecked: being noncopyable, it is the only way to its storage.
+public struct OutputBuffer: ~Copyable, @unchecked Sendable {
+    private var storage: UnsafeMutablePointer<OutputEvent>
+    /// How many events `storage` has room for.
+    public private(set) var capacity: Int
+    /// How many events are waiting.
+    public private(set) var count = 0
     /// Devices that received events since their last `SYN_REPORT`, as bits of `OutputDeviceKind.rawValue`.
     private var dirty: UInt64 = 0
 
     /// An empty buffer with room for `capacity` events.
     public init(capacity: Int = 256) {
         precondition(OutputDeviceKind.count <= UInt64.bitWidth, "one dirty bit per device kind")
-        events = []
-        events.reserveCapacity(capacity)
+        self.capacity = max(capacity, 1)
+        storage = .allocate(capacity: self.capacity)
+    }
+
+    deinit {
+        storage.deinitialize(count: count)
+        storage.deallocate()
+    }
+
+    /// Calls `body` with the events, in the order to write them. The pointer is valid only
+    /// during the call: copy the events (`Array(events)`) to keep them.
+    public func withEvents<Result, Failure: Error>(
+        _ body: (UnsafeBufferPointer<OutputEvent>) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try body(UnsafeBufferPointer(start: storage, count: count))
+    }
+
+    /// A copy of the events, in order (allocates: for tests and tools, not the packet path).
+    public var events: [OutputEvent] {
+        withEvents { Array($0) }
     }
 
     /// Forgets the events, keeping the capacity.
     public mutating func removeAll() {
-        // One at a time from the end for the few events of most packets: cheaper than the
-        // general `replaceSubrange` that `removeAll(keepingCapacity:)` runs, which costs about
-        // as much as popping six (a packet with the motion sensor's frame writes ten or more).
-        if events.count > Self.eventsPoppedOneByOne {
-            events.removeAll(keepingCapacity: true)
-        } else {
-            while events.popLast() != nil {}
-        }
+        // `OutputEvent` is trivial: nothing to deinitialize.
+        count = 0
         dirty = 0
     }
 
-    /// Up to this many events, `removeAll()` pops them one at a time.
-    static var eventsPoppedOneByOne: Int { 6 }
-
     /// True when no event is waiting.
-    public var isEmpty: Bool { events.isEmpty }
+    public var isEmpty: Bool { count == 0 }
 
     /// Appends one event (not `SYN_REPORT`: frames end through `endFrame()`).
+    @inline(__always)
     mutating func append(_ device: OutputDeviceKind, type: UInt16, code: UInt16, value: Int32) {
-        events.append(OutputEvent(device: device, type: type, code: code, value: value))
+        store(OutputEvent(device: device, type: type, code: code, value: value))
         dirty |= 1 << device.rawValue
+    }
+
+    @inline(__always)
+    private mutating func store(_ event: OutputEvent) {
+        if count == capacity { grow() }
+        (storage + count).initialize(to: event)
+        count &+= 1
+    }
+
+    /// Doubles the storage, keeping the events.
+    @inline(never)
+    private mutating func grow() {
+        let larger = UnsafeMutablePointer<OutputEvent>.allocate(capacity: capacity * 2)
+        larger.moveInitialize(from: storage, count: count)
+        storage.deallocate()
+        storage = larger
+        capacity *= 2
     }
 
     /// Ends the current frame: one `SYN_REPORT` for every device that changed, in device order.
@@ -182,7 +215,7 @@ public struct OutputBuffer: Sendable {
             let raw = pending.trailingZeroBitCount
             pending &= pending &- 1
             guard let device = OutputDeviceKind(rawValue: UInt8(truncatingIfNeeded: raw)) else { continue }
-            events.append(OutputEvent(device: device, type: EventType.syn, code: EventCode.synReport, value: 0))
+            store(OutputEvent(device: device, type: EventType.syn, code: EventCode.synReport, value: 0))
         }
     }
 }

@@ -3,8 +3,11 @@
 /// absolute axis is.
 ///
 /// Every change goes into the buffer; unchanged values are not repeated. Dense tables indexed
-/// by `OutputDeviceKind.rawValue` and code (`device * codes + code`), no allocation after init.
-struct OutputState: Sendable {
+/// by `OutputDeviceKind.rawValue` and code (`device * codes + code`), allocated once at init.
+/// Noncopyable, so the tables are its own and a change needs no copy-on-write check; indices
+/// are checked against the code ranges before any access. Sendable unchecked: being
+/// noncopyable, it is the only way to its tables, so whoever holds it holds them alone.
+struct OutputState: ~Copyable, @unchecked Sendable {
     // Computed, so the packet path reads constants (no lazy global's once-check).
     private static var keyCodes: Int { Int(EventCode.keyMax) + 1 }
     private static var absoluteCodes: Int { Int(EventCode.absMax) + 1 }
@@ -13,28 +16,31 @@ struct OutputState: Sendable {
     private static var relativeStride: Int { relativeCodes + 1 }
 
     /// Presses per device and `EV_KEY` code.
-    private var keyCounts: [UInt8]
+    private let keyCounts: UnsafeMutableBufferPointer<UInt8>
     /// How many (device, code) pairs of `keyCounts` went from 0 to pressed and not back; never
     /// fewer than are down, so `releaseEverything` can stop once it has released them all.
     private var keysDown = 0
     /// Current value per device and `EV_ABS` code.
-    private var absValues: [Int32]
+    private let absValues: UnsafeMutableBufferPointer<Int32>
     /// Rest value per device and `EV_ABS` code (from the capabilities).
-    private var absRest: [Int32]
+    private let absRest: UnsafeMutableBufferPointer<Int32>
     /// Pending relative motion per device and `EV_REL` code, summed within a frame and written by
-    /// `flushRelative`; after each device's codes, the codes added to since the flush, as bits
-    /// (one table, so adding motion checks one array's uniqueness).
-    private var relative: [Int32]
+    /// `flushRelative`; after each device's codes, the codes added to since the flush, as bits.
+    private let relative: UnsafeMutableBufferPointer<Int32>
     /// Devices with pending relative motion, as bits of `OutputDeviceKind.rawValue`.
     private var relativeDevices: UInt64 = 0
 
     init(capabilities: Capabilities) {
         precondition(Self.relativeCodes <= UInt32.bitWidth, "one bit per EV_REL code")
         let devices = OutputDeviceKind.count
-        keyCounts = Array(repeating: 0, count: devices * Self.keyCodes)
-        absValues = Array(repeating: 0, count: devices * Self.absoluteCodes)
-        absRest = absValues
-        relative = Array(repeating: 0, count: devices * Self.relativeStride)
+        keyCounts = .allocate(capacity: devices * Self.keyCodes)
+        keyCounts.initialize(repeating: 0)
+        absValues = .allocate(capacity: devices * Self.absoluteCodes)
+        absValues.initialize(repeating: 0)
+        absRest = .allocate(capacity: devices * Self.absoluteCodes)
+        absRest.initialize(repeating: 0)
+        relative = .allocate(capacity: devices * Self.relativeStride)
+        relative.initialize(repeating: 0)
         for kind in capabilities.deviceKinds {
             for axis in capabilities[kind]?.absoluteAxes ?? [] where Int(axis.code) < Self.absoluteCodes {
                 let index = Self.absoluteIndex(axis.code, on: kind)
@@ -42,6 +48,14 @@ struct OutputState: Sendable {
                 absValues[index] = axis.info.value
             }
         }
+    }
+
+    deinit {
+        // Trivial elements: nothing to deinitialize.
+        keyCounts.deallocate()
+        absValues.deallocate()
+        absRest.deallocate()
+        relative.deallocate()
     }
 
     @inline(__always)
@@ -56,7 +70,7 @@ struct OutputState: Sendable {
 
     /// True when any key is down or any axis is away from rest.
     var isIdle: Bool {
-        !keyCounts.contains(where: { $0 != 0 }) && absValues == absRest
+        !keyCounts.contains(where: { $0 != 0 }) && absValues.elementsEqual(absRest)
     }
 
     /// Presses `code` on `device` (emitting only the first press).
@@ -123,18 +137,15 @@ struct OutputState: Sendable {
             pending &= pending - 1
             guard let device = OutputDeviceKind(rawValue: UInt8(raw)) else { continue }
             let first = raw * Self.relativeStride
-            // One uniqueness and bounds check for the device's codes, not one per code; and only
-            // the codes added to, lowest first, in the order of a scan of every code.
-            relative.withUnsafeMutableBufferPointer { all in
-                var added = UInt32(bitPattern: all[first + Self.relativeCodes])
-                all[first + Self.relativeCodes] = 0
-                while added != 0 {
-                    let code = added.trailingZeroBitCount
-                    added &= added &- 1
-                    guard all[first + code] != 0 else { continue }
-                    output.append(device, type: EventType.rel, code: UInt16(code), value: all[first + code])
-                    all[first + code] = 0
-                }
+            // Only the codes added to, lowest first, in the order of a scan of every code.
+            var added = UInt32(bitPattern: relative[first + Self.relativeCodes])
+            relative[first + Self.relativeCodes] = 0
+            while added != 0 {
+                let code = added.trailingZeroBitCount
+                added &= added &- 1
+                guard relative[first + code] != 0 else { continue }
+                output.append(device, type: EventType.rel, code: UInt16(code), value: relative[first + code])
+                relative[first + code] = 0
             }
         }
     }
@@ -155,14 +166,14 @@ struct OutputState: Sendable {
         }
         keysDown = 0
         // Centring an axis at rest writes nothing: compare the tables before visiting every axis.
-        if absValues != absRest {
+        if !absValues.elementsEqual(absRest) {
             for code in 0..<Self.absoluteCodes {
                 for device in devices {
                     centreAbsolute(UInt16(code), on: device, into: &output)
                 }
             }
         }
-        for index in relative.indices { relative[index] = 0 }
+        relative.update(repeating: 0)
         relativeDevices = 0
     }
 }

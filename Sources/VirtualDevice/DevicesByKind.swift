@@ -56,7 +56,7 @@ struct DevicesByKind<Device: FrameSink> {
     }
 
     /// `OutputSink.send(_:at:)`: every event is tried; the first error is thrown after the rest.
-    func send(_ events: [OutputEvent]) throws(VirtualDeviceError) {
+    func send(_ events: UnsafeBufferPointer<OutputEvent>) throws(VirtualDeviceError) {
         // Until an event fails, no error to keep: the loop every packet runs carries none.
         var index = events.startIndex
         let firstError: VirtualDeviceError

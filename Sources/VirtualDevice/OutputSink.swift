@@ -9,7 +9,7 @@ public protocol OutputSink: AnyObject {
     /// when that device's `SYN_REPORT` comes. An event the sink cannot take is skipped, the
     /// others are still written, then the first error is thrown. Devices the kernel stamps
     /// ignore `time`; sinks that print or record keep it.
-    func send(_ events: [OutputEvent], at time: MonotonicTime) throws(VirtualDeviceError)
+    func send(_ events: UnsafeBufferPointer<OutputEvent>, at time: MonotonicTime) throws(VirtualDeviceError)
 
     /// Releases every key that is down and returns every axis to rest, one frame (ending in
     /// `SYN_REPORT`) per device that was not at rest, at `time`. A partly sent frame is dropped first.
@@ -24,7 +24,12 @@ public protocol OutputSink: AnyObject {
 
 extension OutputSink {
     /// Writes everything in `buffer`, produced at `time`; see `send(_:at:)`.
-    public func send(_ buffer: OutputBuffer, at time: MonotonicTime) throws(VirtualDeviceError) {
-        try send(buffer.events, at: time)
+    public func send(_ buffer: borrowing OutputBuffer, at time: MonotonicTime) throws(VirtualDeviceError) {
+        try buffer.withEvents { (events) throws(VirtualDeviceError) in try send(events, at: time) }
+    }
+
+    /// Writes `events`, produced at `time`; see `send(_:at:)`.
+    public func send(_ events: [OutputEvent], at time: MonotonicTime) throws(VirtualDeviceError) {
+        try events.withUnsafeBufferPointer { (events) throws(VirtualDeviceError) in try send(events, at: time) }
     }
 }

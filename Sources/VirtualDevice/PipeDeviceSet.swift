@@ -29,10 +29,10 @@ public final class PipeDeviceSet: OutputSink {
 
     /// Writes `events`; see `OutputSink.send(_:at:)`.
     public func send(_ events: [OutputEvent]) throws(VirtualDeviceError) {
-        try devices.send(events)
+        try events.withUnsafeBufferPointer { (events) throws(VirtualDeviceError) in try devices.send(events) }
     }
 
-    public func send(_ events: [OutputEvent], at time: MonotonicTime) throws(VirtualDeviceError) {
+    public func send(_ events: UnsafeBufferPointer<OutputEvent>, at time: MonotonicTime) throws(VirtualDeviceError) {
         try devices.send(events)
     }
 

@@ -87,7 +87,7 @@ public final class DualSenseDeviceSet: OutputSink, ControllerStateSink {
         return [pad] + (others?.summary ?? [])
     }
 
-    public func send(_ events: [OutputEvent], at time: MonotonicTime) throws(VirtualDeviceError) {
+    public func send(_ events: UnsafeBufferPointer<OutputEvent>, at time: MonotonicTime) throws(VirtualDeviceError) {
         otherEvents.removeAll(keepingCapacity: true)
         for event in events {
             guard event.device == .gamepad else {

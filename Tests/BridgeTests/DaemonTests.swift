@@ -27,9 +27,9 @@ final class TestDeviceOutput: DeviceOutput {
         self.generation = generation
     }
 
-    func send(_ events: [OutputEvent], at time: MonotonicTime) {
+    func send(_ events: UnsafeBufferPointer<OutputEvent>, at time: MonotonicTime) {
         self.events += events
-        do { try sink.send(events) } catch { refused.append(error) }
+        do { try sink.send(events, at: time) } catch { refused.append(error) }
     }
 
     func releaseHeld(at time: MonotonicTime) {

@@ -17,7 +17,7 @@ struct SessionControllerStateTests {
             case battery(Int)
         }
         var calls: [Call] = []
-        func send(_ events: [OutputEvent], at time: MonotonicTime) { calls.append(.events(events.count)) }
+        func send(_ events: UnsafeBufferPointer<OutputEvent>, at time: MonotonicTime) { calls.append(.events(events.count)) }
         func controllerInput(_ input: ControllerInput, at time: MonotonicTime) { calls.append(.input(input, time)) }
         func batteryChanged(percent: Int) { calls.append(.battery(percent)) }
     }

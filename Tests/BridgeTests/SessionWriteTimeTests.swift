@@ -11,7 +11,7 @@ import Timebase
 struct SessionWriteTimeTests {
     private final class TimedEvents: BridgeOutput {
         var sent: [(time: MonotonicTime, events: [OutputEvent])] = []
-        func send(_ events: [OutputEvent], at time: MonotonicTime) { sent.append((time, events)) }
+        func send(_ events: UnsafeBufferPointer<OutputEvent>, at time: MonotonicTime) { sent.append((time, Array(events))) }
     }
 
     @Test func aPressWrittenLateIsHeldATapTimeFromItsWrite() {

@@ -19,7 +19,7 @@ final class CollectingOutput: BridgeOutput {
     /// An empty collector.
     init() {}
 
-    func send(_ events: [OutputEvent], at time: MonotonicTime) {
+    func send(_ events: UnsafeBufferPointer<OutputEvent>, at time: MonotonicTime) {
         for event in events { entries.append(Entry(time: time, event: event)) }
     }
 

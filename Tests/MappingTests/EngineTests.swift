@@ -24,7 +24,7 @@ struct EngineTests {
         var buffer = OutputBuffer()
         engine.update(ControllerInput(buttons: [.click, .home], touch: TouchPoint(x: 0.9, y: 0.1)), at: .zero, into: &buffer)
         engine.releaseAll(into: &buffer)
-        #expect(buffer.isEmpty)
+        #expect(buffer.isEmpty == true)
         #expect(engine.nextDeadline == nil)
         #expect(engine.capabilities.deviceKinds.isEmpty)
     }
@@ -56,10 +56,10 @@ struct EngineTests {
         var buffer = OutputBuffer()
         engine.update(ControllerInput(buttons: [.click, .app, .home], touch: TouchPoint(x: 0.5, y: 0.05)), at: .zero, into: &buffer)
         engine.advance(to: .seconds(2), into: &buffer)
-        #expect(!engine.isIdle)
+        #expect(engine.isIdle == false)
         buffer.removeAll()
         engine.releaseAll(into: &buffer)
-        #expect(engine.isIdle)
+        #expect(engine.isIdle == true)
         let released = buffer.events.filter { !$0.isSynReport }
         #expect(!released.isEmpty)
         #expect(released.allSatisfy { $0.value == 0 })
@@ -86,7 +86,7 @@ struct EngineTests {
         buffer.removeAll()
         engine.update(ControllerInput(buttons: .click), at: .milliseconds(20), into: &buffer)
         engine.update(ControllerInput(), at: .milliseconds(30), into: &buffer)
-        #expect(buffer.isEmpty)
+        #expect(buffer.isEmpty == true)
         engine.update(ControllerInput(buttons: .click), at: .milliseconds(40), into: &buffer)
         #expect(buffer.events.first == OutputEvent(device: .mouse, type: EventType.key, code: EventCode.btnLeft, value: 1))
     }

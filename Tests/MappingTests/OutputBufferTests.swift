@@ -3,21 +3,40 @@ import Testing
 
 @Suite("Output buffer")
 struct OutputBufferTests {
-    /// Few events are popped one by one, many go at once: either way the buffer is empty, keeps
-    /// its capacity, and forgets which devices had changed.
+    /// Any number of events up to the capacity: `removeAll` empties the buffer, keeps its
+    /// capacity, and forgets which devices had changed.
     @Test func removeAllEmptiesAnyNumberOfEventsAndKeepsTheCapacity() {
-        var buffer = OutputBuffer(capacity: 64)
-        let capacity = buffer.events.capacity
-        for count in 0...(OutputBuffer.eventsPoppedOneByOne * 3) {
+        var buffer = OutputBuffer(capacity: 16)
+        for count in 0...16 {
             for index in 0..<count {
                 buffer.append(.keyboard, type: EventType.key, code: UInt16(index + 1), value: 1)
             }
-            #expect(buffer.events.count == count)
+            let written = buffer.events
+            #expect(written.count == count)
+            #expect(written.map(\.code) == (0..<count).map { UInt16($0 + 1) })
             buffer.removeAll()
-            #expect(buffer.isEmpty, "\(count) events")
-            #expect(buffer.events.capacity == capacity, "\(count) events")
+            let (emptied, capacity) = (buffer.isEmpty, buffer.capacity)
+            #expect(emptied, "\(count) events")
+            #expect(capacity == 16, "\(count) events")
             buffer.endFrame()
-            #expect(buffer.isEmpty, "no SYN_REPORT for a device changed before removeAll, \(count) events")
+            let stillEmpty = buffer.isEmpty
+            #expect(stillEmpty, "no SYN_REPORT for a device changed before removeAll, \(count) events")
+        }
+    }
+
+    /// Past its capacity the buffer grows and keeps every event, in order.
+    @Test func appendingPastTheCapacityKeepsEveryEvent() {
+        var buffer = OutputBuffer(capacity: 2)
+        for code in 1...9 {
+            buffer.append(.keyboard, type: EventType.key, code: UInt16(code), value: 1)
+        }
+        buffer.endFrame()
+        let (written, capacity) = (buffer.events, buffer.capacity)
+        #expect(written.map(\.code) == Array(1...9).map(UInt16.init) + [EventCode.synReport])
+        #expect(capacity == 16)
+        buffer.withEvents { events in
+            #expect(events.count == 10)
+            #expect(events.last?.isSynReport == true)
         }
     }
 

@@ -46,7 +46,7 @@ struct OutputDeviceTests {
         var engine = MappingEngine(configuration: MappingConfiguration(profiles: [profile]))
         var buffer = OutputBuffer()
         engine.update(ControllerInput(), at: .zero, into: &buffer)
-        #expect(buffer.isEmpty, "at rest and the tilt's zero just taken: nothing moves")
+        #expect(buffer.isEmpty == true, "at rest and the tilt's zero just taken: nothing moves")
 
         let turned = Quaternion(rotationVector: Vector3(x: 0.4, y: 0.4, z: 0.4))
         engine.update(ControllerInput(touch: TouchPoint(x: 1, y: 0.5), orientation: turned), at: .milliseconds(15), into: &buffer)
@@ -60,6 +60,6 @@ struct OutputDeviceTests {
         let centred = buffer.events.filter { $0.type == EventType.abs && $0.code == EventCode.absX }
         #expect(centred.map(\.device) == [.gamepad, .mouse])
         #expect(centred.allSatisfy { $0.value == 0 })
-        #expect(engine.isIdle)
+        #expect(engine.isIdle == true)
     }
 }

@@ -7,7 +7,7 @@ import Timebase
 /// Besides the events, it writes a `!!` line for each problem: an event the devices
 /// would refuse (a code outside the configuration's capabilities, an axis value outside
 /// its range) and what `DeviceModel` finds (a key pressed twice, a frame left open...).
-struct TimelineRunner {
+struct TimelineRunner: ~Copyable {
     private var engine: MappingEngine
     private let capabilities: Capabilities
     private var buffer = OutputBuffer()

@@ -12,7 +12,7 @@ struct WrittenTapFloorTests {
         name: "p", click: .plain(.keys([EventCode.btnSouth])),
         home: .tapHold(tap: .keys([EventCode.btnMode]), hold: .keys([EventCode.btnStart]), holdTime: nil))
 
-    private func keys(_ buffer: OutputBuffer) -> [[Int32]] {
+    private func keys(_ buffer: borrowing OutputBuffer) -> [[Int32]] {
         buffer.events.filter { !$0.isSynReport }.map { [Int32($0.code), $0.value] }
     }
 
@@ -21,9 +21,9 @@ struct WrittenTapFloorTests {
         var engine = MappingEngine(configuration: MappingConfiguration(profiles: [profile]))
         var buffer = OutputBuffer()
         engine.update(ControllerInput(buttons: .click), at: .zero, into: &buffer)
-        #expect(engine.hasStartsAwaitingWrite)
+        #expect(engine.hasStartsAwaitingWrite == true)
         engine.startsWritten(at: .milliseconds(80))
-        #expect(!engine.hasStartsAwaitingWrite)
+        #expect(engine.hasStartsAwaitingWrite == false)
         buffer.removeAll()
         engine.update(ControllerInput(), at: .milliseconds(100), into: &buffer)
         #expect(keys(buffer).isEmpty)
@@ -77,7 +77,7 @@ struct WrittenTapFloorTests {
         var buffer = OutputBuffer()
         engine.update(ControllerInput(buttons: .click), at: .zero, into: &buffer)
         engine.releaseAll(into: &buffer)
-        #expect(!engine.hasStartsAwaitingWrite)
+        #expect(engine.hasStartsAwaitingWrite == false)
         engine.startsWritten(at: .seconds(5))
         #expect(engine.nextDeadline == nil)
     }

@@ -6,8 +6,9 @@ import Timebase
 @MainActor
 public protocol BridgeOutput: AnyObject {
     /// Writes `events` (frames that each end with one `SYN_REPORT` per device), produced at `time`.
-    /// Must not allocate on the daemon's path; failures are the output's to report.
-    func send(_ events: [OutputEvent], at time: MonotonicTime)
+    /// Must not allocate on the daemon's path; failures are the output's to report. The events
+    /// are valid only during the call (see `OutputBuffer.withEvents`).
+    func send(_ events: UnsafeBufferPointer<OutputEvent>, at time: MonotonicTime)
 
     /// The controller's state from the packet received at `time`, after its events were sent:
     /// for outputs that carry it besides the mapping (the DualSense's motion and touchpad).

@@ -166,7 +166,7 @@ public final class ControllerSession<Output: BridgeOutput>: ControllerConsumer {
     /// Sends the buffer's events and empties it, in place (see `nextDeadline(of:)`): from the
     /// stored property, the events would be retained and released around the call.
     private static func send(_ buffer: inout OutputBuffer, to output: Output, at time: MonotonicTime) {
-        output.send(buffer.events, at: time)
+        buffer.withEvents { output.send($0, at: time) }
         buffer.removeAll()
     }
 

@@ -35,10 +35,10 @@ public final class EventLineSink: OutputSink {
     /// Says where the events go instead of devices.
     public var summary: [String] { ["printing events on standard output instead of creating devices"] }
 
-    public func send(_ events: [OutputEvent], at time: MonotonicTime) {
+    public func send(_ events: UnsafeBufferPointer<OutputEvent>, at time: MonotonicTime) {
         emit(events, at: time)
         do {
-            try checker.send(events)
+            try checker.send(events, at: time)
         } catch {
             refused += 1
             Self.log("the virtual devices would refuse this (a bug in the bridge): \(error)")
@@ -58,7 +58,7 @@ public final class EventLineSink: OutputSink {
         checker.removeAll()
     }
 
-    private func emit(_ events: [OutputEvent], at time: MonotonicTime) {
+    private func emit<Events: Collection<OutputEvent>>(_ events: Events, at time: MonotonicTime) {
         guard !events.isEmpty else { return }
         let relative = MonotonicTime(nanoseconds: time.nanoseconds - origin.nanoseconds)
         var text = ""

@@ -39,7 +39,7 @@ public final class SinkOutput: DeviceOutput {
     /// One line per device, as the sink describes it.
     public var summary: [String] { sink.summary }
 
-    public func send(_ events: [OutputEvent], at time: MonotonicTime) {
+    public func send(_ events: UnsafeBufferPointer<OutputEvent>, at time: MonotonicTime) {
         do {
             try sink.send(events, at: time)
             if failing {
