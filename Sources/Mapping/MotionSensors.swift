@@ -60,27 +60,33 @@ public enum MotionSensors {
     }
 
     /// `accelerationValue` of a packet's accelerometer count, in integers: count × 8 g / 4095
-    /// is count × 65536 / 4095 units, rounded half away from zero and clamped. Never a half
-    /// (4095 is odd, 65536 a power of two), nor within 1/8190 of one, so the scaled `Double`
-    /// rounds the same way (`MotionSensorTests` checks every count).
+    /// is count × 65536 / 4095 units, rounded to nearest and clamped. Never a half (4095 is
+    /// odd, 65536 a power of two), nor within 1/8190 of one, so the scaled `Double` rounds the
+    /// same way (`MotionSensorTests` checks every count).
     @inline(__always)
     static func accelerationValue(count: Int16) -> Int32 {
-        roundedQuotient(Int64(count) * 8 * Int64(unitsPerG), by: 4095, limit: 8 * Int64(unitsPerG))
+        scaled(count, by: 8 * Int64(unitsPerG), limit: 8 * Int64(unitsPerG))
     }
 
     /// `angularRateValue` of a packet's gyro count, in integers: count × 2048 / 4095 deg/s is
-    /// count × 2097152 / 4095 units, rounded half away from zero and clamped (never a half either).
+    /// count × 2097152 / 4095 units, rounded to nearest and clamped (never a half either).
     @inline(__always)
     static func angularRateValue(count: Int16) -> Int32 {
-        roundedQuotient(Int64(count) * 2048 * Int64(unitsPerDegreePerSecond), by: 4095,
-                        limit: 2048 * Int64(unitsPerDegreePerSecond))
+        scaled(count, by: 2048 * Int64(unitsPerDegreePerSecond), limit: 2048 * Int64(unitsPerDegreePerSecond))
     }
 
-    /// `numerator / divisor` rounded half away from zero, then clamped to ±`limit`.
+    /// `count × unitsAtFullScale / 4095` rounded to nearest, then clamped to ±`limit`, as a
+    /// multiplication by the ratio in 32.32 fixed point and a shift (no division).
+    ///
+    /// The factor is off the ratio by at most 2^-33, so the product by a 13-bit count (at most
+    /// 4096 in magnitude) by at most 2^-21: far inside the 1/8190 that separates every exact
+    /// quotient from a half, so adding a half and flooring rounds as the exact quotient would.
+    /// No overflow: the factor is below 2^42 and the count's magnitude at most 2^15.
     @inline(__always)
-    private static func roundedQuotient(_ numerator: Int64, by divisor: Int64, limit: Int64) -> Int32 {
-        let magnitude = min((numerator.magnitude * 2 + UInt64(divisor)) / UInt64(divisor * 2), UInt64(limit))
-        return Int32(truncatingIfNeeded: numerator < 0 ? -Int64(magnitude) : Int64(magnitude))
+    private static func scaled(_ count: Int16, by unitsAtFullScale: Int64, limit: Int64) -> Int32 {
+        let factor = ((unitsAtFullScale << 32) + 4095 / 2) / 4095
+        let value = (Int64(count) &* factor &+ (1 << 31)) >> 32
+        return Int32(truncatingIfNeeded: min(max(value, -limit), limit))
     }
 
     private static func clamped(_ value: Double, to info: AbsInfo) -> Int32 {
