@@ -24,6 +24,9 @@ extension DeviceFrameWriter: FrameSink {
 struct DevicesByKind<Device: FrameSink> {
     /// The devices, indexed by `OutputDeviceKind.rawValue`.
     private let devices: [Device?]
+    /// The same devices without a reference count of their own (`devices` keeps them alive), for
+    /// the per-event path: a device read from `devices` is retained and released around each call.
+    private let unretained: [Unmanaged<Device>?]
 
     /// Makes one device per kind `capabilities` has with `make`. If one fails, those already
     /// made are dropped (a `UInputDevice` is destroyed then) and the error is thrown.
@@ -38,6 +41,11 @@ struct DevicesByKind<Device: FrameSink> {
             made[Int(kind.rawValue)] = try make(kind, description)
         }
         devices = made
+        var borrowed: [Unmanaged<Device>?] = Array(repeating: nil, count: made.count)
+        for (index, device) in made.enumerated() {
+            if let device { borrowed[index] = Unmanaged.passUnretained(device) }
+        }
+        unretained = borrowed
     }
 
     /// The device of `kind`, if it was made.
@@ -78,8 +86,17 @@ struct DevicesByKind<Device: FrameSink> {
     }
 
     private func send(_ event: OutputEvent) throws(VirtualDeviceError) {
-        guard let device = self[event.device] else { throw .noSuchDevice(event.device.description) }
-        try device.send(type: event.type, code: event.code, value: event.value)
+        guard let device = unretained[Int(event.device.rawValue)] else { throw .noSuchDevice(event.device.description) }
+        // Borrowed for the call: `devices` holds the device for as long as `self` lives.
+        let failure = device._withUnsafeGuaranteedRef { device -> VirtualDeviceError? in
+            do throws(VirtualDeviceError) {
+                try device.send(type: event.type, code: event.code, value: event.value)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
     }
 
     /// `OutputSink.releaseAll(at:)`: every device is released; the first error is thrown after the rest.
