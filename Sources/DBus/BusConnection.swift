@@ -25,7 +25,9 @@ public final class BusConnection {
     private var timeouts: [OpaquePointer: ScheduledTimer] = [:]
     private var dispatchScheduled = false
     private var pendingCalls: Set<OpaquePointer> = []
-    private var subscriptions: [UInt64: (rule: MatchRule, handler: @MainActor (Message) -> Void)] = [:]
+    /// The signal subscriptions in the order they were made (by increasing id), so each signal
+    /// reaches its handlers in that order without sorting them per signal.
+    private var subscriptions: [(id: UInt64, rule: MatchRule, handler: @MainActor (Message) -> Void)] = []
     private var nextSubscription: UInt64 = 0
     private var objects: [String: @MainActor (Message) -> Result<[DBusValue], DBusError>?] = [:]
     private var closed = false
@@ -184,10 +186,11 @@ public final class BusConnection {
     public func subscribe(_ rule: MatchRule, handler: @escaping @MainActor (Message) -> Void) -> SignalSubscription {
         nextSubscription += 1
         let id = nextSubscription
-        subscriptions[id] = (rule, handler)
+        subscriptions.append((id, rule, handler))
         busCall("AddMatch", rule.text)
         return SignalSubscription { [weak self] in
-            guard let self, subscriptions.removeValue(forKey: id) != nil else { return }
+            guard let self, let index = subscriptions.firstIndex(where: { $0.id == id }) else { return }
+            subscriptions.remove(at: index)
             busCall("RemoveMatch", rule.text)
         }
     }
@@ -225,9 +228,10 @@ public final class BusConnection {
                 disconnectedHandler?()
                 return DBUS_HANDLER_RESULT_HANDLED
             }
-            for (_, subscription) in subscriptions.sorted(by: { $0.key < $1.key })
-            where subscription.rule.matches(message) {
-                subscription.handler(message)
+            // The subscriptions as the signal found them: a handler may subscribe or cancel.
+            let current = subscriptions
+            for index in current.indices where current[index].rule.matches(message) {
+                current[index].handler(message)
             }
             return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
         case .methodCall:
