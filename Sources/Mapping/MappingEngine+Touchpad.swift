@@ -112,13 +112,39 @@ extension MappingEngine {
     // MARK: D-pad
 
     /// The directions under a position: 4 sectors of 90 degrees, or 8 of 45 (diagonals hold two).
+    ///
+    /// The sector comes from comparing the position's two coordinates, not from its angle: the
+    /// 4 sectors meet where |x| = |y|, the 8 where one coordinate is tan(22.5 deg) of the other.
+    /// Within a hair of a boundary (where the angle's rounding decides) it takes the angle.
     static func dpadDirections(_ position: PadPosition, _ options: DpadOptions) -> UInt8 {
         guard position.radius > options.deadzone else { return 0 }
-        let sectors = options.directions == 8 ? 8.0 : 4.0
-        let sectorWidth = 2 * Double.pi / sectors
-        // Sector 0 is centred on "right", counting clockwise.
-        var sector = Int(roundedToNearest(position.angle / sectorWidth)) % Int(sectors)
-        if sector < 0 { sector += Int(sectors) }
+        let across = abs(position.x)
+        let along = abs(position.y)
+        // Far above the angle's error (a few units in the last place), far below any touch step.
+        let margin = 1e-9 * (across + along)
+        let horizontal = position.x > 0 ? Direction.right : Direction.left
+        let vertical = position.y > 0 ? Direction.down : Direction.up
+        guard options.directions == 8 else {
+            guard abs(across - along) > margin else { return dpadDirectionsByAngle(position, sectors: 4) }
+            return across > along ? horizontal : vertical
+        }
+        let tangent = 0.41421356237309503  // tan(22.5 deg) = sqrt(2) - 1
+        let nearlyHorizontal = along - tangent * across
+        let nearlyVertical = across - tangent * along
+        guard abs(nearlyHorizontal) > margin, abs(nearlyVertical) > margin else {
+            return dpadDirectionsByAngle(position, sectors: 8)
+        }
+        if nearlyHorizontal < 0 { return horizontal }
+        if nearlyVertical < 0 { return vertical }
+        return horizontal | vertical
+    }
+
+    /// The directions of the sector around the position's angle: sector 0 centred on "right",
+    /// counting clockwise. What `dpadDirections` compares its way to, away from the boundaries.
+    static func dpadDirectionsByAngle(_ position: PadPosition, sectors: Int) -> UInt8 {
+        let sectorWidth = 2 * Double.pi / Double(sectors)
+        var sector = Int(roundedToNearest(position.angle / sectorWidth)) % sectors
+        if sector < 0 { sector += sectors }
         return sectors == 4 ? Direction.fourSectors[sector] : Direction.eightSectors[sector]
     }
 
