@@ -41,9 +41,9 @@ struct DSULatencyResult {
 func measureDSULatency(
     _ profile: BenchProfile, stream: PacketStream, count: Int, spacingNanoseconds: Int64
 ) throws -> DSULatencyResult {
+    // The loop's two ends close when `channels` goes, as this returns or throws (see `BenchChannels`).
     let channels = try BenchChannels()
-    defer { channels.closeLoopEnds() }
-    let receiver = channels.packetReceiver
+    let receiver = channels.packetReceiver.rawValue
     let reactor = channels.reactor
     let server: DSUServer
     do {
@@ -52,7 +52,7 @@ func measureDSULatency(
         throw BenchError("the DSU server: \(error)")
     }
     let capabilities = MappingEngine(configuration: profile.configuration, profileName: profile.profile).capabilities
-    let sink = BenchDeviceSink(capabilities: capabilities, pipe: channels.framesWrite)
+    let sink = BenchDeviceSink(capabilities: capabilities, pipe: channels.framesWrite.rawValue)
     let pipeline = Pipeline(profile, output: SinkOutput(sink: sink, label: "bench"), scheduler: reactor)
     // As the daemon attaches them: the mapping session first, then the DSU slot.
     server.attach(pipeline.feed)
@@ -64,7 +64,7 @@ func measureDSULatency(
     }
 
     let sender = SenderState(socket: channels.packetSender, stream: stream, count: count, spacingNanoseconds: spacingNanoseconds)
-    let drain = Drain(fd: channels.framesRead)
+    let drain = Drain(reading: channels.framesRead)
     let times = PacketTimes(count: count)
 
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 512, alignment: 8)
@@ -101,7 +101,6 @@ func measureDSULatency(
         throw BenchError("only \(received) of \(count) packets arrived")
     }
     sender.done.wait()
-    close(channels.packetSender)
     client.done.wait()
     guard client.received > 0 else { throw BenchError("the DSU client received no data message") }
 

@@ -1,5 +1,6 @@
 import Bridge
 import DaydreamProtocol
+import Descriptors
 import EventLoop
 import Foundation
 import Mapping
@@ -24,15 +25,18 @@ struct FdToWriteResult {
 
 /// State the sender thread shares with the loop; each side only touches its own
 /// array until the sender has been joined.
+///
+/// It owns the sending end of the packets, which closes when the state goes: after its thread
+/// has ended and the bench has read `sentAt`.
 final class SenderState: @unchecked Sendable {
-    let socket: CInt
+    let socket: FileDescriptor
     let stream: PacketStream
     let count: Int
     let spacingNanoseconds: Int64
     let sentAt: UnsafeMutablePointer<Int64>
     let done = DispatchSemaphore(value: 0)
 
-    init(socket: CInt, stream: PacketStream, count: Int, spacingNanoseconds: Int64) {
+    init(socket: consuming FileDescriptor, stream: PacketStream, count: Int, spacingNanoseconds: Int64) {
         self.socket = socket
         self.stream = stream
         self.count = count
@@ -45,6 +49,7 @@ final class SenderState: @unchecked Sendable {
 
     /// Sends `count` packets `spacing` apart, stamping each just before its `write`.
     func run() {
+        let socket = socket.rawValue
         stream.bytes.withUnsafeBytes { all in
             var next = monotonicNanoseconds()
             for index in 0..<count {
@@ -59,11 +64,13 @@ final class SenderState: @unchecked Sendable {
     }
 }
 
-/// Drains the sink pipe so the bridge's writes never block.
+/// Drains the sink pipe so the bridge's writes never block, until the pipe's writing end
+/// closes. It owns the reading end, which closes when the drain goes (after its thread).
 final class Drain: @unchecked Sendable {
-    let fd: CInt
-    init(fd: CInt) { self.fd = fd }
+    let pipe: FileDescriptor
+    init(reading pipe: consuming FileDescriptor) { self.pipe = pipe }
     func run() {
+        let fd = pipe.rawValue
         var buffer = [UInt8](repeating: 0, count: 65536)
         while buffer.withUnsafeMutableBytes({ read(fd, $0.baseAddress, $0.count) }) > 0 {}
     }
@@ -88,15 +95,16 @@ func sleepUntil(_ deadline: Int64) {
 func measureFdToWrite(
     _ profile: BenchProfile, stream: PacketStream, count: Int, spacingNanoseconds: Int64, floorOnly: Bool = false
 ) throws -> FdToWriteResult {
+    // The loop's two ends close when `channels` goes, as this returns or throws (see `BenchChannels`).
     let channels = try BenchChannels()
-    defer { channels.closeLoopEnds() }
-    let receiver = channels.packetReceiver
+    let receiver = channels.packetReceiver.rawValue
+    let framesWrite = channels.framesWrite.rawValue
     let reactor = channels.reactor
     let capabilities = MappingEngine(configuration: profile.configuration, profileName: profile.profile).capabilities
-    let sink = BenchDeviceSink(capabilities: capabilities, pipe: channels.framesWrite)
+    let sink = BenchDeviceSink(capabilities: capabilities, pipe: framesWrite)
     let pipeline = Pipeline(profile, output: SinkOutput(sink: sink, label: "bench"), scheduler: reactor)
     let sender = SenderState(socket: channels.packetSender, stream: stream, count: count, spacingNanoseconds: spacingNanoseconds)
-    let drain = Drain(fd: channels.framesRead)
+    let drain = Drain(reading: channels.framesRead)
     let writtenAt = UnsafeMutablePointer<Int64>.allocate(capacity: count)
     writtenAt.initialize(repeating: 0, count: count)
     defer { writtenAt.deallocate() }
@@ -115,7 +123,7 @@ func measureFdToWrite(
                 let length = read(receiver, buffer.baseAddress, buffer.count)
                 guard length > 0 else { break }
                 if floorOnly {
-                    _ = write(channels.framesWrite, frame.baseAddress, frame.count)
+                    _ = write(framesWrite, frame.baseAddress, frame.count)
                     writtenAt[received] = monotonicNanoseconds()
                     withOutput += 1
                     received += 1
@@ -145,7 +153,6 @@ func measureFdToWrite(
         throw BenchError("only \(received) of \(count) packets arrived")
     }
     sender.done.wait()
-    close(channels.packetSender)
     guard withOutput > 0 else {
         throw BenchError("no packet produced an event to write (\(profile.name))")
     }

@@ -1,3 +1,4 @@
+import Descriptors
 import DSU
 import Foundation
 #if canImport(Glibc)
@@ -21,14 +22,19 @@ final class TimestampingDSUClient: @unchecked Sendable {
     /// Messages that were not a dated data message of slot 0.
     private(set) var unexpected = 0
     let done = DispatchSemaphore(value: 0)
-    private let descriptor: CInt
+    /// The client's socket, closed when the client goes (after its thread).
+    private let descriptor: FileDescriptor
     private let subscription: [UInt8]
 
     /// A client on 127.0.0.1 talking to the server at `serverPort`; `capacity` packets' worth.
     init(serverPort: UInt16, capacity: Int) throws {
         self.capacity = capacity
-        descriptor = socket(AF_INET, CInt(SOCK_DGRAM.rawValue) | CInt(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw BenchError("DSU client socket: \(String(cString: strerror(errno)))") }
+        do {
+            descriptor = try FileDescriptor(
+                checking: socket(AF_INET, CInt(SOCK_DGRAM.rawValue) | CInt(SOCK_CLOEXEC.rawValue), 0), from: "socket")
+        } catch {
+            throw BenchError("DSU client \(error)")
+        }
         stampedAt = .allocate(capacity: capacity)
         stampedAt.initialize(repeating: 0, count: capacity)
         subscription = Self.subscribeRequest(clientID: 0x6265_6E63)
@@ -41,26 +47,23 @@ final class TimestampingDSUClient: @unchecked Sendable {
         local.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
         var server = local
         server.sin_port = serverPort.bigEndian
-        let fd = descriptor
+        let fd = descriptor.rawValue
         guard setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &on, socklen_t(MemoryLayout<CInt>.size)) == 0,
               setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &receiveBuffer, socklen_t(MemoryLayout<CInt>.size)) == 0,
               setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size)) == 0,
               Self.withAddress(&local, { bind(fd, $0, $1) }) == 0,
               Self.withAddress(&server, { connect(fd, $0, $1) }) == 0
         else {
-            // Every property is set, so `deinit` closes the socket and frees the stamps.
+            // Every property is set, so `deinit` runs (it frees the stamps) and the socket closes.
             throw BenchError("DSU client setup: \(String(cString: strerror(errno)))")
         }
     }
 
-    deinit {
-        close(descriptor)
-        stampedAt.deallocate()
-    }
+    deinit { stampedAt.deallocate() }
 
     /// Sends (or renews) the subscription to slot 0.
     func subscribe() {
-        _ = subscription.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }
+        _ = subscription.withUnsafeBytes { send(descriptor.rawValue, $0.baseAddress, $0.count, 0) }
     }
 
     /// Reads data messages until `expected` have come or a second passes without one.
@@ -72,6 +75,7 @@ final class TimestampingDSUClient: @unchecked Sendable {
             control.deallocate()
             done.signal()
         }
+        let descriptor = descriptor.rawValue
         var vector = iovec(iov_base: buffer.baseAddress, iov_len: buffer.count)
         while received < expected {
             var message = msghdr()
