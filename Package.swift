@@ -130,14 +130,14 @@ let package = Package(
 
         // What the tests share: temporary directories that remove what they made, the built
         // binary's runners, pipes, a private dbus-daemon, tmux on a private server.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Descriptors"], path: "Tests/TestSupport"),
 
         // One test target per source target.
         .testTarget(name: "DescriptorsTests", dependencies: ["Descriptors"]),
         .testTarget(name: "DaydreamProtocolTests", dependencies: ["DaydreamProtocol"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "Timebase", "TestSupport"]),
-        .testTarget(name: "DBusTests", dependencies: ["DBus", "EventLoop", "Timebase", "TestSupport"]),
-        .testTarget(name: "DaydreamCoreTests", dependencies: ["DaydreamCore", "EventLoop", "Timebase"]),
+        .testTarget(name: "DBusTests", dependencies: ["DBus", "Descriptors", "EventLoop", "Timebase", "TestSupport"]),
+        .testTarget(name: "DaydreamCoreTests", dependencies: ["DaydreamCore", "Descriptors", "EventLoop", "Timebase"]),
         .testTarget(name: "DaydreamTests", dependencies: ["Daydream", "DaydreamProtocol", "Timebase"]),
         .testTarget(
             name: "MappingTests",
@@ -146,10 +146,10 @@ let package = Package(
         ),
         .testTarget(
             name: "BridgeConfigTests",
-            dependencies: ["BridgeConfig", "CEvdev", "DaydreamProtocol", "DSU", "Mapping", "Timebase", "VirtualDevice", "TestSupport"],
+            dependencies: ["BridgeConfig", "CEvdev", "DaydreamProtocol", "Descriptors", "DSU", "Mapping", "Timebase", "VirtualDevice", "TestSupport"],
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "VirtualDeviceTests", dependencies: ["VirtualDevice", "Mapping", "CEvdev", "TestSupport"]),
+        .testTarget(name: "VirtualDeviceTests", dependencies: ["VirtualDevice", "Mapping", "CEvdev", "Descriptors", "TestSupport"]),
         .testTarget(name: "VirtualHIDTests", dependencies: ["VirtualHID", "TestSupport"]),
         .testTarget(
             name: "VirtualDualSenseTests",
@@ -158,15 +158,15 @@ let package = Package(
         .testTarget(name: "DSUTests", dependencies: ["DSU", "DaydreamProtocol", "Timebase"]),
         .testTarget(
             name: "DSUServerTests",
-            dependencies: ["DSUServer", "DSU", "DaydreamCore", "DaydreamProtocol", "EventLoop", "Timebase", "TestSupport"]
+            dependencies: ["DSUServer", "DSU", "DaydreamCore", "DaydreamProtocol", "Descriptors", "EventLoop", "Timebase", "TestSupport"]
         ),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "DaydreamProtocol", "Timebase"]),
-        .testTarget(name: "SystemIntegrationTests", dependencies: ["SystemIntegration", "TestSupport"]),
+        .testTarget(name: "SystemIntegrationTests", dependencies: ["SystemIntegration", "Descriptors", "TestSupport"]),
         .testTarget(
             name: "BridgeTests",
             dependencies: [
                 "Bridge", "Mapping", "Daydream", "DaydreamProtocol", "Timebase", "BridgeConfig", "VirtualDevice", "EventLoop",
-                "DSU", "DSUServer",
+                "DSU", "DSUServer", "Descriptors",
             ]
         ),
         .testTarget(
@@ -184,7 +184,7 @@ let package = Package(
             dependencies: ["DBus", "BlueZ", "EventLoop", "Daydream", "DaydreamCore", "DaydreamProtocol", "Timebase", "TestSupport", "Bridge", "Descriptors"]
         ),
         // The built daydream-bridge, as a user runs it.
-        .testTarget(name: "CLITests", dependencies: ["DaydreamProtocol", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["DaydreamProtocol", "Descriptors", "TestSupport"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
     ],
     swiftLanguageModes: [.v6],

@@ -1,3 +1,4 @@
+import Descriptors
 import Foundation
 import Glibc
 import Testing
@@ -17,7 +18,7 @@ struct ConfigFileTests {
         let unblocker = Thread {
             Thread.sleep(forTimeInterval: 2)
             let fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
-            if fd >= 0 { close(fd) }
+            if fd >= 0 { try? FileDescriptor(owning: fd).close() }  // the writer comes and goes
         }
         unblocker.start()
         let started = Date()

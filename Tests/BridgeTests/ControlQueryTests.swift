@@ -1,4 +1,5 @@
 import Bridge
+import Descriptors
 import EventLoop
 import Foundation
 import Testing
@@ -48,18 +49,19 @@ import Testing
         let directory = try Self.makeDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/control"
-        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        try #require(listener >= 0)
-        defer { close(listener) }
+        let opened = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        try #require(opened >= 0)
+        let listener = FileDescriptor(owning: opened)
+        defer { withExtendedLifetime(listener) {} }  // listening until the query is over
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
         }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener.rawValue, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        try #require(bound == 0 && listen(listener, 4) == 0)
+        try #require(bound == 0 && listen(listener.rawValue, 4) == 0)
         let reactor = try Reactor()
         var result: Result<ControlReply, ControlClientError>?
         let query = ControlQuery(.dsu, paths: [path], reactor: reactor, timeout: .milliseconds(100)) { result = $0 }

@@ -4,6 +4,7 @@ import Daydream
 import DSU
 import DSUServer
 import DaydreamProtocol
+import Descriptors
 import EventLoop
 import Foundation
 import Mapping
@@ -347,16 +348,16 @@ struct DaemonTests {
         defer { harness.finish() }
         let server = try DSUServer(listeningOn: DSUListenAddress(octets: [127, 0, 0, 1], port: 0), reactor: harness.reactor)
         harness.daemon.dsuServer = server
-        let sender = socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        try #require(sender >= 0)
-        defer { close(sender) }
+        let opened = socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        try #require(opened >= 0)
+        let sender = FileDescriptor(owning: opened)
         var target = sockaddr_in()
         target.sin_family = sa_family_t(AF_INET)
         target.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
         target.sin_port = server.address.port.bigEndian
         let sent = withUnsafePointer(to: &target) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                sendto(sender, "DSUC", 4, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                sendto(sender.rawValue, "DSUC", 4, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
         try #require(sent == 4)

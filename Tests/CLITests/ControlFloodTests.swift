@@ -1,4 +1,5 @@
 import DaydreamProtocol
+import Descriptors
 import Foundation
 import TestSupport
 import Testing
@@ -32,53 +33,73 @@ struct ControlFloodTests {
     /// Clients that connect to `path` and send nothing; each one the daemon closes is replaced.
     final class Flood {
         let path: String
-        private var sockets: [Int32]
+        /// A slot per client: nil while it is free.
+        private var clients: [Client?]
+
+        /// One client's socket, owned until `close()`: a class, as an array holds only copyable values.
+        private final class Client {
+            private var socket: FileDescriptor?
+
+            init(_ socket: consuming FileDescriptor) {
+                self.socket = consume socket
+            }
+
+            /// Whether the daemon closed its end: a read without waiting finds the end of the stream.
+            var wasClosedByTheDaemon: Bool {
+                guard let descriptor = socket?.rawValue else { return true }
+                var byte: UInt8 = 0
+                return recv(descriptor, &byte, 1, Int32(MSG_DONTWAIT)) == 0
+            }
+
+            /// Closes the socket now: the daemon sees the client go.
+            func close() {
+                // A socket's close fails only for a bad descriptor, which an owned one is not.
+                try? socket.take()?.close()
+            }
+        }
 
         init(path: String, clients: Int) {
             self.path = path
-            sockets = Array(repeating: -1, count: clients)
+            self.clients = Array(repeating: nil, count: clients)
         }
 
         deinit { stop() }
 
         /// Closes every client.
         func stop() {
-            for index in sockets.indices where sockets[index] >= 0 {
-                close(sockets[index])
-                sockets[index] = -1
+            for index in clients.indices {
+                clients[index]?.close()
+                clients[index] = nil
             }
         }
 
         /// Connects every free slot (a full backlog refuses some: they try again next round)
         /// and frees the slots the daemon closed.
         func round() {
-            for index in sockets.indices {
-                if sockets[index] >= 0 {
-                    var byte: UInt8 = 0
-                    guard recv(sockets[index], &byte, 1, Int32(MSG_DONTWAIT)) == 0 else { continue }
-                    close(sockets[index])
-                    sockets[index] = -1
+            for index in clients.indices {
+                if let client = clients[index] {
+                    guard client.wasClosedByTheDaemon else { continue }
+                    client.close()
+                    clients[index] = nil
                 }
-                sockets[index] = connectWithoutWaiting()
+                clients[index] = connectWithoutWaiting()
             }
         }
 
-        private func connectWithoutWaiting() -> Int32 {
-            let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            guard descriptor >= 0 else { return -1 }
+        private func connectWithoutWaiting() -> Client? {
+            let opened = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            guard opened >= 0 else { return nil }
+            let descriptor = FileDescriptor(owning: opened)
             var address = sockaddr_un()
             address.sun_family = sa_family_t(AF_UNIX)
             withUnsafeMutableBytes(of: &address.sun_path) { raw in
                 for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
             }
             let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor.rawValue, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
             }
-            guard connected == 0 else {
-                close(descriptor)
-                return -1
-            }
-            return descriptor
+            guard connected == 0 else { return nil }  // `descriptor` closes as it goes
+            return Client(descriptor)
         }
     }
 

@@ -1,34 +1,35 @@
+import Descriptors
 import Foundation
 
 /// A datagram socket standing in for systemd's `$NOTIFY_SOCKET`: collects what the daemon reports.
 final class NotifySocket {
     let path: String
-    private let descriptor: Int32
+    private let descriptor: FileDescriptor
 
     init(directory: String) throws {
         path = directory + "/notify"
-        descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let opened = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard opened >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EINVAL) }
+        descriptor = FileDescriptor(owning: opened)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
         }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor.rawValue, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard bound == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EINVAL) }
         var timeout = timeval(tv_sec: 0, tv_usec: 100_000)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(descriptor.rawValue, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
-
-    deinit { close(descriptor) }
 
     /// The next message (its fields joined by newlines), or nil after `timeout` seconds.
     func receive(timeout: TimeInterval = 5) -> String? {
         let end = Date().addingTimeInterval(timeout)
         var buffer = [UInt8](repeating: 0, count: 4096)
         while Date() < end {
-            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor.rawValue, $0.baseAddress, $0.count, 0) }
             if count > 0 { return String(decoding: buffer[0..<count], as: UTF8.self) }
         }
         return nil

@@ -1,4 +1,5 @@
 import DaydreamProtocol
+import Descriptors
 import Foundation
 import Glibc
 import TestSupport
@@ -79,30 +80,30 @@ struct RunDSUTests {
 
 /// A UDP socket on 127.0.0.1 that talks to one port, with a bitwise CRC32 of its own.
 private final class LoopbackClient {
-    let descriptor: Int32
+    let descriptor: FileDescriptor
 
     init(port: UInt16) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let opened = socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard opened >= 0 else { throw POSIXError(.EINVAL) }
+        descriptor = FileDescriptor(owning: opened)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
         var timeout = timeval(tv_sec: 0, tv_usec: 250_000)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        let fd = descriptor
+        setsockopt(descriptor.rawValue, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let fd = descriptor.rawValue
         _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
         address.sin_port = port.bigEndian
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard descriptor >= 0, connected == 0 else { throw POSIXError(.EINVAL) }
+        guard connected == 0 else { throw POSIXError(.EINVAL) }
     }
-
-    deinit { close(descriptor) }
 
     var localPort: UInt16 {
         var address = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let fd = descriptor
+        let fd = descriptor.rawValue
         _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
         return UInt16(bigEndian: address.sin_port)
     }
@@ -116,14 +117,14 @@ private final class LoopbackClient {
             for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
         }
         bytes.replaceSubrange(8..<12, with: le(~crc, 4))
-        _ = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, 0) }
+        _ = bytes.withUnsafeBytes { Glibc.send(descriptor.rawValue, $0.baseAddress, $0.count, 0) }
     }
 
     /// The first datagram of `type` to arrive within the receive timeout, or nil.
     func receive(type: UInt32) -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: 256)
         while true {
-            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor.rawValue, $0.baseAddress, $0.count, 0) }
             guard count >= 20 else { return nil }
             let received = UInt32(buffer[16]) | UInt32(buffer[17]) << 8 | UInt32(buffer[18]) << 16 | UInt32(buffer[19]) << 24
             if received == type { return Array(buffer.prefix(count)) }

@@ -122,7 +122,7 @@ struct BusConnectionTests {
         let (server, client) = try Self.connectedPair(on: bus, reactor: reactor)
         var pair: [Int32] = [0, 0]
         #expect(socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0)
-        defer { close(pair[0]) }
+        let kept = FileDescriptor(owning: pair[0])
         let handedOut = UnixFileDescriptor(owning: FileDescriptor(owning: pair[1]))
         server.export(path: "/test/fd") { _ in .success([.unixFD(handedOut), .uint16(23)]) }
         var received: UnixFileDescriptor?
@@ -133,7 +133,7 @@ struct BusConnectionTests {
         let descriptor = try #require(received?.rawValue)
         #expect(descriptor >= 0)
         let packet: [UInt8] = [0xAB, 0xCD]
-        #expect(write(pair[0], packet, 2) == 2)
+        #expect(write(kept.rawValue, packet, 2) == 2)
         var buffer = [UInt8](repeating: 0, count: 8)
         #expect(read(descriptor, &buffer, 8) == 2)
         #expect(Array(buffer[0..<2]) == packet)

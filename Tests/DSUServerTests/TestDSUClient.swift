@@ -1,3 +1,4 @@
+import Descriptors
 import EventLoop
 import Glibc
 import TestSupport
@@ -49,29 +50,30 @@ final class TestDSUClient {
     }
 
     let id: UInt32
-    private let descriptor: Int32
+    private let descriptor: FileDescriptor
     private var watch: IOWatch?
     private(set) var messages: [Message] = []
     private(set) var serverIDs: Set<UInt32> = []
 
     init(reactor: Reactor, serverPort: UInt16, id: UInt32 = UInt32.random(in: 1...UInt32.max)) throws {
         self.id = id
-        descriptor = socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw ClientError("socket: errno \(errno)") }
+        let opened = socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard opened >= 0 else { throw ClientError("socket: errno \(errno)") }
+        descriptor = FileDescriptor(owning: opened)
         var local = sockaddr_in()
         local.sin_family = sa_family_t(AF_INET)
         local.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
         var server = local
         server.sin_port = serverPort.bigEndian
-        let fd = descriptor
+        let fd = descriptor.rawValue
         guard Self.withAddress(&local, { bind(fd, $0, $1) }) == 0 else { throw ClientError("bind: errno \(errno)") }
         guard Self.withAddress(&server, { connect(fd, $0, $1) }) == 0 else { throw ClientError("connect: errno \(errno)") }
-        watch = try reactor.watch(descriptor, interest: .readable) { [weak self] _ in self?.readAvailable() }
+        watch = try reactor.watch(fd, interest: .readable) { [weak self] _ in self?.readAvailable() }
     }
 
+    /// The watch goes first; `descriptor` closes after it, with the rest of the object.
     isolated deinit {
         watch?.cancel()
-        close(descriptor)
     }
 
     /// The port the kernel gave this client.
@@ -79,7 +81,7 @@ final class TestDSUClient {
         var local = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let result = withUnsafeMutablePointer(to: &local) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor.rawValue, $0, &length) }
         }
         return result == 0 ? UInt16(bigEndian: local.sin_port) : 0
     }
@@ -110,7 +112,7 @@ final class TestDSUClient {
 
     /// Sends `bytes` as they are.
     func sendRaw(_ bytes: [UInt8]) {
-        _ = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, 0) }
+        _ = bytes.withUnsafeBytes { Glibc.send(descriptor.rawValue, $0.baseAddress, $0.count, 0) }
     }
 
     /// A well-formed request of `type`: "DSUC", 1001, the length after the header, the CRC32 with
@@ -131,7 +133,7 @@ final class TestDSUClient {
     func readAvailable() {
         var buffer = [UInt8](repeating: 0, count: 512)
         while true {
-            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor.rawValue, $0.baseAddress, $0.count, 0) }
             guard count >= 0 else { return }
             messages.append(decode(Array(buffer.prefix(count))))
         }

@@ -19,6 +19,7 @@ import Glibc
         let reactor = try Reactor()
         var ends: [Int32] = [-1, -1]
         try #require(socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0)
+        let controller = FileDescriptor(owning: ends[1])
         let received = Received()
         let stream = try NotificationStream(
             socket: FileDescriptor(owning: ends[0]), mtu: 23, reactor: reactor,
@@ -26,13 +27,13 @@ import Glibc
             onClosed: { received.closedReason = $0 }
         )
         // The pair is close-on-exec: a child process another test starts meanwhile must not keep
-        // ends[1] open, or the hang-up this test waits for would not come while that child runs.
-        // More than one turn's budget is queued when the controller goes away.
+        // the controller's end open, or the hang-up this test waits for would not come while that
+        // child runs. More than one turn's budget is queued when the controller goes away.
         for index in 0..<40 {
             let packet = [UInt8](repeating: UInt8(index), count: 20)
-            #expect(packet.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) } == 20)
+            #expect(packet.withUnsafeBytes { write(controller.rawValue, $0.baseAddress, $0.count) } == 20)
         }
-        close(ends[1])
+        try? controller.close()  // the hang-up
         let end = MonotonicTime.now() + .seconds(5)
         while received.closedReason == nil, MonotonicTime.now() < end {
             reactor.runOnce(timeout: .milliseconds(50))
@@ -49,15 +50,15 @@ import Glibc
         let reactor = try Reactor()
         var ends: [Int32] = [-1, -1]
         try #require(socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0)
-        defer { close(ends[1]) }
+        let controller = FileDescriptor(owning: ends[1])
         let stream = try NotificationStream(
             socket: FileDescriptor(owning: ends[0]), mtu: 23, reactor: reactor, onPacket: { _, _ in }, onClosed: { _ in })
         let packet = [UInt8](repeating: 7, count: 20)
         for _ in 0..<3 {
-            #expect(packet.withUnsafeBytes { send(ends[1], $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == 20)
+            #expect(packet.withUnsafeBytes { send(controller.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == 20)
         }
         stream.close()
-        let sent = packet.withUnsafeBytes { send(ends[1], $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        let sent = packet.withUnsafeBytes { send(controller.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         let error = errno
         #expect(sent == -1)
         #expect(error == EPIPE, "errno \(error) (ECONNRESET is \(ECONNRESET))")
@@ -82,7 +83,8 @@ import Glibc
         let reactor = try Reactor()
         var ends: [Int32] = [-1, -1]
         try #require(socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0)
-        defer { close(ends[1]) }
+        let controller = FileDescriptor(owning: ends[1])
+        defer { withExtendedLifetime(controller) {} }  // open to the end: no hang-up here
         let received = Received()
         let stream = try NotificationStream(
             socket: FileDescriptor(owning: ends[0]), mtu: 23, reactor: reactor,
@@ -92,7 +94,7 @@ import Glibc
         defer { stream.close() }
         for index in 0..<3 {
             let packet = [UInt8](repeating: UInt8(index), count: 20)
-            #expect(packet.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) } == 20)
+            #expect(packet.withUnsafeBytes { write(controller.rawValue, $0.baseAddress, $0.count) } == 20)
         }
         // One read(2) a turn; the level-triggered watch brings the loop back for the rest.
         for expected in 1...3 {

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Descriptors
 import Testing
 import SystemIntegration
 
@@ -10,14 +11,15 @@ import SystemIntegration
 struct ServiceNotifierTests {
     /// A bound datagram socket standing in for systemd's notify socket.
     final class FakeManager {
-        let fd: Int32
+        let fd: FileDescriptor
         let name: String
         private let path: String?
 
         /// Binds to `name`: a path, or `@abstract`.
         init(name: String) throws {
-            fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            try #require(fd >= 0)
+            let opened = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            try #require(opened >= 0)
+            fd = FileDescriptor(owning: opened)
             self.name = name
             path = name.hasPrefix("@") ? nil : name
             var address = sockaddr_un()
@@ -28,22 +30,22 @@ struct ServiceNotifierTests {
             withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
             let length = socklen_t(2 + bytes.count + (abstract ? 0 : 1))
             let result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd.rawValue, $0, length) }
             }
             try #require(result == 0, "bind \(name): errno \(errno)")
         }
 
+        /// Removes the socket's file; `fd` closes after, with the rest of the object.
         deinit {
-            close(fd)
             if let path { unlink(path) }
         }
 
         /// The next datagram, or nil if none arrives within a second.
         func receive() -> String? {
-            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            var poller = pollfd(fd: fd.rawValue, events: Int16(POLLIN), revents: 0)
             guard poll(&poller, 1, 1000) == 1 else { return nil }
             var buffer = [UInt8](repeating: 0, count: 4096)
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            let count = buffer.withUnsafeMutableBytes { recv(fd.rawValue, $0.baseAddress, $0.count, 0) }
             guard count >= 0 else { return nil }
             return String(decoding: buffer.prefix(count), as: UTF8.self)
         }

@@ -1,3 +1,4 @@
+import Descriptors
 import Glibc
 
 /// A directory made for one test (under `$TMPDIR`, else /tmp) and removed, with everything in
@@ -33,13 +34,15 @@ public final class TemporaryDirectory {
 
     /// Writes `text` to the file at `file` (creating or truncating it).
     public func write(path file: String, _ text: String) throws {
-        let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw TestFailure("open \(file): errno \(errno)") }
-        defer { close(fd) }
+        let opened = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard opened >= 0 else { throw TestFailure("open \(file): errno \(errno)") }
+        let fd = FileDescriptor(owning: opened)
         let bytes = Array(text.utf8)
-        guard bytes.withUnsafeBytes({ Glibc.write(fd, $0.baseAddress, $0.count) }) == bytes.count else {
+        guard bytes.withUnsafeBytes({ Glibc.write(fd.rawValue, $0.baseAddress, $0.count) }) == bytes.count else {
             throw TestFailure("write \(file): errno \(errno)")
         }
+        // A file written: its close is part of the write, and reports a failure.
+        do { try fd.close() } catch { throw TestFailure("close \(file): \(error)") }
     }
 
     /// Renames `from` to `to` in this directory.

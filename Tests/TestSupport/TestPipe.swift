@@ -1,12 +1,17 @@
+import Descriptors
 import Glibc
 
 /// A pipe for one test; both ends are closed when it goes (the write end earlier by
 /// `closeWriteEnd()`, which the reader sees as the hang-up).
 public final class TestPipe {
+    private let reader: FileDescriptor
+    /// Owned until `closeWriteEnd()`.
+    private var writer: FileDescriptor?
+
     /// The end to read from.
-    public let readEnd: Int32
+    public var readEnd: Int32 { reader.rawValue }
     /// The end to write to; -1 once closed.
-    public private(set) var writeEnd: Int32
+    public var writeEnd: Int32 { writer?.rawValue ?? -1 }
 
     /// Makes a pipe. Both ends are close-on-exec unless `inheritable` (a child process another
     /// test starts would otherwise keep them open); `nonBlocking` sets O_NONBLOCK on both.
@@ -17,19 +22,13 @@ public final class TestPipe {
             if !inheritable { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
             if nonBlocking { _ = fcntl(end, F_SETFL, O_NONBLOCK) }
         }
-        readEnd = ends[0]
-        writeEnd = ends[1]
+        reader = FileDescriptor(owning: ends[0])
+        writer = FileDescriptor(owning: ends[1])
     }
 
     /// Closes the write end now.
     public func closeWriteEnd() {
-        guard writeEnd >= 0 else { return }
-        close(writeEnd)
-        writeEnd = -1
-    }
-
-    deinit {
-        closeWriteEnd()
-        close(readEnd)
+        // A pipe's close fails only for a bad descriptor, which an owned one is not.
+        try? writer.take()?.close()
     }
 }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CEvdev
+import Descriptors
 import TestSupport
 import Testing
 @testable import VirtualDevice
@@ -12,22 +13,20 @@ import Testing
 struct InputEventWriterTests {
     static let eventSize = MemoryLayout<input_event>.stride
 
-    /// A connected SOCK_SEQPACKET pair, closed in `deinit`.
+    /// A connected SOCK_SEQPACKET pair, closed when it goes.
     final class SocketPair {
-        let writeEnd: Int32
-        let readEnd: Int32
+        private let writer: FileDescriptor
+        private let reader: FileDescriptor
+
+        var writeEnd: Int32 { writer.rawValue }
+        var readEnd: Int32 { reader.rawValue }
 
         init() throws {
             var fds: [Int32] = [-1, -1]
             let result = socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds)
             try #require(result == 0, "socketpair: errno \(errno)")
-            writeEnd = fds[0]
-            readEnd = fds[1]
-        }
-
-        deinit {
-            close(writeEnd)
-            close(readEnd)
+            writer = FileDescriptor(owning: fds[0])
+            reader = FileDescriptor(owning: fds[1])
         }
 
         /// Every message waiting, each as its events.

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Descriptors
 
 /// Whether real uinput devices can be made here; the reason printed once when not.
 enum UInputAvailability {
@@ -8,7 +9,7 @@ enum UInputAvailability {
     static let unavailableReason: String? = {
         let fd = open("/dev/uinput", O_WRONLY | O_CLOEXEC)
         if fd >= 0 {
-            close(fd)
+            try? FileDescriptor(owning: fd).close()  // opening it is the whole check
             return nil
         }
         let code = errno

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CEvdev
+import Descriptors
 import Mapping
 import Testing
 @testable import VirtualDevice
@@ -13,7 +14,8 @@ import Testing
 struct UInputDeviceTests {
     /// A device's event node opened read-only and non-blocking, read through libevdev.
     final class Reader {
-        let fd: Int32
+        /// The node's descriptor, which libevdev reads but does not close.
+        let fd: FileDescriptor
         let evdev: EvdevDevice
 
         init(_ device: UInputDevice) throws {
@@ -26,18 +28,14 @@ struct UInputDeviceTests {
                 usleep(10_000)
             }
             try #require(fd >= 0, "open \(node): errno \(errno)")
+            let opened = FileDescriptor(owning: fd)
             var handle: OpaquePointer?
-            let result = libevdev_new_from_fd(fd, &handle)
+            let result = libevdev_new_from_fd(opened.rawValue, &handle)
             guard result == 0, let handle else {
-                close(fd)
-                throw ReadError(message: "libevdev_new_from_fd(\(node)) = \(result)")
+                throw ReadError(message: "libevdev_new_from_fd(\(node)) = \(result)")  // `opened` closes as it goes
             }
-            self.fd = fd
+            self.fd = opened
             evdev = EvdevDevice(adopting: handle)
-        }
-
-        deinit {
-            close(fd)
         }
 
         /// Every event readable now, as (type, code, value).
