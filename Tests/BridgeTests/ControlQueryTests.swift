@@ -67,7 +67,10 @@ import Testing
         let query = ControlQuery(.dsu, paths: [path], reactor: reactor, timeout: .milliseconds(100)) { result = $0 }
         defer { withExtendedLifetime(query) {} }
         #expect(reactor.run(until: { result != nil }, timeout: .seconds(5)))
-        #expect(result == .failure(.timedOut(path: path)))
+        #expect(result == .failure(.timedOut(path: path, after: .milliseconds(100))))
+        if case .failure(let error) = result {
+            #expect(error.description == "the daemon did not answer on \(path) within 0.1s", "says how long it waited")
+        }
     }
 
     /// A query let go of is cancelled: its completion never runs.

@@ -1,4 +1,5 @@
 import Descriptors
+import Timebase
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,8 +10,8 @@ public enum ControlClientError: Error, Equatable, Sendable, CustomStringConverti
     case noDaemon(paths: [String])
     /// The socket exists but may not be opened by this user.
     case permissionDenied(path: String)
-    /// The daemon did not answer in time.
-    case timedOut(path: String)
+    /// The daemon did not answer within `after`.
+    case timedOut(path: String, after: TimeSpan)
     /// The answer was not a reply.
     case badReply(path: String)
     /// Another system error.
@@ -24,8 +25,8 @@ public enum ControlClientError: Error, Equatable, Sendable, CustomStringConverti
                 + "start it with 'daydream-bridge run' or 'systemctl --user start daydream-bridge'"
         case .permissionDenied(let path):
             "no permission to use the daemon's control socket \(path): run as the daemon's user, or as a member of its group"
-        case .timedOut(let path):
-            "the daemon did not answer on \(path) within 2 seconds"
+        case .timedOut(let path, let timeout):
+            "the daemon did not answer on \(path) within \(timeout)"
         case .badReply(let path):
             "the daemon's answer on \(path) was not understood (a different version?)"
         case .failed(let call, let path, let code):
@@ -34,8 +35,12 @@ public enum ControlClientError: Error, Equatable, Sendable, CustomStringConverti
     }
 }
 
-/// Sends one request to the daemon's control socket and reads the reply (blocking, 2 s at most).
+/// Sends one request to the daemon's control socket and reads the reply (blocking,
+/// `replyTimeout` at most).
 public enum ControlClient {
+    /// How long a request waits for the daemon's reply.
+    public static let replyTimeout = TimeSpan.seconds(2)
+
     /// Sends `request` to the first of `paths` where a daemon listens.
     public static func send(_ request: ControlRequest, paths: [String]) throws(ControlClientError) -> ControlReply {
         var firstProblem: ControlClientError?
@@ -55,7 +60,9 @@ public enum ControlClient {
     public static func send(_ request: ControlRequest, to path: String) throws(ControlClientError) -> ControlReply {
         let connection = try connect(path)
         let descriptor = connection.rawValue
-        var timeout = timeval(tv_sec: 2, tv_usec: 0)
+        var timeout = timeval(
+            tv_sec: Int(replyTimeout.nanoseconds / 1_000_000_000),
+            tv_usec: Int(replyTimeout.nanoseconds % 1_000_000_000 / 1000))
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         guard FileOutput.write(request.line + "\n", to: descriptor) else {
@@ -67,7 +74,7 @@ public enum ControlClient {
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                if errno == EAGAIN || errno == EWOULDBLOCK { throw .timedOut(path: path) }
+                if errno == EAGAIN || errno == EWOULDBLOCK { throw .timedOut(path: path, after: replyTimeout) }
                 throw .failed(call: "read", path: path, code: errno)
             }
             if count == 0 { break }

@@ -56,7 +56,9 @@ public final class ControlQuery {
             reactor.callSoon { [weak self] in self?.finish(.failure(.failed(call: "epoll_ctl", path: chosen, code: error.code))) }
             return
         }
-        timer = reactor.schedule(after: timeout) { [weak self] in self?.finish(.failure(.timedOut(path: chosen))) }
+        timer = reactor.schedule(after: timeout) { [weak self] in
+            self?.finish(.failure(.timedOut(path: chosen, after: timeout)))
+        }
     }
 
     isolated deinit {
