@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import math
 import os
+import re
+import select
+import socket
 import subprocess
 import time
 import tomllib
@@ -111,38 +114,136 @@ def ensure_paired(rig: Rig, name: str, address: str) -> None:
 NOT_CONNECTED_YET = "no Bluetooth connection manager"
 
 
-def start_bridge(rig: Rig, config: str | None = None, name: str = "bridge"):
+def _exited(process) -> None:
+    """Raises for a bridge that has exited: a skip for a build without its
+    Bluetooth side, else a failure with the end of its log."""
+    log = process.log_text()
+    if NOT_CONNECTED_YET in log:
+        raise Skip("this build of 'daydream-bridge run' has no Bluetooth connection manager yet")
+    raise AssertionError(f"daydream-bridge run exited ({process.process.returncode}):\n{log[-2000:]}")
+
+
+def _control_socket(process) -> str:
+    """The control socket the bridge says (with -v) it listens on, before "running with"."""
+    log = process.log_text()
+    found = re.search(r"control socket at (\S+)", log)
+    assert found, f"daydream-bridge run -v named no control socket before running:\n{log[-2000:]}"
+    return found.group(1)
+
+
+def _ask_status(process, path: str, timeout: float) -> list[str]:
+    """Sends `status` to the bridge's control socket and returns the reply's lines.
+    The socket listens before "running with", but the bridge answers only from its
+    event loop, which it enters once its Bluetooth side is started (connected to
+    the system bus, following BlueZ): an answer says it is past every startup exit."""
+    deadline = time.monotonic() + timeout
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
+        try:
+            connection.connect(path)
+            connection.sendall(b"status\n")
+        except OSError as error:
+            if not process.alive():
+                _exited(process)
+            raise AssertionError(f"daydream-bridge run said 'running with' but its control socket {path} "
+                                 f"does not take a request ({error}):\n{process.log_text()[-2000:]}") from None
+        reply = b""
+        while True:
+            if not process.alive():
+                _exited(process)
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise AssertionError(f"daydream-bridge run did not answer 'status' on {path} within {timeout:.0f} s "
+                                     f"(its event loop is not running):\n{process.log_text()[-2000:]}")
+            readable, _, _ = select.select([connection], [], [], min(remaining, 0.2))
+            if not readable:
+                continue
+            try:
+                chunk = connection.recv(4096)
+            except ConnectionResetError:
+                chunk = b""
+            if not chunk:
+                break
+            reply += chunk
+    lines = reply.decode(errors="replace").splitlines()
+    if not lines and not process.alive():
+        _exited(process)
+    assert lines and lines[0] == "ok", f"daydream-bridge run answered 'status' on {path} with {lines}"
+    return lines[1:]
+
+
+def start_bridge(rig: Rig, config: str | None = None, name: str = "bridge", timeout: float = 30.0):
     """`daydream-bridge run -v` with the given config text (or the built-in one),
-    once it says it is running (or has exited: a failure, or a skip for a
-    build without its Bluetooth side)."""
+    once it is running: its log says "running with" (its first set of devices
+    is made, its control socket listens, its signals are handled) and its
+    control socket answers `status` (it is in its event loop, so its Bluetooth
+    side has started). A bridge that exits first fails with its log (or skips,
+    for a build without its Bluetooth side); so does one not running within
+    `timeout` s."""
     if config is not None:
         rig.write_config(config)
     process = rig.bridge("run", "-v", name=name)
-    deadline = time.monotonic() + 30
-    while True:
-        log = open(process.log_path, encoding="utf-8", errors="replace").read()
+    deadline = time.monotonic() + timeout
+    while "running with" not in process.log_text():
         if not process.alive():
-            if NOT_CONNECTED_YET in log:
-                raise Skip("this build of 'daydream-bridge run' has no Bluetooth connection manager yet")
-            raise AssertionError(f"daydream-bridge run exited ({process.process.returncode}):\n{log[-2000:]}")
-        if "running with" in log or time.monotonic() > deadline:
-            break
-        time.sleep(0.2)
-    time.sleep(1.0)
-    if not process.alive():
-        log = open(process.log_path, encoding="utf-8", errors="replace").read()
-        if NOT_CONNECTED_YET in log:
-            raise Skip("this build of 'daydream-bridge run' has no Bluetooth connection manager yet")
-        raise AssertionError(f"daydream-bridge run exited ({process.process.returncode}):\n{log[-2000:]}")
+            _exited(process)
+        if time.monotonic() > deadline:
+            raise AssertionError(f"daydream-bridge run -v did not say 'running with' within {timeout:.0f} s:\n"
+                                 f"{process.log_text()[-2000:]}")
+        time.sleep(0.1)
+    _ask_status(process, _control_socket(process), max(1.0, deadline - time.monotonic()))
     return process
+
+
+# The bridge's own words, one line each, about one controller: the daemon took it on (a
+# new session, or its session attached again after a drop; "back" is a -v line), or its
+# session released everything because the link went down.
+_TAKEN_ON = re.compile(r"^(?:<\d>)?([0-9A-F:]{17}): (?:controller connected|back)\b", re.IGNORECASE)
+_LET_GO = re.compile(r"^(?:<\d>)?([0-9A-F:]{17}): disconnected; everything released", re.IGNORECASE)
+
+
+def _taken_on(process, address: str) -> bool:
+    """Whether, by its own log, this bridge has the controller at `address` (in
+    capitals) now: its last line about taking it on comes after its last line
+    about letting it go."""
+    state = False
+    for line in process.log_text().splitlines():
+        for pattern, value in ((_TAKEN_ON, True), (_LET_GO, False)):
+            found = pattern.match(line)
+            if found and found.group(1).upper() == address:
+                state = value
+    return state
+
+
+def _check_running(bridges: list) -> None:
+    """Fails (with its log) for a bridge of these that has exited."""
+    for process in bridges:
+        if not process.alive():
+            _exited(process)
 
 
 def wait_streaming(rig: Rig, name: str, since: int, timeout: float = 60.0) -> float:
     """Waits until the bridge has subscribed to the controller's input over a
-    bonded, encrypted link, and has taken the controller on (its log says
-    "ADDRESS: controller connected" or "back"; 10 s at most for that line, as
-    its wording is the bridge's business); returns when that happened (monotonic s)."""
-    rig.emulator.wait_event("subscribed", name, since=since, timeout=timeout, on=True)
+    bonded, encrypted link (the emulator's "subscribed" after `since`), and has
+    taken the controller on: its session is attached to the controller's feed, so
+    every packet from now on reaches the virtual devices (its log says "ADDRESS:
+    controller connected" or "back", after any "disconnected; everything released"
+    for it). The first set of devices exists from the start; a further
+    controller's set is made before that line. Fails when the bridge exits, or
+    when that line has not come 10 s after the subscription. Returns when the
+    subscription was seen (monotonic s)."""
+    bridges = [p for p in rig.processes if p.name.startswith("bridge") and p.alive()]
+    assert bridges, f"wait_streaming({name}): no bridge is running " \
+        f"({', '.join(f'{p.name} exited {p.process.returncode}' for p in rig.processes) or 'none started'})"
+    deadline = time.monotonic() + timeout
+    while True:
+        remaining = deadline - time.monotonic()
+        try:
+            rig.emulator.wait_event("subscribed", name, since=since, timeout=min(1.0, max(0.0, remaining)), on=True)
+            break
+        except AssertionError as error:
+            _check_running(bridges)  # a bridge that died fails now, with its log, not at the deadline
+            if remaining <= 1.0:
+                raise AssertionError(f"{name} not subscribed within {timeout:.0f} s ({error})") from None
     deadline = time.monotonic() + 10
     while True:
         state = rig.emulator_state(name)
@@ -153,15 +254,15 @@ def wait_streaming(rig: Rig, name: str, since: int, timeout: float = 60.0) -> fl
         time.sleep(0.1)
     subscribed = time.monotonic()
     address = rig.controllers[name].upper()
-    logs = [p.log_path for p in rig.processes if p.name.startswith("bridge")]
     deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and logs:
-        text = "".join(open(path, encoding="utf-8", errors="replace").read() for path in logs)
-        since_subscribed = text.upper()
-        if f"{address}: CONTROLLER CONNECTED" in since_subscribed or f"{address}: BACK" in since_subscribed:
-            break
-        time.sleep(0.1)
-    time.sleep(0.3)
+    while not any(_taken_on(process, address) for process in bridges):
+        _check_running(bridges)
+        if time.monotonic() > deadline:
+            tails = "\n".join(f"--- {p.name}.log (this run of it):\n{p.log_text()[-2000:]}" for p in bridges)
+            raise AssertionError(f"{name} ({address}) is subscribed, but 10 s later the bridge has not taken it on "
+                                 f"(no '{address}: controller connected' or 'back' after its last "
+                                 f"'disconnected; everything released'):\n{tails}")
+        time.sleep(0.05)
     return subscribed
 
 

@@ -16,6 +16,9 @@ class Process:
         self.argv = argv
         self.log_path = os.path.join(logs, f"{name}.log")
         self.log = open(self.log_path, "ab", buffering=0)
+        # The log is shared by every process of this name in the run (scenarios, repeats):
+        # this one's own lines start here.
+        self.log_offset = os.fstat(self.log.fileno()).st_size
         self.log.write(f"--- {time.monotonic():.3f} start: {' '.join(argv)}\n".encode())
         self.process = subprocess.Popen(argv, stdout=self.log, stderr=subprocess.STDOUT,
                                         stdin=subprocess.DEVNULL, env=env)
@@ -23,6 +26,13 @@ class Process:
 
     def alive(self) -> bool:
         return self.process.poll() is None
+
+    def log_text(self) -> str:
+        """What this process has logged so far, without the lines of earlier
+        processes of the same name (the log file is appended to)."""
+        with open(self.log_path, "rb") as file:
+            file.seek(self.log_offset)
+            return file.read().decode(errors="replace")
 
     def cpu_seconds(self) -> float:
         """utime + stime from /proc/PID/stat (valid while the process lives)."""

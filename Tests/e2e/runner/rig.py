@@ -178,9 +178,8 @@ class Rig:
     def rig_agent(self) -> Process:
         """The rig's own NoInputNoOutput agent (for scenarios without the bridge)."""
         agent = self.program("agent", [self.python, os.path.join(self.e2e, "runner", "agent.py")])
-        log = agent.log_path
         deadline = time.monotonic() + 30
-        while "agent ready" not in open(log, encoding="utf-8", errors="replace").read():
+        while "agent ready" not in agent.log_text():  # this agent's, not an earlier one's in agent.log
             if not agent.alive() or time.monotonic() > deadline:
                 raise RigError("the rig's agent did not register (see agent.log)")
             time.sleep(0.1)
@@ -192,9 +191,8 @@ class Rig:
         from bridge_helpers import NOT_CONNECTED_YET
         for process in self.processes:
             if process.name.startswith("bridge") and not process.alive():
-                with open(process.log_path, encoding="utf-8", errors="replace") as file:
-                    if NOT_CONNECTED_YET in file.read():
-                        return "this build of 'daydream-bridge run' has no Bluetooth connection manager yet"
+                if NOT_CONNECTED_YET in process.log_text():
+                    return "this build of 'daydream-bridge run' has no Bluetooth connection manager yet"
         return None
 
     # Reporting ----------------------------------------------------------------

@@ -78,7 +78,7 @@ def user_bridge(rig, home: str) -> Process:
 def wait_running(process: Process, timeout: float = 30.0) -> None:
     deadline = time.monotonic() + timeout
     while True:
-        log = open(process.log_path, encoding="utf-8", errors="replace").read()
+        log = process.log_text()  # this run's lines: bridge-user.log is appended to on a repeat
         assert process.alive(), f"daydream-bridge as an ordinary user exited:\n{log[-2000:]}"
         if "running with" in log:
             return
