@@ -14,33 +14,36 @@ struct OutputState: ~Copyable, @unchecked Sendable {
     private static var relativeCodes: Int { Int(EventCode.relMax) + 1 }
     /// Each device's run in `relative`: its codes, then the bits of the codes added to.
     private static var relativeStride: Int { relativeCodes + 1 }
+    /// The tables' sizes: every device's run.
+    private static var keyTableSize: Int { OutputDeviceKind.count * keyCodes }
+    private static var absoluteTableSize: Int { OutputDeviceKind.count * absoluteCodes }
+    private static var relativeTableSize: Int { OutputDeviceKind.count * relativeStride }
 
     /// Presses per device and `EV_KEY` code.
-    private let keyCounts: UnsafeMutableBufferPointer<UInt8>
+    private let keyCounts: UnsafeMutablePointer<UInt8>
     /// How many (device, code) pairs of `keyCounts` went from 0 to pressed and not back; never
     /// fewer than are down, so `releaseEverything` can stop once it has released them all.
     private var keysDown = 0
     /// Current value per device and `EV_ABS` code.
-    private let absValues: UnsafeMutableBufferPointer<Int32>
+    private let absValues: UnsafeMutablePointer<Int32>
     /// Rest value per device and `EV_ABS` code (from the capabilities).
-    private let absRest: UnsafeMutableBufferPointer<Int32>
+    private let absRest: UnsafeMutablePointer<Int32>
     /// Pending relative motion per device and `EV_REL` code, summed within a frame and written by
     /// `flushRelative`; after each device's codes, the codes added to since the flush, as bits.
-    private let relative: UnsafeMutableBufferPointer<Int32>
+    private let relative: UnsafeMutablePointer<Int32>
     /// Devices with pending relative motion, as bits of `OutputDeviceKind.rawValue`.
     private var relativeDevices: UInt64 = 0
 
     init(capabilities: Capabilities) {
         precondition(Self.relativeCodes <= UInt32.bitWidth, "one bit per EV_REL code")
-        let devices = OutputDeviceKind.count
-        keyCounts = .allocate(capacity: devices * Self.keyCodes)
-        keyCounts.initialize(repeating: 0)
-        absValues = .allocate(capacity: devices * Self.absoluteCodes)
-        absValues.initialize(repeating: 0)
-        absRest = .allocate(capacity: devices * Self.absoluteCodes)
-        absRest.initialize(repeating: 0)
-        relative = .allocate(capacity: devices * Self.relativeStride)
-        relative.initialize(repeating: 0)
+        keyCounts = .allocate(capacity: Self.keyTableSize)
+        keyCounts.initialize(repeating: 0, count: Self.keyTableSize)
+        absValues = .allocate(capacity: Self.absoluteTableSize)
+        absValues.initialize(repeating: 0, count: Self.absoluteTableSize)
+        absRest = .allocate(capacity: Self.absoluteTableSize)
+        absRest.initialize(repeating: 0, count: Self.absoluteTableSize)
+        relative = .allocate(capacity: Self.relativeTableSize)
+        relative.initialize(repeating: 0, count: Self.relativeTableSize)
         for kind in capabilities.deviceKinds {
             for axis in capabilities[kind]?.absoluteAxes ?? [] where Int(axis.code) < Self.absoluteCodes {
                 let index = Self.absoluteIndex(axis.code, on: kind)
@@ -70,7 +73,14 @@ struct OutputState: ~Copyable, @unchecked Sendable {
 
     /// True when any key is down or any axis is away from rest.
     var isIdle: Bool {
-        !keyCounts.contains(where: { $0 != 0 }) && absValues.elementsEqual(absRest)
+        !UnsafeBufferPointer(start: keyCounts, count: Self.keyTableSize).contains(where: { $0 != 0 })
+            && absValuesAtRest
+    }
+
+    /// Whether every absolute axis is at its rest value.
+    private var absValuesAtRest: Bool {
+        UnsafeBufferPointer(start: absValues, count: Self.absoluteTableSize)
+            .elementsEqual(UnsafeBufferPointer(start: absRest, count: Self.absoluteTableSize))
     }
 
     /// Presses `code` on `device` (emitting only the first press).
@@ -166,14 +176,14 @@ struct OutputState: ~Copyable, @unchecked Sendable {
         }
         keysDown = 0
         // Centring an axis at rest writes nothing: compare the tables before visiting every axis.
-        if !absValues.elementsEqual(absRest) {
+        if !absValuesAtRest {
             for code in 0..<Self.absoluteCodes {
                 for device in devices {
                     centreAbsolute(UInt16(code), on: device, into: &output)
                 }
             }
         }
-        relative.update(repeating: 0)
+        relative.update(repeating: 0, count: Self.relativeTableSize)
         relativeDevices = 0
     }
 }
