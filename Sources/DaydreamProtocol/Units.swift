@@ -60,6 +60,18 @@ public struct Quaternion: Hashable, Sendable {
 
     /// The rotation a rotation vector (axis times angle in radians) describes.
     public init(rotationVector v: Vector3) {
+        let squaredAngle = v.x * v.x + v.y * v.y + v.z * v.z
+        guard squaredAngle <= HalfAngleSeries.limit else {
+            self.init(longRotationVector: v)
+            return
+        }
+        let (cosine, factor) = HalfAngleSeries.cosineAndSineOverAngle(squaredAngle: squaredAngle)
+        self.init(w: cosine, x: v.x * factor, y: v.y * factor, z: v.z * factor)
+    }
+
+    /// A vector longer than π (or not a number, which makes the identity), through libm.
+    @inline(never)
+    private init(longRotationVector v: Vector3) {
         let angle = v.length
         guard angle > 1e-12 else {
             self = .identity
