@@ -101,13 +101,13 @@ public struct Quaternion: Hashable, Sendable {
     }
 
     /// Rotation about the vertical (y) axis in radians: the yaw of `eulerAngles`, alone.
-    public var yaw: Double { atan2(2 * (w * y + x * z), 1 - 2 * (x * x + y * y)) }
+    public var yaw: Double { ArcTangent.angle(y: 2 * (w * y + x * z), x: 1 - 2 * (x * x + y * y)) }
 
     /// Rotation about the x axis in radians: the pitch of `eulerAngles`, alone.
     public var pitch: Double { asin(max(-1, min(1, 2 * (w * x - y * z)))) }
 
     /// Rotation about the z axis in radians: the roll of `eulerAngles`, alone.
-    public var roll: Double { atan2(2 * (w * z + x * y), 1 - 2 * (x * x + z * z)) }
+    public var roll: Double { ArcTangent.angle(y: 2 * (w * z + x * y), x: 1 - 2 * (x * x + z * z)) }
 }
 
 /// A point on the touchpad: x from 0 (left) to 1 (right), y from 0 (top) to 1 (bottom).
