@@ -37,6 +37,33 @@ struct ManagerTests {
         try rig.wait("discovery to stop") { (try? rig.fake.state()["discovering"] as? Bool) == false }
     }
 
+    /// bluetoothd answers InProgress while the kernel still runs an earlier discovery (one a
+    /// crashed bluetoothd left behind, until it times out): nothing else would ask again, so
+    /// the manager does, until discovery starts.
+    @Test func aBusyStartDiscoveryIsTriedAgain() throws {
+        let rig = try Rig(policy: .none) { $0.discoveryRetryDelay = .milliseconds(50) }
+        defer { rig.stop() }
+        try rig.fake.command("configure_adapter", ["busy_discovery_starts": 3])
+        rig.manager.start()
+        rig.manager.startDiscovery()
+        try rig.wait("discovery after three busy answers") { (try? rig.fake.state()["discovering"] as? Bool) == true }
+        #expect(try rig.fake.log().filter { $0.hasPrefix("StartDiscovery") }.count == 4)
+        #expect(rig.log.lines.filter { $0.contains("InProgress") }.count == 3)
+
+        // Stopped while busy: no retry starts it behind the user's back.
+        rig.manager.stopDiscovery()
+        try rig.wait("discovery to stop") { (try? rig.fake.state()["discovering"] as? Bool) == false }
+        try rig.fake.command("configure_adapter", ["busy_discovery_starts": 1])
+        rig.manager.startDiscovery()
+        rig.manager.stopDiscovery()
+        try rig.wait("the busy answer") { rig.log.lines.filter { $0.contains("InProgress") }.count == 4 }
+        // Five retry delays: a retry that ignored the stop would have asked by then.
+        _ = rig.reactor.run(until: { false }, timeout: .milliseconds(250))
+        try rig.sync()
+        #expect(try rig.fake.log().filter { $0.hasPrefix("StartDiscovery") }.count == 5)
+        #expect((try rig.fake.state()["discovering"] as? Bool) == false)
+    }
+
     @Test func theAgentAcceptsTheRequestedControllerAndRefusesEverythingElse() throws {
         let rig = try Rig(devices: [
             Rig.controller(Rig.first, paired: false), Rig.controller(Rig.second, paired: false),

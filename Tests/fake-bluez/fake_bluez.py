@@ -268,6 +268,9 @@ class Adapter(FakeObject):
             "PowerState": dbus.String("on" if powered else "off"),
         }})
         self.filter = None
+        # StartDiscovery calls answered InProgress, as bluetoothd answers while the kernel is
+        # still busy with an earlier discovery (one a crashed bluetoothd left running).
+        self.busy_discovery_starts = 0
 
     @dbus.service.method(ADAPTER, in_signature="a{sv}")
     def SetDiscoveryFilter(self, options):
@@ -279,6 +282,9 @@ class Adapter(FakeObject):
         self.record("StartDiscovery")
         if not self.props[ADAPTER]["Powered"]:
             raise dbus.exceptions.DBusException("Resource Not Ready", name="org.bluez.Error.NotReady")
+        if self.busy_discovery_starts > 0:
+            self.busy_discovery_starts -= 1
+            raise dbus.exceptions.DBusException("Operation already in progress", name="org.bluez.Error.InProgress")
         self.set(ADAPTER, "Discovering", dbus.Boolean(True))
 
     @dbus.service.method(ADAPTER)
@@ -618,6 +624,12 @@ def run_command(fake, command, answer):
         for key, value in command.items():
             if key not in ("cmd", "address", "id"):
                 setattr(device, key, value)
+        return None
+    if cmd == "configure_adapter":
+        adapter = fake.adapter()
+        for key, value in command.items():
+            if key not in ("cmd", "id"):
+                setattr(adapter, key, value)
         return None
     if cmd == "remove_device":
         device = fake.device(command["address"])

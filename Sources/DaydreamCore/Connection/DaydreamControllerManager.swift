@@ -82,6 +82,11 @@ public final class DaydreamControllerManager {
         /// reads the adapters from the kernel).
         public var adapterGracePeriod = TimeSpan.seconds(2)
 
+        /// How soon a StartDiscovery that BlueZ answered InProgress is sent again. bluetoothd
+        /// answers so while the kernel is still busy with an earlier discovery, as one a crashed
+        /// bluetoothd left running is until it times out (about 10 s).
+        public var discoveryRetryDelay = TimeSpan.seconds(1)
+
         /// Defaults, with `policy`.
         public init(policy: ConnectionPolicy = .pairedOnly) { self.policy = policy }
     }
@@ -174,6 +179,8 @@ public final class DaydreamControllerManager {
     private var token: ObserverToken?
     private var discoveryActive = false
     private var discoveryRequested = false
+    /// The next StartDiscovery after an InProgress answer.
+    private var discoveryRetry: ScheduledTimer?
     private var lastProblem: Problem?
     private var poweringOn = false
     /// Adapters the manager powered on once; an adapter the user turns off later stays off.
@@ -250,6 +257,8 @@ public final class DaydreamControllerManager {
         guard isRunning else { return }
         stopDiscovery()
         isRunning = false
+        discoveryRetry?.cancel()
+        discoveryRetry = nil
         adapterGraceTimer?.cancel()
         adapterGraceTimer = nil
         for link in links.values { link.shutDown(disconnect: disconnect) }
@@ -468,10 +477,16 @@ public final class DaydreamControllerManager {
                     switch result {
                     case .success:
                         discoveryActive = true
+                        discoveryRetry?.cancel()
+                        discoveryRetry = nil
                         log.debug("discovery started on \(adapter.name)")
                         updateDiscovery()
-                    case .failure(let error) where error.meansTargetIsGone || error.shortName == "InProgress":
+                    case .failure(let error) where error.meansTargetIsGone:
                         log.debug("StartDiscovery on \(adapter.name): \(error)")
+                    case .failure(let error) where error.shortName == "InProgress":
+                        // The kernel is busy with an earlier discovery; nothing else would ask again.
+                        log.debug("StartDiscovery on \(adapter.name): \(error); again in \(options.discoveryRetryDelay)")
+                        retryDiscovery()
                     case .failure(let error):
                         log.warning("StartDiscovery on \(adapter.name) failed: \(error)")
                     }
@@ -482,6 +497,16 @@ public final class DaydreamControllerManager {
             client.stopDiscovery(adapter: adapter.path) { [log] result in
                 if case .failure(let error) = result { log.debug("StopDiscovery failed: \(error)") }
             }
+        }
+    }
+
+    /// Sends StartDiscovery again after `discoveryRetryDelay`, if it is still wanted then.
+    private func retryDiscovery() {
+        guard discoveryRetry == nil else { return }
+        discoveryRetry = reactor.schedule(after: options.discoveryRetryDelay) { [weak self] in
+            guard let self else { return }
+            discoveryRetry = nil
+            updateDiscovery()
         }
     }
 }
