@@ -72,9 +72,12 @@ enum PairCommand: Subcommand {
         switch outcome {
         case .success(let feed):
             printOut("Paired and trusted \(feed.address).")
+            // A running bridge holds the input notifications: it has the controller, and this waits no longer.
             let connected = context.run(until: { feed.isConnected && feed.deviceInformation.firmwareVersion != nil
-                && feed.batteryPercent != nil }, timeout: .seconds(30))
-            if connected || feed.isConnected {
+                && feed.batteryPercent != nil || feed.inputHeldByAnotherProgram }, timeout: .seconds(30))
+            if feed.inputHeldByAnotherProgram && !feed.isConnected {
+                printOut("Connected; another program reads its input (a running 'daydream-bridge run').")
+            } else if connected || feed.isConnected {
                 let battery = feed.batteryPercent.map { "\($0)%" } ?? "unknown"
                 printOut("Connected: firmware \(feed.deviceInformation.firmwareVersion ?? "unknown"), battery \(battery).")
             } else {

@@ -88,6 +88,22 @@ struct CommandTests {
         #expect(pair.stderr.contains("daydream-bridge forget \(ManagerRig.first)"))
     }
 
+    /// The usual case: `pair` while the bridge runs. The bridge takes the controller's
+    /// notifications as soon as it is paired; `pair` says so instead of waiting 30 s for a
+    /// stream it cannot have and then calling the controller not connected.
+    @Test(.enabled(if: BuiltBinary.exists, "the daydream-bridge binary is not built next to the tests"))
+    func pairWhileABridgeReadsTheControllerSaysSoAtOnce() throws {
+        let rig = try ManagerRig(policy: .none, devices: [
+            ManagerRig.controller(ManagerRig.first, paired: false, ["input_held_elsewhere": true]),
+        ])
+        defer { rig.stop() }
+        let pair = try run(["pair", ManagerRig.first, "--timeout", "10"], bus: rig.bus)
+        #expect(pair.status == 0, "\(pair.stderr)")
+        #expect(pair.stdout.contains("Paired and trusted \(ManagerRig.first)"))
+        #expect(pair.stdout.contains("Connected; another program reads its input"), "\(pair.stdout)")
+        #expect(!pair.stdout.contains("Not connected yet"))
+    }
+
     @Test(.enabled(if: BuiltBinary.exists, "the daydream-bridge binary is not built next to the tests"))
     func pairWithSeveralCandidatesListsThemAndPairsNone() throws {
         let rig = try ManagerRig(policy: .none, devices: [

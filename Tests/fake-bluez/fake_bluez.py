@@ -324,6 +324,7 @@ class Device(FakeObject):
         self.battery_plugin = False  # like bluetoothd's battery plugin: Battery1 instead of 180F
         self.refuse_acquire = None
         self.late_gatt = False       # another GATT object right after ServicesResolved
+        self.input_held_elsewhere = False  # another client acquires the input notifications on connection
         self.hid_service = False     # a look-alike with a HID service (0x1812)
         self.daydream_input = True   # False: a look-alike without the FE55 input characteristic
         self.resolves = True         # False: connected, but ServicesResolved never comes
@@ -378,6 +379,12 @@ class Device(FakeObject):
         for obj in list(self.fake.objects.values()):
             if isinstance(obj, GattCharacteristic) and obj.path.startswith(self.path + "/"):
                 obj.subscribe_sessions()
+        if self.input_held_elsewhere:
+            # Another client (a running bridge) acquires the input notifications on connection.
+            char = self.characteristic(INPUT)
+            if char.socket is None:
+                char.socket, char.other_holder = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+                char.props[CHARACTERISTIC]["NotifyAcquired"] = dbus.Boolean(True)
         self.set(DEVICE, "ServicesResolved", dbus.Boolean(True))
         if self.late_gatt:
             # Like bluetoothd exporting a last object after ServicesResolved.
@@ -609,7 +616,7 @@ def run_command(fake, command, answer):
         device = Device(fake, adapter, command["address"], command.get("name"), command.get("uuids", []),
                         command.get("paired", False), command.get("rssi", -50))
         for key in ("pair_error", "connect_error", "connect_error_message", "agent_method", "battery_notify", "battery_plugin",
-                    "refuse_acquire", "gatt", "late_gatt"):
+                    "refuse_acquire", "gatt", "late_gatt", "input_held_elsewhere"):
             if key in command:
                 setattr(device, key, command[key])
         for key in LOOKALIKE_OPTIONS:

@@ -17,6 +17,9 @@ public final class ControllerFeed: ControllerConsumer {
     public private(set) var batteryPercent: Int?
     /// The Device Information strings read so far.
     public private(set) var deviceInformation = ControllerDeviceInformation()
+    /// Whether the last subscription was refused because another program holds the input
+    /// notifications (its AcquireNotify, a running bridge's say); false again once streaming.
+    public internal(set) var inputHeldByAnotherProgram = false
     /// Set by the transport: reads the battery level, which then arrives as `batteryChanged`.
     public var batteryReader: (@MainActor () -> Void)?
 

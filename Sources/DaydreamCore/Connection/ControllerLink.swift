@@ -334,6 +334,11 @@ final class ControllerLink {
             guard let self, attempt == generation, state == .subscribing else { return }
             switch result {
             case .success: streaming(.startNotify)
+            case .failure(let error) where error.shortName == "NotPermitted":
+                // Both refused as NotPermitted: another client acquired the notifications.
+                log.info("\(address): another program holds the input notifications (\(error))")
+                feed.inputHeldByAnotherProgram = true
+                lost("cannot subscribe to input notifications")
             case .failure(let error):
                 log.error("\(address): StartNotify failed: \(error)")
                 lost("cannot subscribe to input notifications")
@@ -343,6 +348,7 @@ final class ControllerLink {
 
     private func streaming(_ method: DaydreamControllerManager.NotifyMethod) {
         state = .streaming
+        feed.inputHeldByAnotherProgram = false
         notifyMethod = method
         streamStarted = reactor.now
         lastValueReceived = reactor.now
