@@ -31,6 +31,7 @@ public enum AbsolutePointer {
 
     /// The orientation relative to the zero as degrees: x positive turning right (yaw), y
     /// positive tipping the tip down (pitch), so both grow as the screen's coordinates do.
+    @inline(__always)
     public static func degrees(_ orientation: Quaternion, zero: Quaternion) -> (x: Double, y: Double) {
         // Yaw and pitch alone: `eulerAngles` would work out the roll too (an `atan2`), unread.
         let relative = zero.conjugate * orientation
@@ -39,6 +40,7 @@ public enum AbsolutePointer {
 
     /// The coordinate for an angle in degrees over a field of view: the centre at 0, the edges at
     /// half the field either side, clamped there beyond.
+    @inline(__always)
     public static func coordinate(_ degrees: Double, fieldOfView: Double) -> Int32 {
         guard degrees.isFinite else { return axis.value }
         let fraction = min(1, max(0, 0.5 + degrees / fieldOfView))

@@ -3,10 +3,18 @@ import Timebase
 
 extension MappingEngine {
     /// Releases, then presses, then chords, for the buttons that changed since the last snapshot.
+    /// The comparison is inlined into `update` (most packets change no button); the work is not.
+    @inline(__always)
     mutating func updateButtons(_ input: ControllerInput, at time: MonotonicTime, into buffer: inout OutputBuffer) {
         let previous = lastButtons
         lastButtons = input.buttons
         guard input.buttons != previous else { return }
+        buttonsChanged(from: previous, input, at: time, into: &buffer)
+    }
+
+    @inline(never)
+    private mutating func buttonsChanged(from previous: DaydreamButtons, _ input: ControllerInput, at time: MonotonicTime,
+                                         into buffer: inout OutputBuffer) {
         for button in ControllerButton.allCases where previous.contains(button.mask) && !input.buttons.contains(button.mask) {
             buttonReleased(button, at: time, into: &buffer)
         }
@@ -19,9 +27,16 @@ extension MappingEngine {
         refreshDeadline()
     }
 
-    /// Chord windows and holds that ended by `time`, then taps whose tap time is up.
+    /// Chord windows and holds that ended by `time`, then taps whose tap time is up. The deadline
+    /// check is inlined into `update` and `advance` (most packets have nothing due); the work is not.
+    @inline(__always)
     mutating func advanceButtons(to time: MonotonicTime, into buffer: inout OutputBuffer) {
         guard let deadline = earliestDeadline, deadline <= time else { return }
+        advanceDueButtons(to: time, into: &buffer)
+    }
+
+    @inline(never)
+    private mutating func advanceDueButtons(to time: MonotonicTime, into buffer: inout OutputBuffer) {
         for button in ControllerButton.allCases {
             let pressedAt: MonotonicTime
             switch phases[button.rawValue] {

@@ -17,6 +17,7 @@ struct PointerState: Sendable {
 extension MappingEngine {
     /// Moves the absolute pointer to the orientation relative to the zero, filtered.
     /// Called only for profiles with `pointer = { ... }`, after `updateMotion` has taken the zero.
+    @inline(__always)
     mutating func updatePointer(_ settings: PointerSettings, _ input: ControllerInput, at time: MonotonicTime,
                                 into buffer: inout OutputBuffer) {
         guard let zero = motion.zero else { return }

@@ -177,6 +177,7 @@ extension MappingEngine {
 
     /// The finger's motion since the last sample of this gesture and the time it took (by the
     /// controller's clock where plausible, see `SampleInterval`); nil on landing (no jump) and lift.
+    @inline(__always)
     private mutating func touchDelta(_ input: ControllerInput, at time: MonotonicTime) -> (dx: Double, dy: Double, seconds: Double)? {
         guard let touch = input.touch else {
             touchpad.endGesture()
@@ -203,6 +204,7 @@ extension MappingEngine {
         output.addRelative(EventCode.relY, takeWholeCounts(delta.dy * gain, remainder: &touchpad.remainderY), on: options.device)
     }
 
+    @inline(__always)
     private mutating func updateScroll(_ input: ControllerInput, _ options: ScrollOptions, at time: MonotonicTime) {
         guard let delta = touchDelta(input, at: time) else { return }
         let sign = options.natural ? -1.0 : 1.0
@@ -241,6 +243,7 @@ extension MappingEngine {
     }
 
     /// Hi-res units on `device`, plus a whole detent on the low-res axis each time 120 of them add up.
+    @inline(__always)
     private mutating func emitWheel(_ units: Int32, horizontal: Bool, on device: OutputDeviceKind) {
         guard units != 0 else { return }
         if horizontal {

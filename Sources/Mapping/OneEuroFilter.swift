@@ -30,6 +30,7 @@ public struct OneEuroFilter: Hashable, Sendable {
 
     /// The filtered value of `value` sampled at `time` (seconds, any origin). A sample at or
     /// before the last one's time changes nothing and returns the last filtered value.
+    @inline(__always)
     public mutating func filter(_ value: Double, at time: Double) -> Double {
         guard let last else {
             self.last = (time, value, 0)
