@@ -11,9 +11,10 @@ import Darwin
 /// angle of a ratio within tan(π/16) of 0, whose Taylor series has converged to 3e-19 by its
 /// twelfth term. The octant then places the angle. It agrees with libm to 4e-16 (the tests
 /// sweep every octant); zeros, infinities and NaN take libm's own answer.
+@usableFromInline
 package enum ArcTangent {
     /// The angle of the point (x, y) from the positive x axis, in -π...π, as `atan2(y, x)`.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func angle(y: Double, x: Double) -> Double {
         let (absoluteX, absoluteY) = (abs(x), abs(y))
         let steep = absoluteY > absoluteX
@@ -26,8 +27,8 @@ package enum ArcTangent {
     }
 
     /// `atan(ratio)` for a ratio in 0...1.
-    @inline(__always)
-    static func angleOfRatio(_ ratio: Double) -> Double {
+    @inlinable @inline(__always)
+    package static func angleOfRatio(_ ratio: Double) -> Double {
         let tangentOfEighth = 0.41421356237309503  // tan(π/8), √2 - 1
         let reduced: Double
         let base: Double

@@ -6,14 +6,17 @@ import Darwin
 
 /// Scale factors from raw counts to SI units (see protocol.md).
 public enum Scale {
+    // Computed and inlinable, so other modules fold each to a constant rather than call a lazy
+    // global's accessor on every packet.
+
     /// Radians per orientation count: 2 pi / 4095.
-    public static let orientation = 2.0 * Double.pi / 4095.0
+    @inlinable public static var orientation: Double { 2.0 * Double.pi / 4095.0 }
     /// m/s^2 per acceleration count: 8 g / 4095, with g = 9.8.
-    public static let acceleration = 8.0 * 9.8 / 4095.0
+    @inlinable public static var acceleration: Double { 8.0 * 9.8 / 4095.0 }
     /// Radians per second per gyro count: 2048 / 4095 degrees per second.
-    public static let gyro = 2048.0 / 4095.0 * Double.pi / 180.0
+    @inlinable public static var gyro: Double { 2048.0 / 4095.0 * Double.pi / 180.0 }
     /// Touch counts to 0...1.
-    public static let touch = 1.0 / 255.0
+    @inlinable public static var touch: Double { 1.0 / 255.0 }
 }
 
 /// Three doubles, in the unit the property that holds them names.
@@ -49,6 +52,7 @@ public struct Quaternion: Hashable, Sendable {
     public var y: Double
     public var z: Double
 
+    @inlinable
     public init(w: Double, x: Double, y: Double, z: Double) {
         self.w = w
         self.x = x
@@ -83,9 +87,10 @@ public struct Quaternion: Hashable, Sendable {
     }
 
     /// The inverse rotation (the conjugate of a unit quaternion).
-    public var conjugate: Quaternion { Quaternion(w: w, x: -x, y: -y, z: -z) }
+    @inlinable public var conjugate: Quaternion { Quaternion(w: w, x: -x, y: -y, z: -z) }
 
     /// The Hamilton product `self * other`.
+    @inlinable @inline(__always)
     public static func * (lhs: Quaternion, rhs: Quaternion) -> Quaternion {
         Quaternion(
             w: lhs.w * rhs.w - lhs.x * rhs.x - lhs.y * rhs.y - lhs.z * rhs.z,
@@ -101,10 +106,10 @@ public struct Quaternion: Hashable, Sendable {
     }
 
     /// Rotation about the vertical (y) axis in radians: the yaw of `eulerAngles`, alone.
-    public var yaw: Double { ArcTangent.angle(y: 2 * (w * y + x * z), x: 1 - 2 * (x * x + y * y)) }
+    @inlinable @inline(__always) public var yaw: Double { ArcTangent.angle(y: 2 * (w * y + x * z), x: 1 - 2 * (x * x + y * y)) }
 
     /// Rotation about the x axis in radians: the pitch of `eulerAngles`, alone.
-    public var pitch: Double { asin(max(-1, min(1, 2 * (w * x - y * z)))) }
+    @inlinable public var pitch: Double { asin(max(-1, min(1, 2 * (w * x - y * z)))) }
 
     /// Rotation about the z axis in radians: the roll of `eulerAngles`, alone.
     public var roll: Double { ArcTangent.angle(y: 2 * (w * z + x * y), x: 1 - 2 * (x * x + z * z)) }
@@ -131,7 +136,7 @@ extension DaydreamPacket {
     /// Rotation rate in rad/s.
     public var rotationRate: Vector3 { Vector3(gyro, scale: Scale.gyro) }
     /// The finger's position, or nil when no finger is on the touchpad.
-    public var touchPoint: TouchPoint? {
+    @inlinable public var touchPoint: TouchPoint? {
         guard isTouching else { return nil }
         return TouchPoint(x: Double(touchX) * Scale.touch, y: Double(touchY) * Scale.touch)
     }
