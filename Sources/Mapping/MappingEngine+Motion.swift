@@ -37,6 +37,7 @@ extension MappingEngine {
             if recenterRequested { notices.append(.recentered) }
             recenterRequested = false
             motion.zero = input.orientation
+            pointer.filtersNeedRestart = true
         }
         if let tilt = prepared.profile.tilt, let zero = motion.zero {
             output.setAbsolute(tilt.axis, Self.tiltValue(input.orientation, zero: zero, tilt), on: tilt.device, into: &buffer)

@@ -9,9 +9,10 @@ struct PointerState: Sendable {
     var seconds = 0.0
     var lastTime: MonotonicTime?
     var lastStamp: UInt16?
-    /// The zero and settings the filters run with; a new zero (recentred) or new settings restart them.
-    var zero: Quaternion?
-    var settings: PointerSettings?
+    /// Set when the zero is taken (at the start and on recentring) and when the profile's pointer
+    /// settings change: the next packet starts both filters afresh. A flag set where those change,
+    /// rather than a comparison of both on every packet.
+    var filtersNeedRestart = true
 }
 
 extension MappingEngine {
@@ -27,9 +28,8 @@ extension MappingEngine {
         }
         pointer.lastTime = time
         pointer.lastStamp = input.controllerTime
-        if pointer.zero != zero || pointer.settings != settings {
-            pointer.zero = zero
-            pointer.settings = settings
+        if pointer.filtersNeedRestart {
+            pointer.filtersNeedRestart = false
             pointer.x = settings.filter
             pointer.y = settings.filter
         }

@@ -46,7 +46,12 @@ public struct MappingEngine: ~Copyable, Sendable {
     /// The devices the bridge must create for this configuration.
     public private(set) var capabilities: Capabilities
 
-    var prepared: PreparedProfile
+    var prepared: PreparedProfile {
+        didSet {
+            // Only replaced whole (a switch or a reload), never changed in place on the packet path.
+            if prepared.profile.pointer != oldValue.profile.pointer { pointer.filtersNeedRestart = true }
+        }
+    }
     var profileIndex: Int
     var output: OutputState
     var phases: [ButtonPhase]

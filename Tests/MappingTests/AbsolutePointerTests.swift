@@ -96,4 +96,44 @@ struct AbsolutePointerTests {
         #expect(written == AbsolutePointer.coordinate(18, fieldOfView: settings.fieldOfViewX))
         #expect(!wroteY)
     }
+
+    /// The x written by one packet turned `yawDegrees` right, stamped `stamp` milliseconds.
+    static func writtenX(_ engine: inout MappingEngine, yawDegrees: Double, stamp: Int,
+                         buttons: DaydreamButtons = []) -> Int32? {
+        var input = ControllerInput(buttons: buttons, orientation: orientation(yawDegrees: -yawDegrees))
+        input.controllerTime = UInt16(stamp % 512)
+        var buffer = OutputBuffer()
+        engine.update(input, at: MonotonicTime.zero + .milliseconds(Int64(stamp)), into: &buffer)
+        return buffer.events.last { $0.device == .pointer && $0.type == EventType.abs && $0.code == EventCode.absX }?.value
+    }
+
+    /// A reload keeps the filters running when the pointer's settings are unchanged (the next
+    /// packet is still smoothed) and restarts them when they change (the next packet passes
+    /// unfiltered, exactly on its position); a recentre restarts them too.
+    @Test func theFiltersRestartOnlyWhenTheZeroOrTheSettingsChange() throws {
+        let settings = PointerSettings()
+        var narrower = settings
+        narrower.fieldOfViewY = 20
+        func configuration(_ pointer: PointerSettings) -> MappingConfiguration {
+            MappingConfiguration(profiles: [Profile(name: "a", home: .plain(.recenter), pointer: pointer)])
+        }
+        let target = AbsolutePointer.coordinate(10, fieldOfView: settings.fieldOfViewX)
+        var engine = MappingEngine(configuration: configuration(settings))
+        var buffer = OutputBuffer()
+        #expect(Self.writtenX(&engine, yawDegrees: 0, stamp: 0) == nil, "the zero, at the centre")
+        let first = try #require(Self.writtenX(&engine, yawDegrees: 10, stamp: 16))
+        #expect(first < target, "smoothed: \(first)")
+
+        engine.reload(configuration(settings), at: MonotonicTime.zero + .milliseconds(20), into: &buffer)
+        let kept = try #require(Self.writtenX(&engine, yawDegrees: 10, stamp: 32))
+        #expect(kept > first && kept < target, "the same filters, further on: \(kept)")
+
+        engine.reload(configuration(narrower), at: MonotonicTime.zero + .milliseconds(40), into: &buffer)
+        #expect(Self.writtenX(&engine, yawDegrees: 10, stamp: 48) == target, "new settings, new filters")
+
+        let smoothed = try #require(Self.writtenX(&engine, yawDegrees: 15, stamp: 64))
+        #expect(smoothed < AbsolutePointer.coordinate(15, fieldOfView: settings.fieldOfViewX))
+        let recentred = Self.writtenX(&engine, yawDegrees: 15, stamp: 80, buttons: .home)
+        #expect(recentred == AbsolutePointer.axis.value, "recentred: the centre at once, unfiltered")
+    }
 }
