@@ -51,10 +51,12 @@ public struct OneEuroFilter: Hashable, Sendable {
         last = nil
     }
 
-    /// The weight of a new sample for a low pass at `cutoff` Hz over `interval` seconds.
+    /// The weight of a new sample for a low pass at `cutoff` Hz over `interval` seconds:
+    /// 1 / (1 + tau / Te) with tau = 1 / (2 pi fc), written as r / (r + 1) with r = 2 pi fc Te,
+    /// one division instead of three.
     static func alpha(cutoff: Double, interval: Double) -> Double {
-        let tau = 1 / (2 * Double.pi * cutoff)
-        return 1 / (1 + tau / interval)
+        let ratio = 2 * Double.pi * cutoff * interval
+        return ratio / (ratio + 1)
     }
 
     private static func lowPass(_ value: Double, previous: Double, alpha: Double) -> Double {
