@@ -51,18 +51,18 @@ public struct ControllerInput: Hashable, Sendable {
     public var controllerTime: UInt16?
 
     /// Where `orientation` comes from: given, or the packet's rotation-vector counts.
-    private enum OrientationSource: Sendable {
+    @usableFromInline enum OrientationSource: Sendable {
         case quaternion(Quaternion)
         case counts(RawVector)
     }
-    private var orientationSource: OrientationSource
+    @usableFromInline var orientationSource: OrientationSource
 
     /// Where `acceleration` and `rotationRate` come from: a packet's counts, or given.
-    private enum MotionSource: Sendable {
+    @usableFromInline enum MotionSource: Sendable {
         case counts(acceleration: RawVector, gyro: RawVector)
         case measured(acceleration: Vector3, rotationRate: Vector3)
     }
-    private var motionSource: MotionSource
+    @usableFromInline var motionSource: MotionSource
 
     /// A snapshot with every field given; the defaults are a controller at rest.
     public init(
@@ -82,6 +82,8 @@ public struct ControllerInput: Hashable, Sendable {
 
     /// The snapshot a decoded packet describes. Its orientation, acceleration and rotation rate
     /// are the packet's counts until read, then scaled as the packet's own properties scale them.
+    /// Inlinable: the daemon builds one per packet in another module, and the call cost more than its body.
+    @inlinable
     public init(packet: DaydreamPacket) {
         buttons = packet.buttons
         touch = packet.touchPoint
