@@ -35,12 +35,21 @@ def event_name(type_: int, code: int) -> str:
 
 
 class Frame:
-    """The events between two SYN_REPORTs, as 'NAME value' strings."""
+    """The events between two SYN_REPORTs, as 'NAME value' strings.
+
+    `resync` is set on the first whole frame after the kernel dropped events (SYN_DROPPED) for a
+    reader that resynchronises: every absolute axis's value as the kernel held it at
+    `resync_ns` (CLOCK_MONOTONIC), read with EVIOCGABS as libevdev does. Frames stamped up to
+    then were queued before that read, so the axes' state at each of them is not known exactly;
+    from the first frame after it on, the synced values plus the frames' changes are exact
+    (the kernel stamps a frame when it flushes it, after it has stored the frame's values)."""
 
     def __init__(self, t_ns: int, events: list[tuple[int, int, int]]) -> None:
         self.t_ns = t_ns
         self.raw = events
         self.events = [f"{event_name(t, c)} {v}" for t, c, v in events]
+        self.resync: dict[str, int] | None = None
+        self.resync_ns = 0
 
     def __repr__(self) -> str:
         return "[" + ", ".join(self.events) + "]"
@@ -52,6 +61,13 @@ class InputDevice:
         # EV_MSC events are left out of frames unless a scenario asks for them (the motion
         # sensors' MSC_TIMESTAMP).
         self.keep_misc = False
+        # A reader that can judge the frames it has (states, not every frame) sets this: a
+        # SYN_DROPPED then resynchronises the axes (see `Frame.resync`) and is counted in
+        # `drops`, where otherwise it fails the scenario.
+        self.resync_on_drop = False
+        self.drops = 0
+        self._discarding = False
+        self._resync: tuple[dict[str, int], int] | None = None
         self.device = evdev.InputDevice(path)
         fcntl.ioctl(self.device.fd, EVIOCSCLOCKID, struct.pack("i", time.CLOCK_MONOTONIC))
         self.pending: list[tuple[int, int, int]] = []
@@ -86,13 +102,37 @@ class InputDevice:
         for event in events:
             if event.type == ecodes.EV_SYN:
                 if event.code == ecodes.SYN_REPORT:
-                    frames.append(Frame(event.sec * 1_000_000_000 + event.usec * 1000, self.pending))
+                    if self._discarding:
+                        # The end of the frame the drop cut into: none of it is kept.
+                        self._discarding = False
+                    else:
+                        frame = Frame(event.sec * 1_000_000_000 + event.usec * 1000, self.pending)
+                        if self._resync is not None:
+                            frame.resync, frame.resync_ns = self._resync
+                            self._resync = None
+                        frames.append(frame)
                     self.pending = []
                 elif event.code == ecodes.SYN_DROPPED:
-                    raise AssertionError(f"{self.path}: SYN_DROPPED (the reader fell behind)")
+                    if not self.resync_on_drop:
+                        raise AssertionError(f"{self.path}: SYN_DROPPED (the reader fell behind)")
+                    self._resynchronise()
+            elif self._discarding:
+                continue
             elif event.type != ecodes.EV_MSC or self.keep_misc:
                 self.pending.append((event.type, event.code, event.value))
         return True
+
+    def _resynchronise(self) -> None:
+        """After a SYN_DROPPED, as libevdev does: what is pending and the rest of the cut frame
+        are discarded, and the axes are read from the kernel to mark the next whole frame."""
+        self.drops += 1
+        self.pending = []
+        self._discarding = True
+        axes = self.device.capabilities(absinfo=False).get(ecodes.EV_ABS, [])
+        values = {event_name(ecodes.EV_ABS, axis): self.device.absinfo(axis).value for axis in axes}
+        # Read after the axes: a frame stamped later was flushed after these reads, and every
+        # change of the frames after it was made after them too.
+        self._resync = (values, time.clock_gettime_ns(time.CLOCK_MONOTONIC))
 
     def drain(self, window: float = 0.05) -> None:
         """Discards what is queued and what arrives within `window` s. A SYN_DROPPED among
