@@ -103,19 +103,21 @@ endif
 MODULESLOADDIR ?= $(PREFIX)/lib/modules-load.d
 SYSTEMDSYSTEMUNITDIR ?= $(PREFIX)/lib/systemd/system
 SYSTEMDUSERUNITDIR ?= $(PREFIX)/lib/systemd/user
+SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 
 UDEV_RULES = udev/60-daydream-bridge-uinput.rules udev/65-daydream-bridge-devices.rules
 SYSTEM_UNIT = systemd/daydream-bridge-system.service
 USER_UNIT = systemd/daydream-bridge.service
+SYSUSERS = systemd/daydream-bridge.sysusers
 MAN_PAGE = doc/daydream-bridge.1
 EXAMPLE_CONFIGS = $(wildcard config/*.toml)
 
 ## Installs the binary, udev rules, modules-load file, systemd units, the
-## example config and the man page under DESTDIR/PREFIX.
+## system unit's sysusers.d file, the example config and the man page under DESTDIR/PREFIX.
 install:
 	@test -x "$(BINARY)" || { echo "daydream-bridge: $(BINARY) is missing: run 'make release' first (as yourself), then 'sudo make install'" >&2; exit 1; }
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(UDEVRULESDIR)" "$(DESTDIR)$(MODULESLOADDIR)" \
-		"$(DESTDIR)$(SYSTEMDSYSTEMUNITDIR)" "$(DESTDIR)$(SYSTEMDUSERUNITDIR)" "$(DESTDIR)$(MANDIR)/man1" \
+		"$(DESTDIR)$(SYSTEMDSYSTEMUNITDIR)" "$(DESTDIR)$(SYSTEMDUSERUNITDIR)" "$(DESTDIR)$(SYSUSERSDIR)" "$(DESTDIR)$(MANDIR)/man1" \
 		"$(DESTDIR)$(SYSCONFDIR)/daydream-bridge" "$(DESTDIR)$(DOCDIR)/examples"
 	install -m 0755 "$(BINARY)" "$(DESTDIR)$(BINDIR)/daydream-bridge"
 	install -m 0644 $(UDEV_RULES) "$(DESTDIR)$(UDEVRULESDIR)/"
@@ -123,12 +125,14 @@ install:
 	sed 's|/usr/bin/daydream-bridge|$(BINDIR)/daydream-bridge|' $(SYSTEM_UNIT) > "$(DESTDIR)$(SYSTEMDSYSTEMUNITDIR)/daydream-bridge-system.service"
 	sed 's|/usr/bin/daydream-bridge|$(BINDIR)/daydream-bridge|' $(USER_UNIT) > "$(DESTDIR)$(SYSTEMDUSERUNITDIR)/daydream-bridge.service"
 	chmod 0644 "$(DESTDIR)$(SYSTEMDSYSTEMUNITDIR)/daydream-bridge-system.service" "$(DESTDIR)$(SYSTEMDUSERUNITDIR)/daydream-bridge.service"
+	install -m 0644 $(SYSUSERS) "$(DESTDIR)$(SYSUSERSDIR)/daydream-bridge.conf"
 	install -m 0644 $(MAN_PAGE) "$(DESTDIR)$(MANDIR)/man1/daydream-bridge.1"
 	install -m 0644 config/default.toml "$(DESTDIR)$(SYSCONFDIR)/daydream-bridge/config.toml.example"
 	install -m 0644 $(EXAMPLE_CONFIGS) "$(DESTDIR)$(DOCDIR)/examples/"
 	@if [ -z "$(DESTDIR)" ]; then \
 		echo "Installed. Then: sudo modprobe uinput; sudo udevadm control --reload; sudo udevadm trigger --name-match=uinput;"; \
-		echo "then 'systemctl --user daemon-reload && systemctl --user enable --now daydream-bridge'."; \
+		echo "then 'systemctl --user daemon-reload && systemctl --user enable --now daydream-bridge';"; \
+		echo "or, for the system unit: sudo systemd-sysusers; sudo systemctl daemon-reload; sudo systemctl enable --now daydream-bridge-system."; \
 	fi
 
 ## Removes what `make install` installed (same variables).
@@ -138,6 +142,7 @@ uninstall:
 		"$(DESTDIR)$(MODULESLOADDIR)/daydream-bridge.conf" \
 		"$(DESTDIR)$(SYSTEMDSYSTEMUNITDIR)/daydream-bridge-system.service" \
 		"$(DESTDIR)$(SYSTEMDUSERUNITDIR)/daydream-bridge.service" \
+		"$(DESTDIR)$(SYSUSERSDIR)/daydream-bridge.conf" \
 		"$(DESTDIR)$(MANDIR)/man1/daydream-bridge.1" \
 		"$(DESTDIR)$(SYSCONFDIR)/daydream-bridge/config.toml.example" \
 		$(addprefix "$(DESTDIR)$(DOCDIR)/examples/,$(addsuffix ",$(notdir $(EXAMPLE_CONFIGS))))

@@ -80,6 +80,21 @@ struct SystemdUnitTests {
         }
     }
 
+    /// A static system user from the shipped sysusers.d file, never a dynamic one: dbus-daemon drops a
+    /// dynamic user's connection to the system bus (it cannot resolve its groups for the policy), so
+    /// the bridge would never reach BlueZ; the e2e's units scenario saw it retry forever.
+    @Test func systemUnitRunsAsTheSysusersUserInGroupInput() throws {
+        let service = try Self.settings(Self.systemUnit)
+        #expect(service["DynamicUser"] == nil)
+        #expect(service["User"] == ["daydream-bridge"])
+        #expect(service["Group"] == ["daydream-bridge"])
+        let sysusers = try String(contentsOfFile: Self.directory + "/daydream-bridge.sysusers", encoding: .utf8)
+        let entries = sysusers.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }
+            .map { $0.split(separator: " ", maxSplits: 2).map(String.init) }
+        #expect(entries.contains { $0.count == 3 && $0[0] == "u" && $0[1] == "daydream-bridge" })
+        #expect(entries.contains { $0 == ["m", "daydream-bridge", "input"] })
+    }
+
     /// The DSU server listens on the host's loopback for emulators on this machine: a private network
     /// namespace would give the service a loopback of its own that no emulator can reach, and every
     /// address beyond loopback stays blocked in both directions.
