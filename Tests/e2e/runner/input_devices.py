@@ -329,3 +329,11 @@ class FrameRecorder:
         for device in self.devices:
             device.close()
         return frames
+
+
+def dualsense_hidraw() -> str:
+    """The /dev/hidraw node of the one DualSense made through /dev/uhid."""
+    nodes = [f"/dev/{name}" for name in sorted(os.listdir("/sys/class/hidraw"))
+             if "/uhid/0005:054C:0CE6." in os.path.realpath(f"/sys/class/hidraw/{name}")]
+    assert len(nodes) == 1, f"hidraw nodes of a uhid DualSense: {nodes}"
+    return nodes[0]

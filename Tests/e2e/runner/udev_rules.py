@@ -19,6 +19,17 @@ def udevadm(*args: str) -> str:
     return result.stdout + result.stderr
 
 
+def group_variant(text: str) -> str:
+    """The 60- file as its comment tells a box without a seat to copy it: the
+    group lines (uinput's and uhid's) uncommented."""
+    lines = text.splitlines()
+    wanted = [i for i, line in enumerate(lines)
+              if line.startswith(('#KERNEL=="uinput"', '#KERNEL=="uhid"')) and 'GROUP="input"' in line]
+    assert len(wanted) == 2, f"the group lines of {UINPUT_RULES} are not where its comment says"
+    for index in wanted:
+        lines[index] = lines[index][1:]
+    return "\n".join(lines) + "\n"
+
 
 @contextlib.contextmanager
 def installed_rules(files: dict[str, str]):

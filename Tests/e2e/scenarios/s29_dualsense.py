@@ -19,7 +19,7 @@ from evdev import ecodes
 
 from bridge_helpers import ensure_paired, play_and_read, start_bridge, unpair, wait_streaming
 from clients import sdl_devices, sdl_environment, sdl_probe
-from input_devices import InputDevice, list_devices
+from input_devices import InputDevice, dualsense_hidraw, list_devices
 from rig import scenario
 from udev_rules import DEVICE_RULES, installed_rules, udev_tags
 
@@ -202,14 +202,6 @@ def check_dualsense(rig):
             node.close()
     assert bridge.alive(), "the bridge died"
     unpair(rig, NAME, ADDRESS)
-
-
-def dualsense_hidraw() -> str:
-    """The /dev/hidraw node of the one DualSense made through /dev/uhid."""
-    nodes = [f"/dev/{name}" for name in sorted(os.listdir("/sys/class/hidraw"))
-             if "/uhid/0005:054C:0CE6." in os.path.realpath(f"/sys/class/hidraw/{name}")]
-    assert len(nodes) == 1, f"hidraw nodes of a uhid DualSense: {nodes}"
-    return nodes[0]
 
 
 def pose_in_sdl_units(pose) -> list[float]:

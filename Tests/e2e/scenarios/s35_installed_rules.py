@@ -15,7 +15,7 @@ from bridge_helpers import bridge_devices, check_classes, ensure_paired, play_an
 from input_devices import expect_frames, udev_properties_of
 from processes import Process
 from rig import scenario
-from udev_rules import DEVICE_RULES, RULES_DIR, UINPUT_RULES, installed_rules, udevadm
+from udev_rules import DEVICE_RULES, RULES_DIR, UINPUT_RULES, group_variant, installed_rules, udevadm
 
 NAME, ADDRESS = "pad", "C0:DD:EE:00:00:01"
 NOBODY = 65534
@@ -24,16 +24,6 @@ TAP = """
 at 0ms    tap click 150ms
 at 400ms  end
 """
-
-
-def group_variant(text: str) -> str:
-    """The 60- file as its comment tells a headless box to copy it: the
-    group line uncommented."""
-    lines = text.splitlines()
-    wanted = [i for i, line in enumerate(lines) if line.startswith('#KERNEL=="uinput"') and 'GROUP="input"' in line]
-    assert len(wanted) == 1, f"the group line of {UINPUT_RULES} is not where its comment says"
-    lines[wanted[0]] = lines[wanted[0]][1:]
-    return "\n".join(lines) + "\n"
 
 
 def why_unmarked(device) -> str:

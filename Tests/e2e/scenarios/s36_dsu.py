@@ -5,26 +5,22 @@ data at the packet rate with the emulated motion, and the slot shown
 disconnected while the controller is off, then back in the same slot."""
 from __future__ import annotations
 
-import socket
 import struct
 import time
-import zlib
 
 from bridge_helpers import ensure_paired, start_bridge, wait_streaming
+from dsu_client import DATA, DSU_PORT, VERSION, Client
 from rig import scenario
 from waiting import wait_until
 
 NAME, ADDRESS = "pad", "C0:DD:EE:00:00:01"
-PORT = 26760
 CONFIG = f"""
 [dsu]
-listen = "127.0.0.1:{PORT}"
+listen = "127.0.0.1:{DSU_PORT}"
 
 [profile.pad]
 click = "BTN_SOUTH"
 """
-VERSION, INFO, DATA = 0x100000, 0x100001, 0x100002
-CLIENT_ID = 0x0E2E0E2E
 # The controller's units (protocol.md): 8 g and 2048 deg/s over 4095 counts.
 G_PER_COUNT = 8 / 4095
 DEG_S_PER_COUNT = 2048 / 4095
@@ -35,64 +31,6 @@ at 500ms   gyro {GYRO[0]} {GYRO[1]} {GYRO[2]}
 at 500ms   accel {ACCEL[0]} {ACCEL[1]} {ACCEL[2]}
 at 2500ms  end
 """
-
-
-def request(kind: int, body: bytes = b"") -> bytes:
-    """A client message: magic, version 1001, length after the header, CRC32 over the whole
-    message with its CRC field zero, the client's id; then the message type and body."""
-    payload = struct.pack("<I", kind) + body
-    header = b"DSUC" + struct.pack("<HHII", 1001, len(payload), 0, CLIENT_ID)
-    crc = zlib.crc32(header + payload) & 0xFFFFFFFF
-    return header[:8] + struct.pack("<I", crc) + header[12:] + payload
-
-
-def parse(datagram: bytes) -> tuple[int, bytes]:
-    """A server message's type and body, after checking its header and CRC32."""
-    assert len(datagram) >= 20 and datagram[:4] == b"DSUS", f"not a server message: {datagram.hex()}"
-    version, length, crc = struct.unpack_from("<HHI", datagram, 4)
-    assert version == 1001, f"protocol version {version}"
-    assert length == len(datagram) - 16, f"length field {length} for {len(datagram)} bytes"
-    zeroed = datagram[:8] + b"\0\0\0\0" + datagram[12:]
-    assert zlib.crc32(zeroed) & 0xFFFFFFFF == crc, f"bad CRC32 in {datagram.hex()}"
-    (kind,) = struct.unpack_from("<I", datagram, 16)
-    return kind, datagram[20:]
-
-
-class Client:
-    """One DSU client on a UDP socket of its own."""
-
-    def __init__(self) -> None:
-        self.socket = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        self.socket.bind(("127.0.0.1", 0))
-        self.socket.settimeout(0.2)
-
-    def send(self, kind: int, body: bytes = b"") -> None:
-        self.socket.sendto(request(kind, body), ("127.0.0.1", PORT))
-
-    def receive(self, kind: int, timeout: float = 5.0) -> bytes | None:
-        """The body of the next message of `kind` (others are skipped), or None."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                datagram = self.socket.recv(2048)
-            except socket.timeout:
-                continue
-            got, body = parse(datagram)
-            if got == kind:
-                return body
-        return None
-
-    def slot_info(self) -> tuple[int, bytes]:
-        """Slot 0's state and MAC, from a controller-info request."""
-        self.send(INFO, struct.pack("<i", 1) + bytes([0]))
-        body = self.receive(INFO)
-        assert body is not None and len(body) == 12, f"controller info for slot 0: {body!r}"
-        slot, state = body[0], body[1]
-        assert slot == 0, f"the answer is for slot {slot}"
-        return state, body[4:10]
-
-    def close(self) -> None:
-        self.socket.close()
 
 
 def pad_data(body: bytes) -> dict:
