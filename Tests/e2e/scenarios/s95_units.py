@@ -1,0 +1,183 @@
+"""The daemon as installed, under its shipped systemd units, with systemd as PID 1: a container
+booted in the guest (runner/container.py) gets the bridge through `make install`, as the
+README's install section says, its own D-Bus and BlueZ's bluetooth.service, and the guest's
+kernel and udev with the shipped rules (the group variant the system unit needs). Each shipped
+config then runs under the system unit, then under the user unit of a user in group input:
+the virtual devices appear (udev classifies them), [dsu] answers on 127.0.0.1:26760 from
+outside the container, identity = "dualsense" makes its hidraw node, and the control socket
+answers the one the unit is for."""
+from __future__ import annotations
+
+import glob
+import grp
+import os
+import re
+import stat
+import subprocess
+import time
+
+from container import Container
+from dsu_client import Client
+from input_devices import dualsense_hidraw, list_devices, udev_settle
+from rig import scenario
+from udev_rules import DEVICE_RULES, UINPUT_RULES, group_variant, installed_rules, udevadm
+from waiting import wait_until
+
+NAME, ADDRESS = "units", "C0:DD:EE:00:00:95"
+SYSTEM_UNIT, USER_UNIT = "daydream-bridge-system.service", "daydream-bridge.service"
+# Where `make install` (PREFIX=/usr/local) puts the binary.
+BRIDGE = "/usr/local/bin/daydream-bridge"
+PLAYER = "daydream-player"
+DEVICE_PREFIX = "Daydream Controller"
+
+
+def has_dsu(text: str) -> bool:
+    """The config starts the DSU server (a [dsu] table, not one in a comment)."""
+    return re.search(r"^\[dsu\]", text, re.MULTILINE) is not None
+
+
+def makes_dualsense(text: str) -> bool:
+    return re.search(r'^identity = "dualsense"', text, re.MULTILINE) is not None
+
+
+def modprobe(module: str) -> None:
+    result = subprocess.run(["modprobe", module], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, f"modprobe {module}: {result.stderr.strip()}"
+
+
+def bridge_devices() -> dict[str, str]:
+    """The bridge's input devices now: event node -> name."""
+    return {path: name for path, name in list_devices().items() if name.startswith(DEVICE_PREFIX)}
+
+
+def check_running(rig, container: Container, config: str, text: str, unit: str, user: str | None) -> None:
+    """The controller taken on by the unit's daemon, seen through its control socket; its devices
+    classified by the shipped rules; the DSU server and the DualSense when the config has them."""
+    what = f"{os.path.basename(config)} under {unit}"
+    env = player_env(container) if user else None
+
+    def journal() -> str:
+        return f"\n--- the unit's journal:\n{container.journal(unit, user=user)}"
+
+    def taken_on() -> bool:
+        result = container.run([BRIDGE, "profile"], user=user, env=env, check=False)
+        return result.returncode == 0 and ADDRESS in result.stdout
+    assert wait_until(taken_on, timeout=20), \
+        f"{what}: the control socket never listed {ADDRESS} ('daydream-bridge profile' as {user or 'root'}){journal()}"
+
+    dualsense = makes_dualsense(text)
+    if dualsense:
+        assert wait_until(lambda: any("/uhid/0005:054C:0CE6." in os.path.realpath(f"/sys/class/hidraw/{node}")
+                                      for node in os.listdir("/sys/class/hidraw")), timeout=20), \
+            f"{what}: no DualSense hidraw node{journal()}"
+        dualsense_hidraw()  # exactly one
+    devices = bridge_devices()
+    assert devices, f"{what}: no '{DEVICE_PREFIX} ...' input device{journal()}"
+    udev_settle()
+    for path, name in devices.items():
+        if name.startswith(f"{DEVICE_PREFIX} DualSense"):
+            continue  # hid-playstation's nodes: the kernel's, not the bridge's uinput devices
+        node = os.path.basename(path)
+        properties = udevadm("info", "--query=property", f"--name=/dev/input/{node}")
+        assert "DAYDREAM_BRIDGE_DEVICE=" in properties, f"{what}: udev did not classify {name} ({path}):\n{properties}"
+
+    if has_dsu(text):
+        client = Client()
+        try:
+            mac = bytes.fromhex(ADDRESS.replace(":", ""))
+            assert wait_until(lambda: client.slot_info() == (2, mac), timeout=15), \
+                f"{what}: the DSU server on 127.0.0.1:26760 does not show the controller in slot 0{journal()}"
+        finally:
+            client.close()
+    rig.figure(f"units: {what}: {len(devices)} devices" + (", DSU" if has_dsu(text) else "")
+               + (", DualSense hidraw" if dualsense else ""))
+
+
+def wait_subscribed(rig, container: Container, mark: int, unit: str, user: str | None) -> None:
+    """The unit's daemon subscribed to the controller (the emulator's event after `mark`)."""
+    try:
+        rig.emulator.wait_event("subscribed", NAME, since=mark, timeout=60, on=True)
+    except AssertionError as error:
+        state = container.run(["systemctl", *(["--user"] if user else []), "status", "--no-pager", unit],
+                              user=user, env=player_env(container) if user else None, check=False).stdout
+        raise AssertionError(f"{unit}: {error}\n--- systemctl status:\n{state}\n--- the unit's journal:\n"
+                             f"{container.journal(unit, user=user)}") from None
+
+
+def player_env(container: Container) -> dict[str, str]:
+    """The player's session environment: its runtime directory, where the user unit's socket is."""
+    uid = container.run(["id", "-u", PLAYER]).stdout.strip()
+    return {"XDG_RUNTIME_DIR": f"/run/user/{uid}"}
+
+
+def wait_gone(what: str) -> None:
+    assert wait_until(lambda: not bridge_devices(), timeout=15), \
+        f"{what}: the bridge's devices outlived it: {sorted(bridge_devices().values())}"
+
+
+@scenario("units: every shipped config under both shipped systemd units, systemd as PID 1",
+          needs=("run", "pair"), udev=True)
+def shipped_units(rig):
+    """A booted container: make install, bluetooth.service, pair; each config/*.toml under
+    daydream-bridge-system.service, then under the user unit of a user in group input."""
+    modprobe("uhid")
+    modprobe("hid-playstation")
+    configs = sorted(glob.glob(os.path.join(rig.repo, "config", "*.toml")))
+    texts = {config: open(config, encoding="utf-8").read() for config in configs}
+    assert any(makes_dualsense(text) for text in texts.values()), "no shipped config makes the DualSense"
+    assert any(has_dsu(text) for text in texts.values()), "no shipped config starts the DSU server"
+    with open(os.path.join(rig.repo, "udev", UINPUT_RULES), encoding="utf-8") as file:
+        uinput_rules = file.read()
+    with open(os.path.join(rig.repo, "udev", DEVICE_RULES), encoding="utf-8") as file:
+        device_rules = file.read()
+    with installed_rules({UINPUT_RULES: group_variant(uinput_rules), DEVICE_RULES: device_rules}):
+        udevadm("trigger", "--action=change", "--sysname-match=uinput", "--sysname-match=uhid")
+        udevadm("settle", "--timeout=30")
+        input_gid = grp.getgrnam("input").gr_gid
+        for node in ("/dev/uinput", "/dev/uhid"):
+            status = os.stat(node)
+            assert status.st_gid == input_gid and stat.S_IMODE(status.st_mode) == 0o660, \
+                f"{node} is gid {status.st_gid} mode {oct(stat.S_IMODE(status.st_mode))}, not input 0660"
+
+        rig.kill_bluetoothd()  # the container's bluetooth.service takes hci0 (rig.reset starts it again)
+        container = Container(rig)
+        try:
+            started = time.monotonic()
+            container.start()
+            rig.figure(f"units: the container booted in {time.monotonic() - started:.1f} s")
+            container.run(["make", "--no-print-directory", "-C", rig.repo, "install",
+                           f"BINARY={rig.bridge_path}"], timeout=120)
+            container.run(["systemd-sysusers"])  # the system unit's user, as the README says
+            container.run(["systemctl", "daemon-reload"])
+            container.run(["systemctl", "start", "bluetooth.service"], timeout=60)
+            rig.controller(NAME, ADDRESS)
+            mark = rig.emulator.mark()
+            container.run([BRIDGE, "pair", ADDRESS], timeout=120)
+            rig.emulator.wait_event("paired", NAME, since=mark, timeout=5)
+
+            for config, text in texts.items():
+                container.write("/etc/daydream-bridge/config.toml", text)
+                mark = rig.emulator.mark()
+                container.run(["systemctl", "restart", SYSTEM_UNIT], timeout=60)
+                wait_subscribed(rig, container, mark, SYSTEM_UNIT, user=None)
+                check_running(rig, container, config, text, SYSTEM_UNIT, user=None)
+            container.run(["systemctl", "stop", SYSTEM_UNIT], timeout=60)
+            wait_gone(f"{SYSTEM_UNIT} stopped")
+            container.run(["rm", "/etc/daydream-bridge/config.toml"])
+
+            container.run(["useradd", "--create-home", "--groups", "input", PLAYER])
+            uid = container.run(["id", "-u", PLAYER]).stdout.strip()
+            container.run(["systemctl", "start", f"user@{uid}.service"], timeout=60)
+            env = player_env(container)
+            home_config = f"/home/{PLAYER}/.config/daydream-bridge"
+            container.run(["mkdir", "-p", home_config], user=PLAYER)
+            for config, text in texts.items():
+                container.write(f"{home_config}/config.toml", text, owner=(int(uid), int(uid)))
+                mark = rig.emulator.mark()
+                container.run(["systemctl", "--user", "restart", USER_UNIT], user=PLAYER, env=env, timeout=60)
+                wait_subscribed(rig, container, mark, USER_UNIT, user=PLAYER)
+                check_running(rig, container, config, text, USER_UNIT, user=PLAYER)
+            container.run(["systemctl", "--user", "stop", USER_UNIT], user=PLAYER, env=env, timeout=60)
+            wait_gone(f"{USER_UNIT} stopped")
+        finally:
+            container.stop()
