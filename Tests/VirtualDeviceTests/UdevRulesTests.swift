@@ -164,10 +164,12 @@ struct UdevRulesTests {
         #expect(rules.evaluate(removal).environment == removal.environment)
     }
 
-    @Test func modulesLoadFileLoadsUinput() throws {
+    /// uinput for the devices, uhid for identity = "dualsense": loaded at boot, their nodes get the
+    /// rules before the bridge starts.
+    @Test func modulesLoadFileLoadsUinputAndUhid() throws {
         let text = try String(contentsOfFile: Self.directory + "/modules-load.d/daydream-bridge.conf", encoding: .utf8)
         let modules = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty && !$0.hasPrefix("#") && !$0.hasPrefix(";") }
-        #expect(modules == ["uinput"])
+        #expect(modules == ["uinput", "uhid"])
     }
 }
