@@ -67,3 +67,9 @@ def tail(path: str, lines: int = 40) -> str:
     except OSError as error:
         return f"({path}: {error})"
     return "\n".join(text.splitlines()[-lines:])
+
+
+def modprobe(module: str) -> None:
+    """Loads a kernel module in the guest, or fails with modprobe's own words."""
+    result = subprocess.run(["modprobe", module], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, f"modprobe {module}: {result.stderr.strip()}"

@@ -20,6 +20,7 @@ from evdev import ecodes
 from bridge_helpers import ensure_paired, play_and_read, start_bridge, unpair, wait_streaming
 from clients import sdl_devices, sdl_environment, sdl_probe
 from input_devices import InputDevice, dualsense_hidraw, list_devices
+from processes import modprobe
 from rig import scenario
 from udev_rules import DEVICE_RULES, installed_rules, udev_tags
 
@@ -62,11 +63,6 @@ def dualsense_gyro(raw: int) -> int:
 def dualsense_accel(raw: int) -> int:
     """What it reports on ABS_X/Y/Z: 8192 per g, as sent."""
     return round(raw * ACCEL_MS2_PER_COUNT / G * 8192)
-
-
-def modprobe(module: str) -> None:
-    result = subprocess.run(["modprobe", module], capture_output=True, text=True, timeout=60)
-    assert result.returncode == 0, f"modprobe {module}: {result.stderr.strip()}"
 
 
 def wait_nodes(timeout: float = 30.0) -> dict[str, InputDevice]:

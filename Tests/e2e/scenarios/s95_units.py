@@ -13,12 +13,12 @@ import grp
 import os
 import re
 import stat
-import subprocess
 import time
 
 from container import Container
 from dsu_client import Client
 from input_devices import dualsense_hidraw, list_devices, udev_settle
+from processes import modprobe
 from rig import scenario
 from udev_rules import DEVICE_RULES, UINPUT_RULES, group_variant, installed_rules, udevadm
 from waiting import wait_until
@@ -38,11 +38,6 @@ def has_dsu(text: str) -> bool:
 
 def makes_dualsense(text: str) -> bool:
     return re.search(r'^identity = "dualsense"', text, re.MULTILINE) is not None
-
-
-def modprobe(module: str) -> None:
-    result = subprocess.run(["modprobe", module], capture_output=True, text=True, timeout=60)
-    assert result.returncode == 0, f"modprobe {module}: {result.stderr.strip()}"
 
 
 def bridge_devices() -> dict[str, str]:
