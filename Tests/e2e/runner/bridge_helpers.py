@@ -19,6 +19,8 @@ from rig import Rig, Skip
 GAMEPAD = "Daydream Controller Gamepad"
 MOUSE = "Daydream Controller Mouse"
 KEYBOARD = "Daydream Controller Keyboard"
+# identity = "dualsense": the pad node hid-playstation makes for the bridge's uhid device.
+DUALSENSE = "Daydream Controller DualSense"
 
 
 def _round_half_away(value: float) -> int:

@@ -19,10 +19,11 @@ import tomllib
 
 from evdev import ecodes
 
-from bridge_helpers import GAMEPAD, KEYBOARD, MOUSE, ensure_paired, run_bridge_command, start_bridge, wait_streaming
+from bridge_helpers import DUALSENSE, GAMEPAD, KEYBOARD, MOUSE, ensure_paired, run_bridge_command, start_bridge, wait_streaming
 from clients import SdlEvents, sdl_input
-from input_devices import FrameRecorder, InputDevice, list_devices
+from input_devices import FrameRecorder, InputDevice, list_devices, wait_for_device
 from packet import BUTTON_BITS, Packet
+from processes import modprobe
 from rig import scenario
 
 NAME, ADDRESS = "pad", "C0:DD:EE:00:00:01"
@@ -241,12 +242,19 @@ def sdl_every_button(rig):
             process.stop()
         rig.processes.clear()
         ensure_paired(rig, NAME, ADDRESS)
+        dualsense = config.get("gamepad", {}).get("identity") == "dualsense"
+        if dualsense:  # as s29: the pad is the kernel's hid-playstation node over /dev/uhid
+            modprobe("uhid")
+            modprobe("hid-playstation")
         mark = rig.emulator.mark()
         start_bridge(rig, text)
         wait_streaming(rig, NAME, since=mark)
-        # The bridge's devices are made for all of a config's profiles at once: one set per file.
+        # The bridge's devices are made for all of a config's profiles at once: one set per file
+        # (with identity = "dualsense" the pad is hid-playstation's node, made at the first packet).
+        if dualsense:
+            wait_for_device(DUALSENSE).close()
         recorder = FrameRecorder([InputDevice(path) for path, device_name in sorted(list_devices().items())
-                                  if device_name in (GAMEPAD, MOUSE, KEYBOARD)])
+                                  if device_name in (GAMEPAD, MOUSE, KEYBOARD, DUALSENSE)])
         probe = SdlEvents(rig, video=True, name=f"sdl-buttons-{name[:-5]}")
         try:
             if has_gamepad(config):
