@@ -1,0 +1,42 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `run` with its config in a linked directory, as GNU stow lays out dotfiles
+/// (`.config/daydream-bridge -> ../dotfiles/daydream-bridge`), against the built binary.
+@Suite("run command: a config in a linked directory", .serialized, .enabled(if: BuiltBinary.exists, "the daydream-bridge binary is not built"))
+struct RunLinkedConfigTests {
+    static func config(_ profile: String) -> String {
+        "[bridge]\nprofile = \"pad\"\n[profile.pad]\nclick = \"BTN_SOUTH\"\n[profile.\(profile)]\nclick = \"KEY_ENTER\"\n"
+    }
+
+    func profileExists(_ directory: String, _ name: String) -> Bool {
+        (try? BuiltBinary.run(["profile", name, "--socket", directory + "/control"]))?.status == 0
+    }
+
+    /// The link pointed at another tree while the daemon runs: the new tree's config is loaded
+    /// and its edits reload, with no signal.
+    @Test func aRetargetedLinkIsFollowedWithoutASignal() throws {
+        let scratch = try RunCommandTests.makeDirectory()
+        defer { withExtendedLifetime(scratch) {} }
+        let directory = scratch.path
+        let link = directory + "/.config/daydream-bridge"
+        for made in ["/.config", "/dotfiles-a", "/dotfiles-a/daydream-bridge", "/dotfiles-b", "/dotfiles-b/daydream-bridge"] {
+            try #require(mkdir(directory + made, 0o755) == 0)
+        }
+        try Self.config("first").write(toFile: directory + "/dotfiles-a/daydream-bridge/config.toml", atomically: true, encoding: .utf8)
+        try Self.config("second").write(toFile: directory + "/dotfiles-b/daydream-bridge/config.toml", atomically: true, encoding: .utf8)
+        try #require(symlink("../dotfiles-a/daydream-bridge", link) == 0)
+        let daemon = try RunningBinary(
+            ["run", "--replay", directory + "/held.recording", "--print", "--socket", directory + "/control",
+             "--config", link + "/config.toml"],
+            directory: directory)
+        defer { daemon.signal(SIGTERM); _ = daemon.waitForExit() }
+        #expect(daemon.waitFor { profileExists(directory, "first") })
+        try #require(symlink("../dotfiles-b/daydream-bridge", directory + "/.config/.new") == 0)
+        try #require(rename(directory + "/.config/.new", link) == 0)
+        #expect(daemon.waitFor { profileExists(directory, "second") }, "the new target's config is loaded")
+        try Self.config("third").write(toFile: directory + "/dotfiles-b/daydream-bridge/config.toml", atomically: true, encoding: .utf8)
+        #expect(daemon.waitFor { profileExists(directory, "third") }, "an edit of the new target reloads")
+    }
+}
