@@ -160,9 +160,9 @@ public final class ConfigWatcher {
     /// Brings the watches up to date: the path is resolved again, link by link; a directory that
     /// is back is watched again, a link that points elsewhere now has its new target's directory
     /// watched (and the old one no longer), and each missing directory's nearest existing parent
-    /// is watched for it to come back. `readEvents()` does this when the events call for it; the
-    /// daemon also calls it on SIGHUP. True when a directory came back with the config in it, or
-    /// the path now leads elsewhere: the config should be read again.
+    /// is watched for it to come back. `readEvents()` does this when the events call for it. True
+    /// when a directory came back with the config in it, or the path now leads elsewhere: the
+    /// config should be read again.
     @discardableResult
     public func refresh() -> Bool {
         var changed = false
@@ -173,6 +173,19 @@ public final class ConfigWatcher {
             if ConfigPathSteps.of(path) == steps { break }
         }
         return changed
+    }
+
+    /// Drops every watch and makes them again from the path as it is now, whatever the events
+    /// said: the daemon does this on SIGHUP, so a watch that went stale (events lost, a change
+    /// not seen) is put right. The caller reads the config after, so nothing changed meanwhile
+    /// is missed.
+    public func rearm() {
+        var dropped = Set(watches.map(\.descriptor))
+        dropped.formUnion(parentWatches)
+        for descriptor in dropped where descriptor >= 0 { inotify_rm_watch(fileDescriptor, descriptor) }
+        watches = []
+        parentWatches = []
+        refresh()
     }
 
     /// Watches `steps`, keeping each watch whose directory is still the same one; true when a

@@ -159,6 +159,22 @@ struct ConfigLinkedDirectoryTests {
         #expect(!watcher.readEvents(), "the directory moved away is no longer watched")
     }
 
+    /// SIGHUP's re-arm does not rely on the events: here they are read off the fd and dropped
+    /// before the watcher sees them (as if lost), so its watches still follow the old target.
+    @Test("rearm() watches the path as it is now, whatever events were lost")
+    func rearmAfterLostEvents() throws {
+        let layout = try Layout()
+        let (_, watcher) = try start(layout)
+        try layout.retargetAtomically(to: "dotfiles-b")
+        var scratch = [UInt8](repeating: 0, count: 4096)
+        while read(watcher.fileDescriptor, &scratch, scratch.count) > 0 {}
+        watcher.rearm()
+        try layout.edit("dotfiles-b", "KEY_C")
+        #expect(changed(watcher), "the new target is watched")
+        try layout.edit("dotfiles-a", "KEY_X")
+        #expect(!watcher.readEvents(), "the old target is not")
+    }
+
     /// The link's own target a link too, relative, two levels: `.config/daydream-bridge ->
     /// ../stow/daydream-bridge`, itself `-> ../dotfiles-a/daydream-bridge`; retargeting the inner
     /// link is seen.

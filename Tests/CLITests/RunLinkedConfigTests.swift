@@ -14,6 +14,34 @@ struct RunLinkedConfigTests {
         (try? BuiltBinary.run(["profile", name, "--socket", directory + "/control"]))?.status == 0
     }
 
+    /// The link replaced by a real directory, then SIGHUP: before, the watch stayed on the old
+    /// target, and neither SIGHUP nor any later edit brought it back.
+    @Test func afterTheLinkBecomesADirectorySighupAndEditsReload() throws {
+        let scratch = try RunCommandTests.makeDirectory()
+        defer { withExtendedLifetime(scratch) {} }
+        let directory = scratch.path
+        let link = directory + "/.config/daydream-bridge"
+        for made in ["/.config", "/dotfiles", "/dotfiles/daydream-bridge"] {
+            try #require(mkdir(directory + made, 0o755) == 0)
+        }
+        try Self.config("first").write(toFile: directory + "/dotfiles/daydream-bridge/config.toml", atomically: true, encoding: .utf8)
+        try #require(symlink("../dotfiles/daydream-bridge", link) == 0)
+        let daemon = try RunningBinary(
+            ["run", "--replay", directory + "/held.recording", "--print", "--socket", directory + "/control",
+             "--config", link + "/config.toml"],
+            directory: directory)
+        defer { daemon.signal(SIGTERM); _ = daemon.waitForExit() }
+        #expect(daemon.waitFor { profileExists(directory, "first") })
+
+        try #require(unlink(link) == 0 && mkdir(link, 0o755) == 0)
+        try Self.config("second").write(toFile: link + "/config.toml", atomically: true, encoding: .utf8)
+        daemon.signal(SIGHUP)
+        #expect(daemon.waitFor { profileExists(directory, "second") }, "SIGHUP reads the real directory's config")
+        try Self.config("third").write(toFile: link + "/config.toml", atomically: true, encoding: .utf8)
+        #expect(daemon.waitFor { profileExists(directory, "third") }, "an edit after SIGHUP reloads")
+        #expect(daemon.process.isRunning)
+    }
+
     /// The link pointed at another tree while the daemon runs: the new tree's config is loaded
     /// and its edits reload, with no signal.
     @Test func aRetargetedLinkIsFollowedWithoutASignal() throws {

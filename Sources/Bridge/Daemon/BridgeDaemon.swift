@@ -255,7 +255,7 @@ public final class BridgeDaemon<Output: DeviceOutput> {
             watcherWatch = try reactor.watch(watcher.fileDescriptor, interest: .readable) { [weak self] _ in
                 guard let self, let watcher = self.watcher, watcher.readEvents() else { return }
                 Logger.info("\(path) changed: reloading")
-                self.reload()
+                self.readConfigAgain()
             }
             self.watcher = watcher
         } catch {
@@ -263,13 +263,20 @@ public final class BridgeDaemon<Output: DeviceOutput> {
         }
     }
 
+    /// SIGHUP's reload: makes the config watcher's watches again from scratch (or starts it, when
+    /// it could not start before), whatever it saw meanwhile, then reads the config again.
+    public func reload() {
+        guard !stopped else { return }
+        if let watcher { watcher.rearm() } else { startWatcher() }
+        readConfigAgain()
+    }
+
     /// Reads and validates the config again; swaps it in at once when valid (releasing everything
     /// first), keeps the running one and logs why when not.
-    public func reload() {
+    private func readConfigAgain() {
         guard !stopped else { return }
         notify { try $0.reloading(status: "reloading the config") }
         defer { notify { try $0.ready(status: statusLine) } }
-        if let watcher { watcher.refresh() } else { startWatcher() }
         switch reloader.reload() {
         case .unchanged:
             Logger.info("config unchanged")
