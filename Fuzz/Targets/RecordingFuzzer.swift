@@ -9,6 +9,8 @@
 // - an accepted recording has times that never decrease, and writing it out
 //   gives text that reads back to a recording that writes out the same text
 //   (the written form is a fixed point).
+// - reading the text a line at a time (RecordingLineReader, as replay reads a
+//   file) gives the same entries and information, or the same diagnostics.
 import DaydreamProtocol
 import Recording
 import Timebase
@@ -17,11 +19,19 @@ import Timebase
 public func recordingFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = UnsafeBufferPointer(start: data, count: data == nil ? 0 : size)
     let text = String(decoding: bytes, as: UTF8.self)
+    var reader = RecordingLineReader()
+    var entries: [RecordingEntry] = []
+    for line in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) where reader.canGoOn {
+        if let entry = reader.read(line: Array(line)) { entries.append(entry) }
+    }
     do {
         let recording = try RecordingParser.parse(text)
         checkAccepted(recording)
+        require(reader.diagnostics.isEmpty, "the line reader refused what the parser accepted")
+        require(entries == recording.entries && reader.info == recording.info, "the line reader read other entries")
     } catch {
         checkRefused(error, lines: text.utf8.reduce(1) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) })
+        require(reader.diagnostics == error.diagnostics, "the line reader found other problems")
     }
     return 0
 }

@@ -52,36 +52,62 @@ public enum RecordingParser {
     /// Parses a whole recording.
     public static func parse(_ text: String) throws(RecordingParseError) -> Recording {
         var state = ParserState()
-        var lineNumber = 0
+        var entries: [RecordingEntry] = []
         // An empty text is one empty line, which fails the header check.
         for rawLine in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-            lineNumber += 1
-            var line = Array(rawLine)
-            if lineNumber == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line.removeFirst(3) }
-            if line.last == UInt8(ascii: "\r") { line.removeLast() }
-            if lineNumber == 1 {
-                guard state.readHeader(line) else { break }
-            } else {
-                state.readLine(line, number: lineNumber)
-            }
-            if state.diagnostics.count >= maximumDiagnostics { break }
+            if let entry = state.read(rawLine: rawLine) { entries.append(entry) }
+            if !state.canGoOn { break }
         }
         guard state.diagnostics.isEmpty else { throw RecordingParseError(diagnostics: state.diagnostics) }
-        return state.recording
+        var recording = state.recording
+        recording.entries = entries
+        return recording
     }
 }
 
-/// The parser's progress through the lines.
-private struct ParserState {
+/// The parser's progress through the lines: the header, the information so far (in `recording`,
+/// whose entries stay empty: they go to the caller one at a time) and the problems found.
+struct ParserState {
     var recording = Recording()
     var diagnostics: [RecordingDiagnostic] = []
-    var lineNumber = 1
+    /// The line being read, from 1; 0 before the first.
+    var lineNumber = 0
+    /// The time of the last entry read, which the next may not be before.
+    var previousTime: TimeSpan?
+    /// False once the rest cannot be read: the header is bad, or there are enough problems.
+    var canGoOn = true
 
     static let notARecording =
         "not a daydream-bridge recording: the first line must be '\(RecordingFormat.header)'"
 
     mutating func fail(_ column: Int, _ message: String) {
         diagnostics.append(RecordingDiagnostic(line: lineNumber, column: column, message: message))
+    }
+
+    /// Reads the next line, without its `\n`: the header first (after a byte-order mark), then
+    /// information or a timed entry; a `\r` at its end is dropped. The entry on it, if any.
+    mutating func read(rawLine: some Collection<UInt8>) -> RecordingEntry? {
+        guard canGoOn else { return nil }
+        lineNumber += 1
+        var line = Array(rawLine)
+        if lineNumber == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line.removeFirst(3) }
+        if line.last == UInt8(ascii: "\r") { line.removeLast() }
+        var entry: RecordingEntry?
+        if lineNumber == 1 {
+            if !readHeader(line) { canGoOn = false }
+        } else {
+            entry = readLine(line)
+        }
+        if diagnostics.count >= RecordingParser.maximumDiagnostics { canGoOn = false }
+        return entry
+    }
+
+    /// Counts a line too long to be read (see `RecordingLineReader.refuseLine`) as a problem.
+    mutating func refuseLine(longerThan limit: Int) {
+        guard canGoOn else { return }
+        lineNumber += 1
+        fail(1, lineNumber == 1 ? Self.notARecording : "line longer than \(limit) bytes; a recording's lines are short")
+        if lineNumber == 1 || diagnostics.count >= RecordingParser.maximumDiagnostics { canGoOn = false }
     }
 
     /// Reads line 1; false when the rest cannot be read.
@@ -107,18 +133,19 @@ private struct ParserState {
         return true
     }
 
-    mutating func readLine(_ line: [UInt8], number: Int) {
-        lineNumber = number
+    /// Reads a line after the header; the entry on it, if it has one and it is good.
+    mutating func readLine(_ line: [UInt8]) -> RecordingEntry? {
         var cursor = Cursor(line)
         cursor.skipBlanks()
-        guard let first = cursor.peek, first != UInt8(ascii: "#") else { return }
+        guard let first = cursor.peek, first != UInt8(ascii: "#") else { return nil }
         if Self.isDigit(first) {
-            readEntry(&cursor)
+            return readEntry(&cursor)
         } else if Self.isLetter(first) {
             readInfo(&cursor)
         } else {
             fail(cursor.column, "expected a time, an information key or '#', found '\(Self.character(first))'")
         }
+        return nil
     }
 
     // MARK: Information lines
@@ -163,16 +190,16 @@ private struct ParserState {
 
     // MARK: Timed entries
 
-    mutating func readEntry(_ cursor: inout Cursor) {
+    mutating func readEntry(_ cursor: inout Cursor) -> RecordingEntry? {
         let timeColumn = cursor.column
-        guard let time = readTime(&cursor) else { return }
+        guard let time = readTime(&cursor) else { return nil }
         guard let separator = cursor.peek, Self.isBlank(separator) else {
             if let next = cursor.peek {
                 fail(cursor.column, "unexpected '\(Self.character(next))' in the time")
             } else {
                 fail(cursor.column, "expected a packet (40 hex digits), connected, disconnected or battery after the time")
             }
-            return
+            return nil
         }
         cursor.skipBlanks()
         let eventColumn = cursor.column
@@ -181,7 +208,7 @@ private struct ParserState {
         switch word {
         case "":
             fail(eventColumn, "expected a packet (40 hex digits), connected, disconnected or battery after the time")
-            return
+            return nil
         case "connected":
             event = .connected
         case "disconnected":
@@ -192,24 +219,25 @@ private struct ParserState {
             let value = cursor.token()
             guard let percent = Self.percent(value) else {
                 fail(valueColumn, "battery is a percentage, 0 to 100, not '\(value)'")
-                return
+                return nil
             }
             event = .battery(percent)
         default:
-            guard let packet = readPacket(word, column: eventColumn) else { return }
+            guard let packet = readPacket(word, column: eventColumn) else { return nil }
             event = .packet(packet)
         }
         cursor.skipBlanks()
         if let extra = cursor.peek, extra != UInt8(ascii: "#") {
             fail(cursor.column, "unexpected '\(cursor.token())' after the \(Self.eventName(event))")
-            return
+            return nil
         }
-        if let previous = recording.entries.last?.time, time < previous {
+        if let previous = previousTime, time < previous {
             fail(timeColumn, "time \(RecordingFormat.formatTime(time)) is before the previous entry's "
                 + "\(RecordingFormat.formatTime(previous)); times never decrease")
-            return
+            return nil
         }
-        recording.entries.append(RecordingEntry(time: time, event: event))
+        previousTime = time
+        return RecordingEntry(time: time, event: event)
     }
 
     /// Seconds with up to 9 fraction digits, as a span; nil (and a diagnostic) when malformed.
@@ -319,7 +347,7 @@ private struct ParserState {
 }
 
 /// A position in one line's bytes.
-private struct Cursor {
+struct Cursor {
     let bytes: [UInt8]
     var index = 0
 
