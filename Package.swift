@@ -166,7 +166,7 @@ let package = Package(
             name: "BridgeTests",
             dependencies: [
                 "Bridge", "Mapping", "Daydream", "DaydreamProtocol", "Timebase", "BridgeConfig", "VirtualDevice", "EventLoop",
-                "DSU", "DSUServer", "Descriptors",
+                "DSU", "DSUServer", "Descriptors", "Recording", "TestSupport",
             ]
         ),
         .testTarget(

@@ -49,17 +49,14 @@ enum MonitorCommand: Subcommand {
             let wanted = try options.positionals.first.map(BlueZCommandContext.address)
             return live(terminal: terminal, address: wanted)
         }
-        let recording: Recording
+        let recording: RecordingFileReader
         do {
-            recording = try RecordingParser.parse(TextFile.read(path))
-        } catch let error as RecordingParseError {
-            printError(error.describe(file: path))
-            return ExitCode.failure
+            recording = try RecordingFileReader(path: path)
         } catch {
-            printError("Error: \(error)")
+            printError(error.printed)
             return ExitCode.failure
         }
-        let player = RecordingPlayer(recording: recording)
+        let player = RecordingPlayer(entries: recording)
         let model = MonitorModel(feed: player.feed, source: "replay \(path)")
         do {
             let reactor = try Reactor()

@@ -34,12 +34,14 @@ enum ReplayCommand: Subcommand {
     Plays a recording made with 'record' (see the README for the format)
     through the same path as the daemon: decode, the controller model, the
     mapping engine. A 'disconnected' line releases everything, and so does the
-    end of the recording, as the daemon does on exit.
+    end of the recording, as the daemon does on exit. The file is read as it
+    plays, whatever its size; a bad line stops the replay there.
     """
     static let notes = """
     SIGINT or SIGTERM stops the replay: everything is released first.
-    Exit status: 0 when played, 1 when the recording cannot be read or the
-    devices cannot be made, 2 when the config has errors, 64 for usage errors.
+    Exit status: 0 when played, 1 when the recording cannot be read (or has a
+    bad line) or the devices cannot be made, 2 when the config has errors,
+    64 for usage errors.
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
@@ -48,14 +50,11 @@ enum ReplayCommand: Subcommand {
         guard options.positionals.count == 1, let path = options.positionals.first else {
             throw UsageError(options.positionals.isEmpty ? "replay needs a recording FILE" : "replay takes one FILE")
         }
-        let recording: Recording
+        let recording: RecordingFileReader
         do {
-            recording = try RecordingParser.parse(TextFile.read(path))
-        } catch let error as TextFileError {
-            printError("Error: \(error)")
-            return ExitCode.failure
-        } catch let error as RecordingParseError {
-            printError(error.describe(file: path))
+            recording = try RecordingFileReader(path: path)
+        } catch {
+            printError(error.printed)
             return ExitCode.failure
         }
         guard let loaded = loadCommandConfig(path: options.value(Option.config)) else { return ExitCode.configError }
@@ -63,7 +62,7 @@ enum ReplayCommand: Subcommand {
         if let profile, loaded.configuration.profile(named: profile) == nil {
             throw UsageError(ConfigurationChoice.unknownProfile(profile, in: loaded))
         }
-        Logger.debug("replaying \(path) (\(recording.entries.count) entries) with \(loaded.source)")
+        Logger.debug("replaying \(path) with \(loaded.source)")
         do {
             if options.flag(Option.uinput) {
                 let devices = try VirtualDeviceSet(
@@ -73,11 +72,19 @@ enum ReplayCommand: Subcommand {
                 let output = SinkOutput(sink: devices, label: "replay")
                 play(recording, loaded.configuration, profile, output, fast: options.flag(Option.fast))
                 output.releaseHeld(at: .zero)
+                if let failure = recording.failure {
+                    printError(failure)
+                    return ExitCode.failure
+                }
             } else {
                 let printer = try EventLineSink(
                     capabilities: loaded.configuration.capabilities, gamepadIdentity: loaded.configuration.gamepadIdentity
                 )
                 play(recording, loaded.configuration, profile, SinkOutput(sink: printer, label: ""), fast: options.flag(Option.fast))
+                if let failure = recording.failure {
+                    printError(failure)
+                    return ExitCode.failure
+                }
                 if printer.refused > 0 { return ExitCode.failure }
             }
         } catch {
@@ -89,9 +96,9 @@ enum ReplayCommand: Subcommand {
 
     @MainActor
     private static func play<Output: BridgeOutput>(
-        _ recording: Recording, _ configuration: MappingConfiguration, _ profile: String?, _ output: Output, fast: Bool
+        _ recording: RecordingFileReader, _ configuration: MappingConfiguration, _ profile: String?, _ output: Output, fast: Bool
     ) {
-        let replay = Replay(recording: recording, configuration: configuration, profileName: profile, output: output)
+        let replay = Replay(entries: recording, configuration: configuration, profileName: profile, output: output)
         let pacing = RecordedPacing()
         replay.run { time in
             if fast { pacing.poll() } else { pacing.wait(until: time) }

@@ -100,13 +100,10 @@ enum RunCommand: Subcommand {
         if let profile, loaded.configuration.profile(named: profile) == nil {
             throw UsageError(ConfigurationChoice.unknownProfile(profile, in: loaded))
         }
-        let recording: Recording?
+        let recording: RecordingFileReader?
         if let path = options.value(Option.replay) {
             do {
-                recording = try RecordingParser.parse(TextFile.read(path))
-            } catch let error as RecordingParseError {
-                Logger.error(error.describe(file: path))
-                return ExitCode.failure
+                recording = try RecordingFileReader(path: path)
             } catch {
                 Logger.error("\(error)")
                 return ExitCode.failure
@@ -158,7 +155,7 @@ enum RunCommand: Subcommand {
 
     @MainActor
     private static func serve(
-        _ daemon: BridgeDaemon<SinkOutput>, dsu: DSUServer?, reactor: Reactor, controlSocket: String?, recording: Recording?, pair: Bool
+        _ daemon: BridgeDaemon<SinkOutput>, dsu: DSUServer?, reactor: Reactor, controlSocket: String?, recording: RecordingFileReader?, pair: Bool
     ) throws -> Int32 {
         do {
             daemon.dsuServer = dsu
@@ -173,11 +170,17 @@ enum RunCommand: Subcommand {
             dsu?.attach(feed)
         }
         if let recording {
-            let source = RecordingControllerSource(recording: recording, reactor: reactor)
+            // A bad line further on stops the daemon: what follows it cannot be played.
+            var failed = false
+            let source = RecordingControllerSource(entries: recording, reactor: reactor) { failure in
+                Logger.error("\(failure)\nstopping: the recording cannot be played past its bad line")
+                failed = true
+                daemon.shutdown()
+            }
             source.start { add($0) }
             reactor.run()
             source.stop()
-            return ExitCode.success
+            return failed ? ExitCode.failure : ExitCode.success
         }
         let bluetooth: BluetoothControllerSource
         do {

@@ -28,7 +28,7 @@ public final class MonitorReplaySource {
 
     private func scheduleNext() {
         guard let time = player.nextTime, !player.entriesFinished else {
-            app.model.message = "end of the recording"
+            app.model.message = player.failure.map { "the recording stops at a bad line: \($0)" } ?? "end of the recording"
             app.redraw()
             return
         }

@@ -11,20 +11,30 @@ import Timebase
 /// `nextTime`, `monitor --replay` waits in its own loop. The controller starts connected.
 @MainActor
 public final class RecordingPlayer {
-    /// The recording being played.
-    public let recording: Recording
+    /// Where the entries come from, one at a time.
+    public let entries: any RecordingEntrySource
     /// The feed the entries go to, with the recording's address and device information.
     public let feed: ControllerFeed
     /// The virtual clock the consumers' timers run on.
     public let scheduler: ManualScheduler
-    private var nextIndex = 0
+    /// The entry to play next, taken from `entries` ahead of its time.
+    private var nextEntry: RecordingEntry?
 
-    /// A player at time zero, with `feed` made from the recording's information.
-    public init(recording: Recording) {
-        self.recording = recording
+    /// A player at time zero, with `feed` made from the source's information.
+    public init(entries: any RecordingEntrySource) {
+        self.entries = entries
         scheduler = ManualScheduler(now: .zero)
-        feed = ControllerFeed.recorded(recording.info, at: scheduler.now)
+        feed = ControllerFeed.recorded(entries.info, at: scheduler.now)
+        nextEntry = entries.nextEntry()
     }
+
+    /// A player of a parsed recording.
+    public convenience init(recording: Recording) {
+        self.init(entries: RecordingEntryList(recording))
+    }
+
+    /// Why the entries ended before the recording did (a bad line in a file), ready to print.
+    public var failure: String? { entries.failure }
 
     /// Marks the controller connected: call after attaching consumers, before the first step.
     public func start() {
@@ -34,8 +44,7 @@ public final class RecordingPlayer {
     /// The time of the next thing to do (an entry or a timer), or nil when the recording is over
     /// and no timer is waiting.
     public var nextTime: MonotonicTime? {
-        let entryTime = nextIndex < recording.entries.count
-            ? MonotonicTime(nanoseconds: recording.entries[nextIndex].time.nanoseconds) : nil
+        let entryTime = nextEntry.map { MonotonicTime(nanoseconds: $0.time.nanoseconds) }
         switch (entryTime, scheduler.nextDeadline) {
         case (let entry?, let timer?): return min(entry, timer)
         case (let entry?, nil): return entry
@@ -45,7 +54,7 @@ public final class RecordingPlayer {
     }
 
     /// True when every entry has been played.
-    public var entriesFinished: Bool { nextIndex >= recording.entries.count }
+    public var entriesFinished: Bool { nextEntry == nil }
 
     /// The current virtual time.
     public var now: MonotonicTime { scheduler.now }
@@ -53,12 +62,11 @@ public final class RecordingPlayer {
     /// Plays everything due at or before `time`: timers and entries in time order (a timer due at
     /// an entry's time runs first).
     public func play(upTo time: MonotonicTime) {
-        while nextIndex < recording.entries.count {
-            let entry = recording.entries[nextIndex]
+        while let entry = nextEntry {
             let entryTime = MonotonicTime(nanoseconds: entry.time.nanoseconds)
             guard entryTime <= time else { break }
             scheduler.advance(to: entryTime)
-            nextIndex += 1
+            nextEntry = entries.nextEntry()
             apply(entry.event, at: entryTime)
         }
         scheduler.advance(to: time)

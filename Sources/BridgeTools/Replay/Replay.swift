@@ -17,18 +17,24 @@ public final class Replay<Output: BridgeOutput> {
     /// The mapping, attached to the player's feed.
     public let session: ControllerSession<Output>
 
-    /// A replay of `recording` mapped with `configuration`, in `profileName` when given, else the
+    /// A replay of `entries` mapped with `configuration`, in `profileName` when given, else the
     /// profile the configuration picks for the recording's address.
-    public init(recording: Recording, configuration: MappingConfiguration, profileName: String? = nil, output: Output) {
-        player = RecordingPlayer(recording: recording)
+    public init(entries: any RecordingEntrySource, configuration: MappingConfiguration, profileName: String? = nil, output: Output) {
+        player = RecordingPlayer(entries: entries)
         session = ControllerSession(
-            address: recording.info.address, configuration: configuration, profileName: profileName,
+            address: entries.info.address, configuration: configuration, profileName: profileName,
             output: output, scheduler: player.scheduler
         )
         player.feed.attach(session)
     }
 
-    /// Plays the whole recording. `wait` is called with each virtual time before it is played:
+    /// A replay of a parsed recording.
+    public convenience init(recording: Recording, configuration: MappingConfiguration, profileName: String? = nil, output: Output) {
+        self.init(entries: RecordingEntryList(recording), configuration: configuration, profileName: profileName, output: output)
+    }
+
+    /// Plays the whole recording (up to a bad line: see `player.failure`). `wait` is called with
+    /// each virtual time before it is played:
     /// sleep there for recorded speed, return at once for `--fast`; it returns false to stop early
     /// (a signal). Ends with a release of everything.
     public func run(wait: (MonotonicTime) -> Bool = { _ in true }) {
