@@ -16,7 +16,8 @@ import Timebase
 /// When the system bus goes away (dbus-daemon stopped or restarted), the manager on it is stopped
 /// and dropped (its controllers are released as on any disconnect), and the bus is tried again with
 /// backoff, from `firstRetryDelay` doubling up to `maximumRetryDelay`; once it answers, a new
-/// manager starts on it and finds the controllers again.
+/// manager starts on it and finds the controllers again. A connection the bus drops sooner than
+/// `stableConnection` after it was made keeps the backoff going (`BusRetryBackoff`).
 @MainActor
 public final class BluetoothControllerSource {
     /// The first wait before trying the bus again after it went away.
@@ -34,7 +35,11 @@ public final class BluetoothControllerSource {
     private var found: (@MainActor (ControllerFeed) -> Void)?
     private var problem: (@MainActor (String) -> Void)?
     private var retryTimer: ScheduledTimer?
-    private var retryDelay = firstRetryDelay
+    /// How long a connection must have lasted for its loss to start the waits over.
+    public static let stableConnection = TimeSpan.seconds(1)
+    private var backoff = BusRetryBackoff(first: firstRetryDelay, maximum: maximumRetryDelay, stableAfter: stableConnection)
+    private var followedSince = MonotonicTime.zero
+    private var droppedEarly = false
     private var running = false
 
     /// A source on the system bus (`$DAYDREAM_DBUS_ADDRESS` overrides it for tests).
@@ -79,6 +84,7 @@ public final class BluetoothControllerSource {
     }
 
     private func follow(_ manager: DaydreamControllerManager) {
+        followedSince = reactor.now
         manager.feedConnected = { [weak self] in self?.found?($0) }
         manager.problemHandler = { [weak self] problem in self?.handle(problem) }
         manager.start()
@@ -108,13 +114,20 @@ public final class BluetoothControllerSource {
         stopPairing()
         lost.stop()
         lost.client.connection.close()
-        retryDelay = Self.firstRetryDelay
+        let lasted = reactor.now - followedSince
+        let (wait, early) = backoff.afterLoss(lasted: lasted)
+        if early && !droppedEarly {  // once, not on every try of a bus that keeps refusing
+            Logger.warning("the D-Bus system bus dropped the connection \(lasted.nanoseconds / 1_000_000) ms after "
+                + "it was made: it may refuse this user (dbus-daemon cannot resolve a DynamicUser= for its "
+                + "policy); waiting up to \(Self.maximumRetryDelay.nanoseconds / 1_000_000_000) s between tries")
+        }
+        droppedEarly = early
         Logger.notice("trying the D-Bus system bus again until it answers")
-        scheduleRetry()
+        scheduleRetry(after: wait)
     }
 
-    private func scheduleRetry() {
-        retryTimer = reactor.schedule(after: retryDelay) { [weak self] in self?.retry() }
+    private func scheduleRetry(after wait: TimeSpan) {
+        retryTimer = reactor.schedule(after: wait) { [weak self] in self?.retry() }
     }
 
     private func retry() {
@@ -127,8 +140,7 @@ public final class BluetoothControllerSource {
             follow(manager)
         } catch {
             Logger.debug("the D-Bus system bus does not answer yet: \(error.message)")
-            retryDelay = TimeSpan(nanoseconds: min(retryDelay.nanoseconds * 2, Self.maximumRetryDelay.nanoseconds))
-            scheduleRetry()
+            scheduleRetry(after: backoff.afterFailure())
         }
     }
 
