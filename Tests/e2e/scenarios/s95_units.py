@@ -5,7 +5,7 @@ kernel and udev with the shipped rules (the group variant the system unit needs)
 config then runs under the system unit, then under the user unit of a user in group input:
 the virtual devices appear (udev classifies them), [dsu] answers on 127.0.0.1:26760 from
 outside the container, identity = "dualsense" makes its hidraw node, and the control socket
-answers the one the unit is for."""
+answers root and the input group (system unit) or the user (user unit)."""
 from __future__ import annotations
 
 import glob
@@ -49,16 +49,18 @@ def check_running(rig, container: Container, config: str, text: str, unit: str, 
     """The controller taken on by the unit's daemon, seen through its control socket; its devices
     classified by the shipped rules; the DSU server and the DualSense when the config has them."""
     what = f"{os.path.basename(config)} under {unit}"
-    env = player_env(container) if user else None
 
     def journal() -> str:
         return f"\n--- the unit's journal:\n{container.journal(unit, user=user)}"
 
-    def taken_on() -> bool:
-        result = container.run([BRIDGE, "profile"], user=user, env=env, check=False)
-        return result.returncode == 0 and ADDRESS in result.stdout
-    assert wait_until(taken_on, timeout=20), \
-        f"{what}: the control socket never listed {ADDRESS} ('daydream-bridge profile' as {user or 'root'}){journal()}"
+    # The system unit's socket is root's and the input group's; the user unit's the user's.
+    for asker in ([None, PLAYER] if user is None else [user]):
+        def taken_on() -> bool:
+            result = container.run([BRIDGE, "profile"], user=asker, env=player_env(container) if asker else None,
+                                   check=False)
+            return result.returncode == 0 and ADDRESS in result.stdout
+        assert wait_until(taken_on, timeout=20), f"{what}: the control socket never listed {ADDRESS} " \
+            f"('daydream-bridge profile' as {asker or 'root'}){journal()}"
 
     dualsense = makes_dualsense(text)
     if dualsense:
@@ -149,6 +151,11 @@ def shipped_units(rig):
             mark = rig.emulator.mark()
             container.run([BRIDGE, "pair", ADDRESS], timeout=120)
             rig.emulator.wait_event("paired", NAME, since=mark, timeout=5)
+            # A user in group input: the system unit's control socket is the group's, and the user
+            # unit runs in this user's session.
+            container.run(["useradd", "--create-home", "--groups", "input", PLAYER])
+            uid = container.run(["id", "-u", PLAYER]).stdout.strip()
+            env = player_env(container)
 
             for config, text in texts.items():
                 container.write("/etc/daydream-bridge/config.toml", text)
@@ -160,10 +167,7 @@ def shipped_units(rig):
             wait_gone(f"{SYSTEM_UNIT} stopped")
             container.run(["rm", "/etc/daydream-bridge/config.toml"])
 
-            container.run(["useradd", "--create-home", "--groups", "input", PLAYER])
-            uid = container.run(["id", "-u", PLAYER]).stdout.strip()
             container.run(["systemctl", "start", f"user@{uid}.service"], timeout=60)
-            env = player_env(container)
             home_config = f"/home/{PLAYER}/.config/daydream-bridge"
             container.run(["mkdir", "-p", home_config], user=PLAYER)
             for config, text in texts.items():
