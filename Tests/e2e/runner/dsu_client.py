@@ -11,6 +11,10 @@ import zlib
 DSU_PORT = 26760
 VERSION, INFO, DATA = 0x100000, 0x100001, 0x100002
 CLIENT_ID = 0x0E2E0E2E
+# Dolphin asks again every second. The bridge sends a client one data message per request until
+# a renewal shows it is a real client, not a forged source address.
+RENEW_INTERVAL = 1.0
+ALL_SLOTS = bytes([0, 0]) + bytes(6)
 
 
 def request(kind: int, body: bytes = b"") -> bytes:
@@ -42,6 +46,17 @@ class Client:
         self.socket = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self.socket.bind(("127.0.0.1", 0))
         self.socket.settimeout(0.2)
+        self.subscribed_at: float | None = None
+
+    def subscribe_all(self) -> None:
+        """Asks for every slot's data; `renew_if_due` asks again each second, as Dolphin does."""
+        self.send(DATA, ALL_SLOTS)
+        self.subscribed_at = time.monotonic()
+
+    def renew_if_due(self) -> None:
+        """Renews the subscription once a second has passed since the last request."""
+        if self.subscribed_at is not None and time.monotonic() - self.subscribed_at >= RENEW_INTERVAL:
+            self.subscribe_all()
 
     def send(self, kind: int, body: bytes = b"") -> None:
         self.socket.sendto(request(kind, body), ("127.0.0.1", self.port))

@@ -65,19 +65,28 @@ def dsu_server(rig):
         state, slot_mac = client.slot_info()
         assert (state, slot_mac) == (2, mac), f"slot 0: state {state}, MAC {slot_mac.hex()}"
 
+        # Subscribed and renewing each second, as Dolphin does: the bridge sends one message per
+        # request until the first renewal, then every packet. Wait for that before playing.
+        client.subscribe_all()
+        flowing = []
+
+        def streaming() -> bool:
+            client.renew_if_due()
+            body = client.receive(DATA, timeout=0.25)
+            flowing.append(body is not None)
+            return flowing[-3:] == [True] * 3
+        assert wait_until(streaming, timeout=10), "pad data never came at the packet rate with the client renewing"
         started = rig.emulator.mark()
-        client.send(DATA, bytes([0, 0]) + bytes(6))  # all slots
         rig.play(NAME, MOTION)
         rig.emulator.wait_event("play_started", NAME, since=started, timeout=5)
         samples = []
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
+            client.renew_if_due()
             body = client.receive(DATA, timeout=1.0)
             if body is None:
                 break
             samples.append((time.monotonic(), pad_data(body)))
-            if samples[-1][0] - samples[0][0] > 1.0 and len(samples) % 60 == 0:
-                client.send(DATA, bytes([0, 0]) + bytes(6))  # renew, as clients do every second
             if rig.emulator.events and any(e["event"] == "play_finished" for e in rig.emulator.events[started:]):
                 break
             rig.emulator.poll()
