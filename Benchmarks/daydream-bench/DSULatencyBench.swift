@@ -62,6 +62,13 @@ func measureDSULatency(
     guard reactor.run(until: { server.clientCount == 1 }, timeout: .seconds(5)) else {
         throw BenchError("the DSU client's subscription never reached the server")
     }
+    // Renewed once the confirmation delay has passed, as a real client renews: until then the
+    // server sends it one message per request.
+    let renewal = reactor.schedule(at: reactor.now + DSUServer.confirmationDelay) { client.subscribe() }
+    defer { renewal.cancel() }
+    guard reactor.run(until: { server.status.clients.first?.confirmed == true }, timeout: .seconds(5)) else {
+        throw BenchError("the DSU client's renewal never confirmed it")
+    }
 
     let sender = SenderState(socket: channels.packetSender, stream: stream, count: count, spacingNanoseconds: spacingNanoseconds)
     let drain = Drain(reading: channels.framesRead)

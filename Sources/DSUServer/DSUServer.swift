@@ -18,12 +18,27 @@ import Timebase
 /// Bounded work: a datagram is at most 100 bytes and gets at most four replies; one readable
 /// turn reads at most `datagramsPerTurn` (the loop comes back for the rest, after the
 /// controllers' packets); at most `maximumClients` clients are subscribed at once.
+///
+/// What a peer is sent before it has shown it is real. The protocol has no handshake (a request
+/// carries nothing the server chose), so a request with a forged source address looks like any
+/// other. A client is unconfirmed until it renews its data request `confirmationDelay` or more
+/// after its first one, its subscription never lapsing in between, as real clients do (Dolphin
+/// every second, Citra and yuzu every 3 s, Cemu on each message it receives). Until then each data
+/// request (28 bytes) buys it one data message (100 bytes), at most four banked: one forged request
+/// draws at most one message, 100 bytes, whatever the number of controllers, where a subscription's
+/// 5 s of the stream are 300 messages (30 kB) a controller. A confirmed client is sent every
+/// message it subscribed to; so is a forger that keeps renewing on a real client's schedule, which
+/// nothing in the protocol tells apart.
 @MainActor
 public final class DSUServer {
     /// How long a subscription holds after the client's last request.
     public static let subscriptionLifetime = TimeSpan.seconds(5)
     /// How many clients are subscribed at once.
     public static let maximumClients = 16
+    /// How long after its first data request a client's renewal shows it is real (see above):
+    /// under every timer-driven client's interval (Dolphin's 1 s), and half a second of Cemu's
+    /// requests.
+    public static let confirmationDelay = TimeSpan.seconds(0.5)
     /// How many datagrams one turn of the loop reads.
     static let datagramsPerTurn = 32
 
@@ -37,7 +52,8 @@ public final class DSUServer {
     /// The clock subscriptions are timed by: the loop's, or a test's.
     private let clock: any DeadlineScheduler
     private var watch: IOWatch?
-    private var clients = DSUClientTable(capacity: DSUServer.maximumClients, lifetime: DSUServer.subscriptionLifetime)
+    private var clients = DSUClientTable(
+        capacity: DSUServer.maximumClients, lifetime: DSUServer.subscriptionLifetime, confirmationDelay: DSUServer.confirmationDelay)
     private var slots: [Slot] = []
     /// One buffer for what is read and one for what is sent: the packet path allocates nothing.
     /// Allocated once the socket is bound: an init that throws before every property is set runs
@@ -101,7 +117,7 @@ public final class DSUServer {
         let live = clients.clients.filter { $0.lastUntil > now }.map { client in
             DSUServerStatus.Client(
                 peer: client.peer.description, subscriptions: client.subscriptions(at: now),
-                secondsSinceLastRequest: (now - client.lastRequest).seconds)
+                secondsSinceLastRequest: (now - client.lastRequest).seconds, confirmed: client.confirmed)
         }
         return DSUServerStatus(address: address, clients: live, dropped: statistics.dropped, refusedClients: statistics.refusedClients)
     }
@@ -155,12 +171,17 @@ public final class DSUServer {
         let info = info(forSlot: slot)
         let now = clock.now
         var encoded = false
-        for client in clients.clients where client.wants(slot: slot, mac: held.mac, at: now) {
+        // By index: the table is changed in place (an unconfirmed client's credit), never copied.
+        for index in clients.clients.indices where clients.clients[index].wants(slot: slot, mac: held.mac, at: now) {
+            guard clients.takesMessage(at: index) else {
+                statistics.withheld += 1
+                continue
+            }
             if !encoded {
                 DSUReply.encodeControllerData(info, pad, serverID: serverID, into: sendBuffer)
                 encoded = true
             }
-            send(length: DSUReply.controllerDataLength, to: client.peer)
+            send(length: DSUReply.controllerDataLength, to: clients.clients[index].peer)
         }
     }
 
@@ -211,6 +232,7 @@ public final class DSUServer {
             }
         }
     }
+
 
     private func send(length: Int, to peer: UDPPeer) {
         if socket.send(UnsafeRawBufferPointer(rebasing: sendBuffer[0..<length]), to: peer) {

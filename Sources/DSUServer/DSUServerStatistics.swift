@@ -8,6 +8,8 @@ public struct DSUServerStatistics: Equatable, Sendable {
     public var refusedClients = 0
     /// Datagrams sent.
     public var sent = 0
+    /// Data messages not sent to an unconfirmed client that had spent its credit.
+    public var withheld = 0
     /// Datagrams the kernel refused to send (a full buffer, an unreachable client).
     public var sendFailures = 0
     /// Requests answered or subscriptions renewed.

@@ -10,11 +10,15 @@ public struct DSUServerStatus: Equatable, Sendable {
         public var subscriptions: [DSUSubscription]
         /// Seconds since it last asked for data.
         public var secondsSinceLastRequest: Double
+        /// Whether it has renewed as a real client does; until then each request buys it one
+        /// data message (see `DSUServer`).
+        public var confirmed: Bool
 
-        public init(peer: String, subscriptions: [DSUSubscription], secondsSinceLastRequest: Double) {
+        public init(peer: String, subscriptions: [DSUSubscription], secondsSinceLastRequest: Double, confirmed: Bool = true) {
             self.peer = peer
             self.subscriptions = subscriptions
             self.secondsSinceLastRequest = secondsSinceLastRequest
+            self.confirmed = confirmed
         }
     }
 
@@ -37,15 +41,17 @@ public struct DSUServerStatus: Equatable, Sendable {
     /// The control socket's lines: the server first, then one per client.
     ///
     /// ```
-    /// 127.0.0.1:26760: 1 client, dropped none, refused 0
+    /// 127.0.0.1:26760: 2 clients, dropped none, refused 0
     /// client 127.0.0.1:40000: all slots, slot 1, mac C0:DD:EE:00:00:0A; last request 0.4 s ago
+    /// client 127.0.0.1:40002: slot 0; last request 0.1 s ago; unconfirmed
     /// ```
     public var lines: [String] {
         let count = clients.count == 1 ? "1 client" : "\(clients.count) clients"
         let server = "\(address): \(count), dropped \(dropped), refused \(refusedClients)"
         return [server] + clients.map { client in
             let wanted = client.subscriptions.map(Self.describe).joined(separator: ", ")
-            return "client \(client.peer): \(wanted); last request \(Self.tenths(client.secondsSinceLastRequest)) s ago"
+            let trial = client.confirmed ? "" : "; unconfirmed"
+            return "client \(client.peer): \(wanted); last request \(Self.tenths(client.secondsSinceLastRequest)) s ago\(trial)"
         }
     }
 

@@ -44,6 +44,16 @@ import Timebase
             reactor.run(until: condition, timeout: .seconds(5))
         }
 
+        /// Subscribes `client` and renews once the confirmation delay has passed, as a real client
+        /// does: from then on it is sent every message it subscribed to.
+        func subscribeConfirmed(_ client: TestDSUClient, flags: UInt8, slot: UInt8 = 0, mac: [UInt8] = [0, 0, 0, 0, 0, 0]) {
+            client.subscribe(flags: flags, slot: slot, mac: mac)
+            sync(client)
+            clock.advance(by: DSUServer.confirmationDelay)
+            client.subscribe(flags: flags, slot: slot, mac: mac)
+            sync(client)
+        }
+
         /// Sends a version request from `client` and waits for its reply: every datagram it sent
         /// before has been handled by then (one socket, read in order).
         func sync(_ client: TestDSUClient) {
@@ -81,8 +91,7 @@ import Timebase
         let rig = try Rig()
         let feed = try rig.controller(Self.addressA)
         let client = try rig.client()
-        client.subscribe(flags: 1, slot: 0)
-        rig.sync(client)
+        rig.subscribeConfirmed(client, flags: 1, slot: 0)
         // Flat, finger at (128, 64), click and volume up held, turning: acc (0, 512, 0) counts is
         // 1.0002 g; gyro (40, -80, 20) counts at 2048/4095 deg/s.
         let packet = DaydreamPacket(
@@ -121,9 +130,8 @@ import Timebase
         let feedB = try rig.controller(Self.addressB)
         let all = try rig.client()
         let byMAC = try rig.client()
-        all.subscribe(flags: 0)
+        rig.subscribeConfirmed(all, flags: 0)
         byMAC.subscribe(flags: 2, mac: Self.macB)
-        rig.sync(all)
         rig.sync(byMAC)
         Self.send(DaydreamPacket(time: 1), to: feedA, at: .seconds(1))
         Self.send(DaydreamPacket(time: 2), to: feedB, at: .seconds(1))
@@ -159,9 +167,10 @@ import Timebase
         #expect(lapsing.dataMessages.count == 1)
         #expect(rig.server.clientCount == 1)
 
-        // Asking again subscribes again.
+        // Asking again subscribes again, as a newcomer: unconfirmed until it renews.
         lapsing.subscribe(flags: 1, slot: 0)
         rig.sync(lapsing)
+        #expect(rig.server.status.clients.map(\.confirmed) == [true, false])
         Self.send(DaydreamPacket(time: 3), to: feed, at: rig.clock.now)
         #expect(rig.wait { lapsing.dataMessages.count == 2 })
     }
@@ -172,9 +181,11 @@ import Timebase
         let first = try rig.client()
         let second = try rig.client()
         first.subscribe(flags: 0)
-        first.subscribe(flags: 1, slot: 2)
         rig.sync(first)
-        rig.clock.advance(by: .seconds(1.5))
+        rig.clock.advance(by: .seconds(1))
+        first.subscribe(flags: 1, slot: 2)  // a renewal 1 s on: confirmed
+        rig.sync(first)
+        rig.clock.advance(by: .seconds(0.5))
         second.subscribe(flags: 2, mac: Self.macB)
         first.sendRaw([1, 2, 3])  // short
         rig.sync(first)
@@ -183,18 +194,23 @@ import Timebase
         let status = rig.server.status
         #expect(status.address == rig.server.address)
         #expect(status.clients == [
-            DSUServerStatus.Client(peer: "127.0.0.1:\(first.port)", subscriptions: [.allSlots, .slot(2)], secondsSinceLastRequest: 1.75),
             DSUServerStatus.Client(
-                peer: "127.0.0.1:\(second.port)", subscriptions: [.mac(DSUMACAddress(bytes: Self.macB))], secondsSinceLastRequest: 0.25),
+                peer: "127.0.0.1:\(first.port)", subscriptions: [.allSlots, .slot(2)], secondsSinceLastRequest: 0.75, confirmed: true),
+            DSUServerStatus.Client(
+                peer: "127.0.0.1:\(second.port)", subscriptions: [.mac(DSUMACAddress(bytes: Self.macB))], secondsSinceLastRequest: 0.25,
+                confirmed: false),
         ])
         #expect(status.dropped[.short] == 1)
         #expect(status.lines == [
             "127.0.0.1:\(rig.server.address.port): 2 clients, dropped short=1, refused 0",
-            "client 127.0.0.1:\(first.port): all slots, slot 2; last request 1.8 s ago",
-            "client 127.0.0.1:\(second.port): mac C0:DD:EE:00:00:0B; last request 0.3 s ago",
+            "client 127.0.0.1:\(first.port): all slots, slot 2; last request 0.8 s ago",
+            "client 127.0.0.1:\(second.port): mac C0:DD:EE:00:00:0B; last request 0.3 s ago; unconfirmed",
         ])
-        // A lapsed subscription is no longer shown; the other client's still is.
+        // A lapsed subscription is no longer shown (the first client's all slots at 5 s, slot 2 at
+        // 6 s); the other client's still is.
         rig.clock.advance(by: .seconds(3.3))
+        #expect(rig.server.status.clients.map(\.subscriptions) == [[.slot(2)], [.mac(DSUMACAddress(bytes: Self.macB))]])
+        rig.clock.advance(by: .seconds(1.15))
         #expect(rig.server.status.clients.map(\.peer) == ["127.0.0.1:\(second.port)"])
     }
 
@@ -203,8 +219,7 @@ import Timebase
         let feedA = try rig.controller(Self.addressA)
         let feedB = try rig.controller(Self.addressB)
         let client = try rig.client()
-        client.subscribe(flags: 0)
-        rig.sync(client)
+        rig.subscribeConfirmed(client, flags: 0)
 
         feedA.linkChanged(connected: false, at: rig.clock.now)
         client.requestInfo(slots: [0, 1])
