@@ -24,7 +24,7 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
-        // Linux event descriptors (epoll, timerfd, signalfd, eventfd) that Glibc does not export.
+        // Linux interfaces Glibc does not export: epoll, timerfd, signalfd, eventfd, the socket error queue.
         .systemLibrary(name: "CLinux"),
         // A small C ABI over toml++ (C++17), so Swift never sees C++.
         .target(
@@ -81,7 +81,7 @@ let package = Package(
         .target(name: "DSU", dependencies: ["CZlib", "DaydreamProtocol", "Timebase"]),
         // The DSU server: a UDP socket on the event loop, one slot per controller, fed by the
         // controllers' feeds.
-        .target(name: "DSUServer", dependencies: ["DSU", "DaydreamCore", "DaydreamProtocol", "Descriptors", "EventLoop", "Timebase"]),
+        .target(name: "DSUServer", dependencies: ["CLinux", "DSU", "DaydreamCore", "DaydreamProtocol", "Descriptors", "EventLoop", "Timebase"]),
         // systemd's notify protocol without libsystemd.
         .target(name: "SystemIntegration", dependencies: ["Descriptors"]),
         // The daemon: controllers -> mapping -> devices.

@@ -16,7 +16,8 @@ struct DSUClient {
     /// When it last asked for data (made or renewed a subscription).
     var lastRequest: MonotonicTime
     /// Whether it renewed `DSUServer.confirmationDelay` or more after its first request, its
-    /// subscription never lapsing in between: it then gets every message it subscribed to.
+    /// subscription never lapsing in between and no ICMP error coming back for it: it then gets
+    /// every message it subscribed to.
     var confirmed = false
     /// Until confirmed: how many data messages it may still be sent (one per request it sent,
     /// at most `DSUClientTable.creditLimit`).

@@ -54,6 +54,13 @@ struct DSUClientTable {
         return true
     }
 
+    /// Forgets `peer` (an ICMP error says nobody reads there); false when it was not held.
+    mutating func remove(_ peer: UDPPeer) -> Bool {
+        guard let index = clients.firstIndex(where: { $0.peer == peer }) else { return false }
+        clients.remove(at: index)
+        return true
+    }
+
     /// Forgets the clients none of whose subscriptions holds at `now`.
     mutating func removeLapsed(at now: MonotonicTime) {
         clients.removeAll { $0.lastUntil <= now }

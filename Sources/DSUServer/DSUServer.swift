@@ -22,13 +22,15 @@ import Timebase
 /// What a peer is sent before it has shown it is real. The protocol has no handshake (a request
 /// carries nothing the server chose), so a request with a forged source address looks like any
 /// other. A client is unconfirmed until it renews its data request `confirmationDelay` or more
-/// after its first one, its subscription never lapsing in between, as real clients do (Dolphin
-/// every second, Citra and yuzu every 3 s, Cemu on each message it receives). Until then each data
-/// request (28 bytes) buys it one data message (100 bytes), at most four banked: one forged request
-/// draws at most one message, 100 bytes, whatever the number of controllers, where a subscription's
-/// 5 s of the stream are 300 messages (30 kB) a controller. A confirmed client is sent every
-/// message it subscribed to; so is a forger that keeps renewing on a real client's schedule, which
-/// nothing in the protocol tells apart.
+/// after its first one, its subscription never lapsing in between and no ICMP error coming back for
+/// it, as real clients do (Dolphin every second, Citra and yuzu every 3 s, Cemu on each message it
+/// receives). Until then each data request (28 bytes) buys it one data message (100 bytes), at most
+/// four banked: one forged request draws at most one message, 100 bytes, whatever the number of
+/// controllers, where a subscription's 5 s of the stream are 300 messages (30 kB) a controller. A
+/// confirmed client is sent every message it subscribed to; so is a forger that keeps renewing on a
+/// real client's schedule, which nothing in the protocol tells apart. An ICMP error saying nobody
+/// reads at a client's address (port or host unreachable) forgets it at the next turn of the loop,
+/// so an address with no socket behind it stays unconfirmed.
 @MainActor
 public final class DSUServer {
     /// How long a subscription holds after the client's last request.
@@ -90,7 +92,8 @@ public final class DSUServer {
         receiveBuffer = .allocate(byteCount: 2048, alignment: 8)
         sendBuffer = .allocate(byteCount: DSUReply.controllerDataLength, alignment: 8)
         do {
-            watch = try reactor.watch(self.socket.descriptor.rawValue, interest: .readable) { [weak self] _ in
+            watch = try reactor.watch(self.socket.descriptor.rawValue, interest: .readable) { [weak self] events in
+                if events.contains(.error) { self?.readSendErrors() }
                 self?.readDatagrams()
             }
         } catch {
@@ -233,6 +236,15 @@ public final class DSUServer {
         }
     }
 
+    /// Forgets the clients an ICMP error says nobody reads at (a closed port, a forged address).
+    private func readSendErrors() {
+        for _ in 0..<Self.datagramsPerTurn {
+            guard let error = socket.nextSendError() else { return }
+            if error.unreachable && clients.remove(error.peer) {
+                statistics.unreachableClients += 1
+            }
+        }
+    }
 
     private func send(length: Int, to peer: UDPPeer) {
         if socket.send(UnsafeRawBufferPointer(rebasing: sendBuffer[0..<length]), to: peer) {

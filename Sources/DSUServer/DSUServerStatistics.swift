@@ -6,6 +6,8 @@ public struct DSUServerStatistics: Equatable, Sendable {
     public var dropped = DSUDropCounts()
     /// Controller-data requests refused because `DSUServer.maximumClients` live clients were held.
     public var refusedClients = 0
+    /// Clients forgotten because an ICMP error said nobody reads at their address.
+    public var unreachableClients = 0
     /// Datagrams sent.
     public var sent = 0
     /// Data messages not sent to an unconfirmed client that had spent its credit.

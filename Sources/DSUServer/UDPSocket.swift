@@ -47,7 +47,10 @@ public struct DSUSocketError: Error, Equatable, Sendable, CustomStringConvertibl
     }
 }
 
-/// A non-blocking IPv4 UDP socket, bound.
+/// A non-blocking IPv4 UDP socket, bound, with `IP_RECVERR` on: the ICMP errors its datagrams
+/// draw are queued for `nextSendError()` (the socket's descriptor reports `EPOLLERR` while one
+/// waits), and each is also reported once by the next call on the socket, which `receive` and
+/// `send` absorb.
 struct UDPSocket: ~Copyable {
     let descriptor: FileDescriptor
 
@@ -66,6 +69,10 @@ struct UDPSocket: ~Copyable {
             }
         }
         guard bound == 0 else { throw DSUSocketError(call: "bind", address: address, code: errno) }
+        var on: Int32 = 1
+        guard setsockopt(raw, Int32(IPPROTO_IP), IP_RECVERR, &on, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
+            throw DSUSocketError(call: "setsockopt IP_RECVERR", address: address, code: errno)
+        }
         descriptor = owned
     }
 
@@ -84,6 +91,7 @@ struct UDPSocket: ~Copyable {
     func receive(into buffer: UnsafeMutableRawBufferPointer) -> (length: Int, peer: UDPPeer)? {
         var socketAddress = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        var errorAbsorbed = false
         while true {
             let received = withUnsafeMutablePointer(to: &socketAddress) { pointer in
                 pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -92,6 +100,11 @@ struct UDPSocket: ~Copyable {
             }
             if received >= 0 { return (received, UDPPeer(socketAddress)) }
             if errno == EINTR { continue }
+            // A pending ICMP error is reported once, ahead of the datagrams waiting: read on.
+            if !errorAbsorbed && Self.mayBeReportedICMPError(errno) {
+                errorAbsorbed = true
+                continue
+            }
             return nil
         }
     }
@@ -100,11 +113,22 @@ struct UDPSocket: ~Copyable {
     /// unreachable peer): a datagram lost, as UDP may lose any.
     func send(_ message: UnsafeRawBufferPointer, to peer: UDPPeer) -> Bool {
         var socketAddress = peer.socketAddress
-        let sent = withUnsafePointer(to: &socketAddress) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                sendto(descriptor.rawValue, message.baseAddress, message.count, Int32(MSG_NOSIGNAL), $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        return withUnsafePointer(to: &socketAddress) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                let length = socklen_t(MemoryLayout<sockaddr_in>.size)
+                var sent = sendto(descriptor.rawValue, message.baseAddress, message.count, Int32(MSG_NOSIGNAL), address, length)
+                // A pending ICMP error (another peer's) fails this call instead of this datagram: again, once.
+                if sent < 0 && Self.mayBeReportedICMPError(errno) {
+                    sent = sendto(descriptor.rawValue, message.baseAddress, message.count, Int32(MSG_NOSIGNAL), address, length)
+                }
+                return sent == message.count
             }
         }
-        return sent == message.count
+    }
+
+    /// Whether `code` may be an ICMP error reported late rather than a failure of this call:
+    /// anything but "nothing to read" and "no buffer space".
+    private static func mayBeReportedICMPError(_ code: Int32) -> Bool {
+        code != EAGAIN && code != EWOULDBLOCK && code != ENOBUFS
     }
 }

@@ -108,4 +108,24 @@ import Timebase
         }
         #expect(client.dataMessages.map(\.pad.counter) == (1...120).map(UInt32.init))
     }
+
+    /// A peer whose port has no socket (a forged address, a client that closed) is forgotten on
+    /// the first ICMP port-unreachable; the client sent next is not hurt by the error.
+    @Test func anUnreachablePeerIsForgottenAndOthersStillServed() throws {
+        let rig = try Rig()
+        let feed = try rig.controller(Self.addressA)
+        var gone: TestDSUClient? = try rig.client()
+        let live = try rig.client()
+        gone?.subscribe(flags: 0)
+        if let gone { rig.sync(gone) }
+        live.subscribe(flags: 0)
+        rig.sync(live)
+        #expect(rig.server.clientCount == 2)
+        gone = nil  // its socket closes: the kernel answers its datagrams with port unreachable
+        DSUServerTests.send(DaydreamPacket(time: 1), to: feed, at: rig.clock.now)
+        #expect(rig.wait { live.dataMessages.count == 1 })
+        #expect(rig.wait { rig.server.clientCount == 1 })
+        #expect(rig.server.status.clients.map(\.peer) == ["127.0.0.1:\(live.port)"])
+        #expect(rig.server.statistics.sendFailures == 0)
+    }
 }
