@@ -17,7 +17,7 @@ import Timebase
 ///
 /// Bounded work: a datagram is at most 100 bytes and gets at most four replies; one readable
 /// turn reads at most `datagramsPerTurn` (the loop comes back for the rest, after the
-/// controllers' packets); at most `maximumClients` clients are subscribed at once.
+/// controllers' packets).
 ///
 /// What a peer is sent before it has shown it is real. The protocol has no handshake (a request
 /// carries nothing the server chose), so a request with a forged source address looks like any
@@ -31,12 +31,19 @@ import Timebase
 /// real client's schedule, which nothing in the protocol tells apart. An ICMP error saying nobody
 /// reads at a client's address (port or host unreachable) forgets it at the next turn of the loop,
 /// so an address with no socket behind it stays unconfirmed.
+///
+/// Places: at most `maximumClients` clients, `maximumClientsPerAddress` of them from one IP
+/// address. A newcomer takes the place of the client whose last request is the oldest (of its
+/// own address when that address holds its share, of all when every place is held): squatters
+/// that renew less often than a real client cannot keep it out.
 @MainActor
 public final class DSUServer {
     /// How long a subscription holds after the client's last request.
     public static let subscriptionLifetime = TimeSpan.seconds(5)
     /// How many clients are subscribed at once.
     public static let maximumClients = 16
+    /// How many of them may come from one IP address (every local client comes from 127.0.0.1).
+    public static let maximumClientsPerAddress = 8
     /// How long after its first data request a client's renewal shows it is real (see above):
     /// under every timer-driven client's interval (Dolphin's 1 s), and half a second of Cemu's
     /// requests.
@@ -55,7 +62,8 @@ public final class DSUServer {
     private let clock: any DeadlineScheduler
     private var watch: IOWatch?
     private var clients = DSUClientTable(
-        capacity: DSUServer.maximumClients, lifetime: DSUServer.subscriptionLifetime, confirmationDelay: DSUServer.confirmationDelay)
+        capacity: DSUServer.maximumClients, capacityPerAddress: DSUServer.maximumClientsPerAddress,
+        lifetime: DSUServer.subscriptionLifetime, confirmationDelay: DSUServer.confirmationDelay)
     private var slots: [Slot] = []
     /// One buffer for what is read and one for what is sent: the packet path allocates nothing.
     /// Allocated once the socket is bound: an init that throws before every property is set runs
@@ -122,7 +130,7 @@ public final class DSUServer {
                 peer: client.peer.description, subscriptions: client.subscriptions(at: now),
                 secondsSinceLastRequest: (now - client.lastRequest).seconds, confirmed: client.confirmed)
         }
-        return DSUServerStatus(address: address, clients: live, dropped: statistics.dropped, refusedClients: statistics.refusedClients)
+        return DSUServerStatus(address: address, clients: live, dropped: statistics.dropped, evictedClients: statistics.evictedClients)
     }
 
     /// The consumer that feeds the controller at `address` into its slot (the one it had before,
@@ -228,10 +236,9 @@ public final class DSUServer {
                 send(length: DSUReply.controllerInfoLength, to: peer)
             }
         case .controllerData(let subscription):
-            if clients.subscribe(peer, to: subscription, at: clock.now) {
-                statistics.requests += 1
-            } else {
-                statistics.refusedClients += 1
+            statistics.requests += 1
+            if case .replaced = clients.subscribe(peer, to: subscription, at: clock.now) {
+                statistics.evictedClients += 1
             }
         }
     }

@@ -4,8 +4,8 @@ import DSU
 public struct DSUServerStatistics: Equatable, Sendable {
     /// Datagrams dropped, per reason.
     public var dropped = DSUDropCounts()
-    /// Controller-data requests refused because `DSUServer.maximumClients` live clients were held.
-    public var refusedClients = 0
+    /// Clients whose place a newcomer took (the stalest, when the places were held).
+    public var evictedClients = 0
     /// Clients forgotten because an ICMP error said nobody reads at their address.
     public var unreachableClients = 0
     /// Datagrams sent.

@@ -17,18 +17,18 @@ import Timebase
         var asked = 0
         let server = try ControlServer(path: path, reactor: reactor) { request in
             asked += 1
-            return request == .dsu ? .ok(["127.0.0.1:26760: 0 clients, dropped none, refused \(asked)"]) : .error("not dsu")
+            return request == .dsu ? .ok(["127.0.0.1:26760: 0 clients, dropped none, evicted \(asked)"]) : .error("not dsu")
         }
         let model = MonitorModel(feed: nil, source: "live")
         let poller = MonitorDaemonPoller(model: model, paths: [path], reactor: reactor)
         poller.start()
         #expect(reactor.run(until: { model.dsu != nil }, timeout: .seconds(5)))
         let firstAnswer = reactor.now
-        #expect(model.currentState().dsu == ["127.0.0.1:26760: 0 clients, dropped none, refused 1"])
+        #expect(model.currentState().dsu == ["127.0.0.1:26760: 0 clients, dropped none, evicted 1"])
         // Asked again a second after the answer, not before.
         #expect(reactor.run(until: { asked == 2 }, timeout: .seconds(5)))
         #expect((reactor.now - firstAnswer).seconds >= 0.9)
-        #expect(reactor.run(until: { model.dsu?.first?.hasSuffix("refused 2") == true }, timeout: .seconds(5)))
+        #expect(reactor.run(until: { model.dsu?.first?.hasSuffix("evicted 2") == true }, timeout: .seconds(5)))
         // The daemon stops: the lines go.
         server.close()
         #expect(reactor.run(until: { model.dsu == nil }, timeout: .seconds(5)))

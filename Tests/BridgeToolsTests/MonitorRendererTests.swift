@@ -33,7 +33,7 @@ struct MonitorRendererTests {
         golden(MonitorState(
             address: "C0:DD:EE:00:00:01", connected: true, packet: Self.busy, received: 10,
             dsu: [
-                "127.0.0.1:26760: 1 client, dropped none, refused 0",
+                "127.0.0.1:26760: 1 client, dropped none, evicted 0",
                 "client 127.0.0.1:40000: all slots; last request 0.4 s ago",
             ]
         ), "monitor-dsu.txt")
@@ -44,7 +44,7 @@ struct MonitorRendererTests {
         #expect(!none.contains { $0.contains("dsu") })
         #expect(MonitorRenderer.daemonDSU(["DSU off"]) == ["", "  daemon dsu   DSU off"])
         let clients = (1...5).map { "client 127.0.0.1:4000\($0): slot 0; last request 1.0 s ago" }
-        let lines = MonitorRenderer.daemonDSU(["127.0.0.1:26760: 5 clients, dropped none, refused 0"] + clients)
+        let lines = MonitorRenderer.daemonDSU(["127.0.0.1:26760: 5 clients, dropped none, evicted 0"] + clients)
         #expect(lines.count == 6)
         #expect(lines[4] == "               client 127.0.0.1:40003: slot 0; last request 1.0 s ago")
         #expect(lines[5] == "               and 2 more")

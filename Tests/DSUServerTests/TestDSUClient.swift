@@ -5,7 +5,8 @@ import TestSupport
 
 /// A DSU client written from the protocol description (v1993's cemuhook-protocol README and the
 /// structures Dolphin's client reads), sharing no code with the server: its own byte layout,
-/// the tests' own bitwise CRC32 (`BitwiseCRC32`). It listens on 127.0.0.1 and talks to one server port.
+/// the tests' own bitwise CRC32 (`BitwiseCRC32`). It listens on 127.0.0.`host` (every 127.x address is
+/// this machine's) and talks to one server port on 127.0.0.1.
 @MainActor
 final class TestDSUClient {
     /// A message from the server, decoded.
@@ -55,15 +56,16 @@ final class TestDSUClient {
     private(set) var messages: [Message] = []
     private(set) var serverIDs: Set<UInt32> = []
 
-    init(reactor: Reactor, serverPort: UInt16, id: UInt32 = UInt32.random(in: 1...UInt32.max)) throws {
+    init(reactor: Reactor, serverPort: UInt16, host: UInt8 = 1, id: UInt32 = UInt32.random(in: 1...UInt32.max)) throws {
         self.id = id
         let opened = socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard opened >= 0 else { throw ClientError("socket: errno \(errno)") }
         descriptor = FileDescriptor(owning: opened)
         var local = sockaddr_in()
         local.sin_family = sa_family_t(AF_INET)
-        local.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        local.sin_addr.s_addr = (0x7F00_0000 | UInt32(host)).bigEndian
         var server = local
+        server.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
         server.sin_port = serverPort.bigEndian
         let fd = descriptor.rawValue
         guard Self.withAddress(&local, { bind(fd, $0, $1) }) == 0 else { throw ClientError("bind: errno \(errno)") }
