@@ -13,8 +13,9 @@ extension DDController {
     ///
     /// With `pairingNewControllers`, every unpaired device seen until
     /// `stopDaydreamControllerDiscovery()` that calls itself a Daydream controller
-    /// is paired (Just Works) and kept if its services check out (the input
-    /// characteristic, no keyboard or mouse service). Its name and service can
+    /// is looked at unbonded and paired (Just Works) only if its services check
+    /// out (the controller's own, with the input characteristic: no keyboard or
+    /// mouse service). Its name and service can
     /// be faked by anything in radio range: pass `true` only while the user has
     /// asked to pair a controller now (see the README).
     public static func startDaydreamControllerDiscovery(pairingNewControllers: Bool = false) {
@@ -24,9 +25,10 @@ extension DDController {
         manager.startDiscovery(pairingNewControllers: pairingNewControllers)
     }
 
-    /// Looks for the controller with `address` (hold its home button), pairs it,
-    /// checks its services, trusts and connects it; a device that is not a
-    /// Daydream controller is removed from BlueZ and refused. `cancel()` on the
+    /// Looks for the controller with `address` (hold its home button), checks
+    /// its services over an unbonded link, then pairs, trusts and connects it; a
+    /// device that is not a Daydream controller is never bonded: it is blocked,
+    /// removed from BlueZ and refused. `cancel()` on the
     /// request stops the search. Nil when BlueZ cannot be reached (logged).
     @discardableResult
     public static func pairDaydreamController(

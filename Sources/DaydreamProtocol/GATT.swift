@@ -13,6 +13,21 @@ public enum DaydreamGATT {
     public static let advertisedName = "Daydream controller"
     /// The HID over GATT service (0x1812) of keyboards and mice. The controller has none.
     public static let hidServiceUUID = "00001812-0000-1000-8000-00805f9b34fb"
+    /// Every service the controller offers (protocol.md's GATT table): GAP, GATT,
+    /// Device Information, Battery, FE55 and the firmware update service FEF5.
+    public static let serviceLayout: Set<String> = [
+        "00001800-0000-1000-8000-00805f9b34fb", "00001801-0000-1000-8000-00805f9b34fb",
+        "0000180a-0000-1000-8000-00805f9b34fb", "0000180f-0000-1000-8000-00805f9b34fb",
+        serviceUUID, firmwareUpdateServiceUUID,
+    ]
+
+    /// `0x1812` for a UUID on the Bluetooth base, else the UUID as given (lower case).
+    public static func shortName(_ uuid: String) -> String {
+        let lower = uuid.lowercased()
+        let base = "-0000-1000-8000-00805f9b34fb"
+        guard lower.count == 36, lower.hasPrefix("0000"), lower.hasSuffix(base) else { return lower }
+        return "0x" + lower.dropFirst(4).prefix(4).uppercased()
+    }
 
     public static let batteryLevelUUID = "00002a19-0000-1000-8000-00805f9b34fb"
     public static let manufacturerNameUUID = "00002a29-0000-1000-8000-00805f9b34fb"

@@ -20,13 +20,15 @@ enum PairCommand: Subcommand {
     Hold the controller's home button until its light blinks, then run this.
     Without ADDRESS, pairs the unpaired Daydream controller discovery finds;
     when several are in range, lists them and pairs none: run it again with
-    the ADDRESS of yours. Pairing is "Just Works" (no PIN): for this run,
+    the ADDRESS of yours. First it connects the device without pairing and
+    checks its services: a device whose services are not a Daydream
+    controller's (a keyboard's or mouse's HID service among them), or without
+    the Daydream input characteristic, is blocked and removed from BlueZ,
+    never paired. Then it pairs "Just Works" (no PIN): for this run,
     daydream-bridge registers a BlueZ agent that accepts only the controller
-    being paired and refuses every other device. Then its services are
-    checked: a device without the Daydream input characteristic, or with a
-    keyboard or mouse (HID) service, is removed from BlueZ again. A controller
-    that passes is marked trusted and connected, and its battery and firmware
-    are shown.
+    being paired, once its services passed, and refuses every other device.
+    A controller that passes is marked trusted and connected, and its battery
+    and firmware are shown.
     """
     static let notes = """
     When the controller refuses an old pairing (it was reset, or paired with

@@ -7,13 +7,16 @@ import Testing
 import Timebase
 
 /// Pairing only on the user's intent, and only a device that checks out:
-/// the name and FE55 are spoofable, and a bonded look-alike with a HID
-/// service would get a keyboard from bluetoothd.
+/// the name and FE55 are spoofable, and a look-alike with a HID service gets
+/// a keyboard from bluetoothd. A device is looked at unbonded and bonded only
+/// when its services are the controller's; a HID service, at any moment, gets
+/// it blocked (the link drops at once) and removed.
 @MainActor
 @Suite(.serialized, .enabled(if: TestEnvironment.canRunDBusTests, "needs dbus-daemon, python3-dbus, python3-gi"))
 struct PairingSafetyTests {
     typealias Rig = ManagerRig
     static let hid = "00001812-0000-1000-8000-00805f9b34fb"
+    static let fe55 = "0000fe55-0000-1000-8000-00805f9b34fb"
 
     func devices(_ rig: Rig) throws -> [String: [String: Any]] {
         try rig.fake.state()["devices"] as? [String: [String: Any]] ?? [:]
@@ -42,7 +45,7 @@ struct PairingSafetyTests {
         #expect(rig.manager.agent.decisions.isEmpty)
     }
 
-    @Test func aLookAlikeWithAHIDServiceIsRemovedAndNeverTrusted() throws {
+    @Test func aLookAlikeWithAHIDServiceIsBlockedAndRemovedWithoutEverBeingBonded() throws {
         let rig = try Rig(devices: [Rig.controller(Rig.first), Rig.controller(Rig.second, paired: false, ["hid_service": true])])
         defer { rig.stop() }
         let known = try rig.connected(Rig.first)
@@ -50,10 +53,17 @@ struct PairingSafetyTests {
         #expect(error.address == Rig.second)
         #expect(error.description.contains("HID service (0x1812)"), "\(error)")
         #expect(error.description.contains("removed it"), "\(error)")
-        // Bonded for the check, then removed: no bond, never Trusted, no link.
+        // Looked at over an unbonded link, never bonded, never Trusted, no link.
         let log = try rig.fake.log()
-        #expect(log.contains("Pair \(path(Rig.second))"))
-        #expect(log.contains("RemoveDevice /org/bluez/hci0"))
+        #expect(log.contains("Connect \(path(Rig.second))"), "\(log)")
+        #expect(!log.contains("Pair \(path(Rig.second))"), "\(log)")
+        #expect(!rig.manager.agent.decisions.contains { $0.contains(Rig.second) && $0.hasSuffix("accepted") })
+        // Blocked first (bluetoothd drops the link and its HID profile at once), Disconnect (off the
+        // kernel's auto-connect list), then removed.
+        let blocked = try #require(log.firstIndex(of: "Set.Device1.Blocked \(path(Rig.second))"), "\(log)")
+        let disconnected = try #require(log.firstIndex(of: "Disconnect \(path(Rig.second))"), "\(log)")
+        let removed = try #require(log.firstIndex(of: "RemoveDevice /org/bluez/hci0"), "\(log)")
+        #expect(blocked < disconnected && disconnected < removed, "\(log)")
         #expect(!log.contains("Set.Device1.Trusted \(path(Rig.second))"))
         #expect(!log.contains { $0.hasPrefix("AcquireNotify \(path(Rig.second))") })
         #expect(try devices(rig)[Rig.second] == nil)
@@ -88,7 +98,7 @@ struct PairingSafetyTests {
         #expect(try !rig.fake.log().contains { $0.hasPrefix("Pair ") || $0.hasPrefix("Connect ") })
     }
 
-    @Test func aVerifiedControllerIsTrustedOnlyAfterItsServicesWereChecked() throws {
+    @Test func aControllerIsLookedAtUnbondedThenBondedThenTrusted() throws {
         let rig = try Rig(devices: [Rig.controller(Rig.first, paired: false)])
         defer { rig.stop() }
         rig.manager.start()
@@ -97,10 +107,11 @@ struct PairingSafetyTests {
         // Pairing returns before the stream subscribes: read the log once it has.
         try rig.wait("the connection") { controller.isConnected }
         let log = try rig.fake.log()
-        let resolved = try #require(log.firstIndex(of: "Connect \(path(Rig.first))"))
+        let connect = try #require(log.firstIndex(of: "Connect \(path(Rig.first))"))
         let trusted = try #require(log.firstIndex(of: "Set.Device1.Trusted \(path(Rig.first))"))
         let pairCall = try #require(log.firstIndex(of: "Pair \(path(Rig.first))"))
-        #expect(pairCall < resolved && resolved < trusted, "\(log)")
+        #expect(connect < pairCall && pairCall < trusted, "\(log)")
+        #expect(rig.manager.agent.decisions == ["RequestConfirmation \(Rig.first) accepted"])
         // No subscription before the check passed and Trusted was set.
         let acquire = try #require(log.firstIndex { $0.hasPrefix("AcquireNotify \(path(Rig.first))") })
         #expect(trusted < acquire, "\(log)")
@@ -120,7 +131,8 @@ struct PairingSafetyTests {
         try rig.wait("its removal") { (try? devices(rig)[Rig.speaker]) == nil }
         try rig.fake.command("add_device", Rig.controller(Rig.speaker, paired: false, ["hid_service": true]))
         try rig.sync()
-        #expect(try rig.fake.log().filter { $0 == "Pair \(path(Rig.speaker))" }.count == 1)
+        #expect(try rig.fake.log().filter { $0 == "Connect \(path(Rig.speaker))" }.count == 1)
+        #expect(try !rig.fake.log().contains("Pair \(path(Rig.speaker))"))
 
         // Discovery stopped, a known controller away: discovery goes on, pairing does not.
         rig.manager.stopDiscovery()
@@ -149,5 +161,43 @@ struct PairingSafetyTests {
         // The answer comes first; StopDiscovery reaches bluetoothd after it.
         try rig.wait("discovery to stop") { (try? rig.fake.state()["discovering"] as? Bool) == false }
         #expect(try !rig.fake.log().contains { $0.hasPrefix("Pair ") })
+    }
+
+    @Test func aDeviceWithServicesTheControllerLacksIsRefusedBeforeBonding() throws {
+        let rig = try Rig(devices: [Rig.controller(Rig.first, paired: false, [
+            "extra_services": ["00001813-0000-1000-8000-00805f9b34fb", "6e400001-b5a3-f393-e0a9-e50e24dcca9e"],
+        ])])
+        defer { rig.stop() }
+        rig.manager.start()
+        try rig.wait("the cache") { rig.manager.client.isReady }
+        guard case .failure(let error) = try pair(rig, Rig.first) else { throw TestFailure("paired") }
+        #expect(error.description.contains("services a Daydream controller does not have "
+                                           + "(0x1813, 6e400001-b5a3-f393-e0a9-e50e24dcca9e)"), "\(error)")
+        let log = try rig.fake.log()
+        #expect(log.contains("Connect \(path(Rig.first))"))
+        #expect(!log.contains("Pair \(path(Rig.first))"), "\(log)")
+        #expect(!log.contains("Set.Device1.Trusted \(path(Rig.first))"))
+        #expect(try devices(rig)[Rig.first] == nil)
+    }
+
+    @Test func theAgentRefusesEveryRequestForADeviceStillBeingLookedAt() throws {
+        let rig = try Rig(devices: [Rig.controller(Rig.first, paired: false)]) { $0.verificationTimeout = .seconds(1) }
+        defer { rig.stop() }
+        // Connected, but its services never resolve: the look goes on until the timeout.
+        try rig.fake.command("configure", ["address": Rig.first, "resolves": false])
+        rig.manager.start()
+        try rig.wait("the cache") { rig.manager.client.isReady }
+        var outcome: Result<ControllerFeed, PairingError>?
+        rig.manager.pair(address: Rig.first) { outcome = $0 }
+        try rig.wait("the connection") { (try? devices(rig)[Rig.first]?["Connected"] as? Bool) == true }
+        // What bluetoothd asks the agent when the kernel pairs on a profile's demand (legacy Just Works).
+        for (method, args) in [("RequestAuthorization", [Any]()), ("RequestConfirmation", [123456])] {
+            let answer = try rig.fake.command("agent", ["address": Rig.first, "method": method, "args": args]) as? String
+            #expect(answer == "org.bluez.Error.Rejected", "\(method)")
+        }
+        try rig.wait("the timeout") { outcome != nil }
+        guard case .failure(let error) = outcome else { throw TestFailure("paired") }
+        #expect(error.description.contains("could not be read in time"), "\(error)")
+        #expect(try !rig.fake.log().contains("Pair \(path(Rig.first))"))
     }
 }

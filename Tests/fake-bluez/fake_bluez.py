@@ -48,7 +48,7 @@ BATTERY_LEVEL = "00002a19-0000-1000-8000-00805f9b34fb"
 BATTERY1 = "org.bluez.Battery1"
 HID_SERVICE = "00001812-0000-1000-8000-00805f9b34fb"
 # Options of add_device/configure that make a Daydream look-alike (see add_lookalike_gatt).
-LOOKALIKE_OPTIONS = ("hid_service", "daydream_input")
+LOOKALIKE_OPTIONS = ("hid_service", "daydream_input", "extra_services")
 DIS = "0000180a-0000-1000-8000-00805f9b34fb"
 DIS_VALUES = [
     ("00002a29-0000-1000-8000-00805f9b34fb", "Google Inc."),
@@ -210,6 +210,10 @@ class FakeObject(dbus.service.Object):
             self.set(iface, "PowerState", dbus.String("on" if value else "off"))
         elif iface == DEVICE and name == "Trusted":
             self.set(iface, name, dbus.Boolean(value))
+        elif iface == DEVICE and name == "Blocked":
+            self.set(iface, name, dbus.Boolean(value))
+            if value:
+                self.drop()  # like bluetoothd's device_block: the link goes at once
         else:
             raise dbus.exceptions.DBusException("read-only", name="org.bluez.Error.NotPermitted")
 
@@ -327,6 +331,7 @@ class Device(FakeObject):
         self.input_held_elsewhere = False  # another client acquires the input notifications on connection
         self.hid_service = False     # a look-alike with a HID service (0x1812)
         self.daydream_input = True   # False: a look-alike without the FE55 input characteristic
+        self.extra_services = []     # UUIDs of services a Daydream controller does not have
         self.resolves = True         # False: connected, but ServicesResolved never comes
         self.acquire_hangs = False   # True: AcquireNotify is never answered
 
@@ -423,13 +428,21 @@ class Device(FakeObject):
 
     def add_lookalike_gatt(self):
         """A look-alike's differences. Like bluetoothd, whose input plugin claims
-        the HID service: 0x1812 shows only in Device1.UUIDs, no GattService1."""
-        if self.hid_service:
-            uuids = [str(u) for u in self.props[DEVICE]["UUIDs"]]
-            if HID_SERVICE not in uuids:
-                self.set(DEVICE, "UUIDs", dbus.Array(uuids + [HID_SERVICE], signature="s"))
+        the HID service: 0x1812 shows only in Device1.UUIDs, no GattService1.
+        Other services are exported, and listed in UUIDs, as bluetoothd does."""
+        uuids = [str(u) for u in self.props[DEVICE]["UUIDs"]]
+        for number, uuid in enumerate(self.extra_services):
+            path = "%s/service%04x" % (self.path, 0x50 + number)
+            if path not in self.fake.objects:
+                self.fake.add(GattService(self.fake, self, 0x50 + number, uuid))
+        added = [u for u in self.extra_services + ([HID_SERVICE] if self.hid_service else []) if u not in uuids]
+        if added:
+            self.set(DEVICE, "UUIDs", dbus.Array(uuids + added, signature="s"))
         if not self.daydream_input:
-            self.fake.remove_tree(self.characteristic(INPUT).path)
+            try:
+                self.fake.remove_tree(self.characteristic(INPUT).path)
+            except KeyError:
+                pass  # removed before
 
     @dbus.service.method(DEVICE)
     def Disconnect(self):

@@ -53,6 +53,14 @@ extension BlueZClient {
         setProperty(path, BlueZNames.device, "Trusted", .boolean(true), completion: completion)
     }
 
+    /// `Device1.Blocked = true`: bluetoothd drops the link at once (no grace
+    /// period, unlike `Disconnect` and `RemoveDevice` on a connected device),
+    /// removes the device's profiles (an input device of its HID service goes
+    /// with them) and has the kernel refuse the device. `RemoveDevice` unblocks it.
+    public func block(device path: String, completion: @escaping @MainActor (Result<Void, DBusError>) -> Void) {
+        setProperty(path, BlueZNames.device, "Blocked", .boolean(true), completion: completion)
+    }
+
     /// `GattCharacteristic1.ReadValue({})`.
     public func readValue(characteristic path: String, completion: @escaping @MainActor (Result<[UInt8], DBusError>) -> Void) {
         call(path, BlueZNames.gattCharacteristic, "ReadValue", [.properties([:])]) { result in

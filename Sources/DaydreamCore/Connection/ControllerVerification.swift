@@ -1,28 +1,32 @@
 import BlueZ
 import DaydreamProtocol
 
-/// What a device must show before the manager keeps its bond and trusts it.
+/// What a device must show before the manager bonds it and trusts it.
 ///
 /// The name `Daydream controller` and the advertised FE55 service prove
-/// nothing: anything can advertise them. A bonded look-alike that offers a
-/// HID service (0x1812) gets a keyboard from bluetoothd's input plugin and
-/// can type into the whole desktop. So a paired device must have the
-/// Daydream input characteristic in its FE55 service and no HID service.
+/// nothing: anything can advertise them. A look-alike that offers a HID
+/// service (0x1812) gets a keyboard from bluetoothd's input plugin and can
+/// type into the whole desktop. So a device is bonded only when its services
+/// are the controller's (`DaydreamGATT.serviceLayout`) and its FE55 service
+/// has the input characteristic; a HID service is refused at any moment,
+/// also on a paired controller's later connections.
 enum ControllerVerification {
-    /// Why `device` is refused before pairing (it already shows a HID service), or nil.
+    /// Why `device` is refused before anything connects to it (its advertised
+    /// or remembered services are not the controller's), or nil.
     static func refusalBeforePairing(_ device: DeviceInfo) -> String? {
-        device.uuids.contains(DaydreamGATT.hidServiceUUID) ? hidRefusal : nil
+        refusal(services: Set(device.uuids))
     }
 
-    /// Why `device` is refused now, or nil when nothing seen so far rules it out.
-    /// BlueZ's input plugin claims the HID service and exports no
-    /// `GattService1` for it, so `Device1.UUIDs` is checked as well.
+    /// Why `device` is refused because of a HID service, or nil. bluetoothd's
+    /// input plugin claims the HID service and exports no `GattService1` for
+    /// it, so `Device1.UUIDs` is checked as well.
     static func hidRefusal(of device: DeviceInfo, in cache: ObjectCache) -> String? {
-        let services = cache.paths(with: BlueZNames.gattService)
-            .filter { $0.hasPrefix(device.path + "/") }
-            .compactMap { cache.properties($0, BlueZNames.gattService)?["UUID"]?.string?.lowercased() }
-        let offersHID = device.uuids.contains(DaydreamGATT.hidServiceUUID) || services.contains(DaydreamGATT.hidServiceUUID)
-        return offersHID ? hidRefusal : nil
+        services(of: device, in: cache).contains(DaydreamGATT.hidServiceUUID) ? hidRefusal : nil
+    }
+
+    /// Why the services seen so far on `device` are not the controller's, or nil.
+    static func layoutRefusal(of device: DeviceInfo, in cache: ObjectCache) -> String? {
+        refusal(services: services(of: device, in: cache))
     }
 
     /// Whether the device's resolved services include the Daydream input characteristic.
@@ -31,6 +35,22 @@ enum ControllerVerification {
             characteristic.uuid == DaydreamGATT.inputCharacteristicUUID
                 && characteristic.serviceUUID == DaydreamGATT.serviceUUID && characteristic.canNotify
         }
+    }
+
+    /// `Device1.UUIDs` and the UUIDs of the device's `GattService1` objects, lower case.
+    private static func services(of device: DeviceInfo, in cache: ObjectCache) -> Set<String> {
+        let exported = cache.paths(with: BlueZNames.gattService)
+            .filter { $0.hasPrefix(device.path + "/") }
+            .compactMap { cache.properties($0, BlueZNames.gattService)?["UUID"]?.string?.lowercased() }
+        return Set(device.uuids).union(exported)
+    }
+
+    private static func refusal(services: Set<String>) -> String? {
+        if services.contains(DaydreamGATT.hidServiceUUID) { return hidRefusal }
+        let foreign = services.subtracting(DaydreamGATT.serviceLayout).map(DaydreamGATT.shortName).sorted()
+        guard !foreign.isEmpty else { return nil }
+        return "it offers \(foreign.count == 1 ? "a service" : "services") a Daydream controller does not have "
+            + "(\(foreign.joined(separator: ", ")))"
     }
 
     static let hidRefusal = "it offers a HID service (0x1812), as keyboards and mice do; a Daydream controller has none"

@@ -71,8 +71,8 @@ public final class DaydreamControllerManager {
         public var makesControllerModels = true
         /// Register the pairing agent as BlueZ's default agent too.
         public var requestsDefaultAgent = false
-        /// How long a just-paired device may take to connect and show its
-        /// services before it is refused (and removed) as unverified.
+        /// How long a device being paired may take to connect and show its
+        /// services (before it is bonded) until it is refused (and removed) as unverified.
         public var verificationTimeout = TimeSpan.seconds(20)
         /// How long `pairNextController` without an address watches after the
         /// first unpaired controller shows up, for others in range.
@@ -172,10 +172,12 @@ public final class DaydreamControllerManager {
     public private(set) var pairsNewControllers = false
 
     var links: [String: ControllerLink] = [:]
-    /// Addresses being paired and verified now: their links must not connect yet.
-    var addressesBeingPaired: Set<String> = []
+    /// The pairings under way, by address: their links must not connect yet.
+    var pairingSessions: [String: PairingSession] = [:]
     /// Addresses refused as look-alikes: never paired again without an explicit `pair(address:)`.
     var refusedAddresses: Set<String> = []
+    /// Addresses being blocked and removed now: left alone meanwhile.
+    var addressesBeingRefused: Set<String> = []
     private var token: ObserverToken?
     private var discoveryActive = false
     private var discoveryRequested = false
@@ -270,8 +272,8 @@ public final class DaydreamControllerManager {
     /// Starts looking for controllers (SetDiscoveryFilter UUIDs=[FE55], Transport=le; StartDiscovery).
     ///
     /// With `pairingNewControllers`, every unpaired device seen that calls
-    /// itself a Daydream controller is paired (Just Works) and kept if its
-    /// services check out, until `stopDiscovery()`. Its name and FE55 can be
+    /// itself a Daydream controller is looked at and paired (Just Works) if its
+    /// services check out (`pair(address:)`), until `stopDiscovery()`. Its name and FE55 can be
     /// spoofed: use it only when the user asked to pair a controller now.
     public func startDiscovery(pairingNewControllers: Bool = false) {
         wantsDiscovery = true
@@ -293,7 +295,9 @@ public final class DaydreamControllerManager {
     // MARK: For links
 
     func mayConnect(_ device: DeviceInfo) -> Bool {
-        guard isRunning, device.isDaydreamController, !addressesBeingPaired.contains(device.address.uppercased()) else { return false }
+        let address = device.address.uppercased()
+        guard isRunning, device.isDaydreamController, pairingSessions[address] == nil,
+              !addressesBeingRefused.contains(address) else { return false }
         switch options.policy {
         case .none: return false
         case .pairedOnly: return device.isPaired || mayPairUnasked(device)
