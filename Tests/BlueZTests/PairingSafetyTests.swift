@@ -1,4 +1,5 @@
 import BlueZ
+import DBus
 @testable import DaydreamCore
 import EventLoop
 import Foundation
@@ -199,5 +200,25 @@ struct PairingSafetyTests {
         guard case .failure(let error) = outcome else { throw TestFailure("paired") }
         #expect(error.description.contains("could not be read in time"), "\(error)")
         #expect(try !rig.fake.log().contains("Pair \(path(Rig.first))"))
+    }
+
+    @Test func theAgentAuthorizesOnlyTheControllersOwnServices() throws {
+        let rig = try Rig(devices: [Rig.controller(Rig.first, paired: false)])
+        defer { rig.stop() }
+        rig.manager.start()
+        try rig.wait("the cache") { rig.manager.client.isReady }
+        var registered: Result<Void, DBusError>?
+        rig.manager.agent.register { registered = $0 }
+        try rig.wait("the agent") { registered != nil }
+        func authorize(_ uuid: String) throws -> String? {
+            try rig.fake.command("agent", ["address": Rig.first, "method": "AuthorizeService", "args": [uuid]]) as? String
+        }
+        rig.manager.agent.allow(address: Rig.first)
+        #expect(try authorize(Self.hid) == "org.bluez.Error.Rejected")
+        #expect(try authorize("00001124-0000-1000-8000-00805f9b34fb") == "org.bluez.Error.Rejected")  // classic HID
+        #expect(try authorize(Self.fe55) == "accepted")
+        rig.manager.agent.disallow(address: Rig.first)
+        #expect(try authorize(Self.fe55) == "org.bluez.Error.Rejected")
+        #expect(rig.manager.agent.decisions.contains("AuthorizeService \(Rig.first) 0x1812 rejected"), "\(rig.manager.agent.decisions)")
     }
 }

@@ -1,11 +1,13 @@
 import DBus
+import DaydreamProtocol
 import EventLoop
 
 /// An `org.bluez.Agent1` with the NoInputNoOutput capability that accepts
 /// "Just Works" pairing only for devices it was told to allow, and only when
-/// the cache says they are Daydream controllers. Every other request, from any
-/// device, is refused with `org.bluez.Error.Rejected`: no other device can pair
-/// through it.
+/// the cache says they are Daydream controllers. `AuthorizeService` is granted
+/// only for a Daydream controller's own services (`DaydreamGATT.serviceLayout`):
+/// never for HID or anything else. Every other request, from any device, is
+/// refused with `org.bluez.Error.Rejected`: no other device can pair through it.
 @MainActor
 public final class PairingAgent {
     /// Where the agent is exported.
@@ -75,8 +77,10 @@ public final class PairingAgent {
         switch method {
         case "Release", "Cancel":
             return .success([])
-        case "RequestConfirmation", "RequestAuthorization", "AuthorizeService":
+        case "RequestConfirmation", "RequestAuthorization":
             return decide(method, device: arguments.first?.string)
+        case "AuthorizeService":
+            return authorizeService(device: arguments.first?.string, uuid: arguments.dropFirst().first?.string)
         case "DisplayPasskey", "DisplayPinCode":
             // NoInputNoOutput: nothing to display; only a device we pair may ask.
             return decide(method, device: arguments.first?.string)
@@ -86,6 +90,20 @@ public final class PairingAgent {
             Log.warning("agent: refused \(method) (no PIN or passkey entry here)")
             return .failure(Self.rejection("\(method) is not supported by this agent"))
         }
+    }
+
+    /// Only a service the controller has. bluetoothd asks when a device it does not trust opens
+    /// a connection to a profile (classic HID 0x1124, audio, network, a registered profile).
+    private func authorizeService(device path: String?, uuid: String?) -> Result<[DBusValue], DBusError> {
+        let service = uuid?.lowercased() ?? "?"
+        guard DaydreamGATT.serviceLayout.contains(service) else {
+            let address = path.flatMap { client.cache.device(at: $0)?.address.uppercased() } ?? path ?? "?"
+            decisions.append("AuthorizeService \(address) \(DaydreamGATT.shortName(service)) rejected")
+            Log.warning("agent: refused AuthorizeService for \(address): service \(DaydreamGATT.shortName(service)) "
+                        + "is not one of a Daydream controller's")
+            return .failure(Self.rejection("not a service of a Daydream controller"))
+        }
+        return decide("AuthorizeService", device: path)
     }
 
     private func decide(_ method: String, device path: String?) -> Result<[DBusValue], DBusError> {
