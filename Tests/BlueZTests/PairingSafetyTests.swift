@@ -221,4 +221,37 @@ struct PairingSafetyTests {
         #expect(try authorize(Self.fe55) == "org.bluez.Error.Rejected")
         #expect(rig.manager.agent.decisions.contains("AuthorizeService \(Rig.first) 0x1812 rejected"), "\(rig.manager.agent.decisions)")
     }
+
+    @Test func aControllerThatShowsAHIDServiceOnAConnectionIsBlockedAndRemoved() throws {
+        let rig = try Rig(devices: [Rig.controller(Rig.first), Rig.controller(Rig.second)])
+        defer { rig.stop() }
+        let known = try rig.connected(Rig.first)
+        let other = try rig.connected(Rig.second)
+        // Its table changes while connected (Service Changed): bluetoothd adds 0x1812 to UUIDs.
+        try rig.fake.command("service_changed", ["address": Rig.first, "hid_service": true])
+        try rig.wait("its removal") { (try? devices(rig)[Rig.first]) == nil }
+        let log = try rig.fake.log()
+        let blocked = try #require(log.firstIndex(of: "Set.Device1.Blocked \(path(Rig.first))"), "\(log)")
+        let disconnected = try #require(log.firstIndex(of: "Disconnect \(path(Rig.first))"), "\(log)")
+        let removed = try #require(log.firstIndex(of: "RemoveDevice /org/bluez/hci0"), "\(log)")
+        #expect(blocked < disconnected && disconnected < removed, "\(log)")
+        #expect(!known.isConnected)
+        #expect(rig.manager.controller(address: Rig.first) == nil)
+        #expect(rig.problems.contains { "\($0)".contains(Rig.first) && "\($0)".contains("0x1812") }, "\(rig.problems)")
+        // The other controller streams on.
+        #expect(other.isConnected)
+        try rig.send(Rig.second, Rig.volumeUpPacket)
+        try rig.wait("its packet") { other.volumeUpButton.isPressed }
+    }
+
+    @Test func aPairedDeviceRememberedWithAHIDServiceIsRemovedNotConnected() throws {
+        let rig = try Rig(devices: [Rig.controller(Rig.first, ["uuids": [Self.fe55, Self.hid]])])
+        defer { rig.stop() }
+        rig.manager.start()
+        try rig.wait("its removal") { (try? devices(rig)[Rig.first]) == nil }
+        let log = try rig.fake.log()
+        #expect(!log.contains("Connect \(path(Rig.first))"), "\(log)")
+        #expect(log.contains("Set.Device1.Blocked \(path(Rig.first))"), "\(log)")
+        #expect(rig.manager.controller(address: Rig.first) == nil)
+    }
 }

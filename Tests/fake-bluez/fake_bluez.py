@@ -429,7 +429,8 @@ class Device(FakeObject):
     def add_lookalike_gatt(self):
         """A look-alike's differences. Like bluetoothd, whose input plugin claims
         the HID service: 0x1812 shows only in Device1.UUIDs, no GattService1.
-        Other services are exported, and listed in UUIDs, as bluetoothd does."""
+        Other services are exported, and listed in UUIDs, as bluetoothd does.
+        Called again for a Service Changed (command service_changed)."""
         uuids = [str(u) for u in self.props[DEVICE]["UUIDs"]]
         for number, uuid in enumerate(self.extra_services):
             path = "%s/service%04x" % (self.path, 0x50 + number)
@@ -650,6 +651,14 @@ def run_command(fake, command, answer):
         for key, value in command.items():
             if key not in ("cmd", "id"):
                 setattr(adapter, key, value)
+        return None
+    if cmd == "service_changed":
+        # The device's table changed while connected (a Service Changed indication).
+        device = fake.device(command["address"])
+        for key in LOOKALIKE_OPTIONS:
+            if key in command:
+                setattr(device, key, command[key])
+        device.add_lookalike_gatt()
         return None
     if cmd == "remove_device":
         device = fake.device(command["address"])

@@ -18,7 +18,7 @@ extension DaydreamControllerManager.Problem {
         case .bluetoothdStoppedWhileConnecting(let address):
             "bluetoothd stopped while connecting to \(address); if this repeats, the controller may have lost "
                 + "its pairing (a reset, or paired elsewhere): " + Self.pairAgain(address)
-        case .pairingFailed, .busLost:
+        case .pairingFailed, .lookAlikeRemoved, .busLost:
             description
         }
     }

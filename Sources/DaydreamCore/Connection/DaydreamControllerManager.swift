@@ -107,6 +107,9 @@ public final class DaydreamControllerManager {
         case bluetoothdStoppedWhileConnecting(address: String)
         /// Pairing failed for another reason.
         case pairingFailed(address: String, reason: String)
+        /// A paired device calling itself a Daydream controller showed a HID service (0x1812) on a
+        /// connection: it was blocked and removed from BlueZ, bond and all.
+        case lookAlikeRemoved(address: String, reason: String)
         /// The D-Bus system bus connection is gone (dbus-daemon stopped): this manager reaches BlueZ no
         /// more, and a new one on a new connection is needed (the daemon makes one when the bus is back).
         case busLost
@@ -126,6 +129,8 @@ public final class DaydreamControllerManager {
                     + "its pairing (a reset, or paired elsewhere) and must be removed from BlueZ and paired again"
             case .pairingFailed(let address, let reason):
                 "pairing \(address) failed: \(reason)"
+            case .lookAlikeRemoved(let address, let reason):
+                "\(address) is not a Daydream controller: \(reason); blocked it and removed it from BlueZ"
             case .busLost:
                 "the D-Bus system bus went away (dbus-daemon stopped): BlueZ cannot be reached on this connection"
             }
@@ -362,6 +367,10 @@ public final class DaydreamControllerManager {
             if interfaces.contains(BlueZNames.battery) {
                 links.values.first { $0.devicePath == path }?.batteryPluginChanged()
             }
+            if interfaces.contains(BlueZNames.gattService),
+               let device = client.cache.devices.first(where: { path.hasPrefix($0.path + "/") }) {
+                _ = refuseIfLookAlike(device)
+            }
             if interfaces.contains(BlueZNames.gattCharacteristic) {
                 links.values.first { $0.devicePath.map { path.hasPrefix($0 + "/") } ?? false }?.gattChanged()
             }
@@ -401,7 +410,7 @@ public final class DaydreamControllerManager {
     }
 
     func deviceChanged(_ device: DeviceInfo, sighting: Bool) {
-        guard device.isDaydreamController else { return }
+        guard device.isDaydreamController, !refuseIfLookAlike(device) else { return }
         if sighting || device.rssi != nil { controllerSighted?(device) }
         guard options.policy != .none else { return }
         let known = links[device.address.uppercased()] != nil

@@ -1,6 +1,21 @@
 import BlueZ
 
 extension DaydreamControllerManager {
+    /// Refuses a paired device the manager has taken on (or would connect) the moment it shows
+    /// a HID service: on a reconnection, or added later by a Service Changed. bluetoothd's input
+    /// plugin connects its HID profile before BlueZ reports the service, so the device is blocked
+    /// at once (`refuseDevice`) and removed. Returns whether the device is refused (now or before).
+    func refuseIfLookAlike(_ device: DeviceInfo) -> Bool {
+        let address = device.address.uppercased()
+        if addressesBeingRefused.contains(address) { return true }
+        // A pairing under way watches its device itself (`PairingSession`).
+        guard pairingSessions[address] == nil, links[address] != nil || mayConnect(device),
+              let refusal = ControllerVerification.hidRefusal(of: device, in: client.cache) else { return false }
+        report(.lookAlikeRemoved(address: address, reason: refusal))
+        refuseDevice(at: device.path, address: address) {}
+        return true
+    }
+
     /// Forgets a refused device: no link, no automatic pairing again. `Blocked = true` drops the
     /// link and bluetoothd's profiles for it at once; `Disconnect` then takes it off the kernel's
     /// auto-connect list, where bluetoothd's HID profile put it (BlueZ 5.66's `RemoveDevice` leaves
