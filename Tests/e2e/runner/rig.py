@@ -58,11 +58,12 @@ class Rig:
         self.figure(f"emulator ready after waiting {time.monotonic() - started:.1f} s")
         self.start_bluetoothd()
 
-    def start_bluetoothd(self) -> None:
+    def start_bluetoothd(self, debug: bool = False) -> None:
+        """Starts bluetoothd; `debug` (or E2E_DEBUG) adds -d, whose lines a scenario may read."""
         if self.bluetoothd is not None and not self.bluetoothd.alive():
             self.bluetoothd.stop()  # it stopped by itself: its exit status goes in its log
         argv = [BLUETOOTHD, "-n"]
-        if os.environ.get("E2E_DEBUG"):
+        if debug or os.environ.get("E2E_DEBUG"):
             argv.append("-d")
         self.bluetoothd = Process("bluetoothd", argv, self.logs)
         self.bluez = BlueZ()
@@ -75,6 +76,13 @@ class Rig:
             raise RigError("bluetoothd exited (see bluetoothd.log)")
         self.bluez.reconnect()
         return self.bluez.bus.name_has_owner("org.bluez")
+
+    def restart_bluetoothd(self, debug: bool = False) -> None:
+        """Stops bluetoothd and starts it again (it reads its configuration files at start)."""
+        if self.bluetoothd:
+            self.bluetoothd.stop()
+            self.bluetoothd = None
+        self.start_bluetoothd(debug=debug)
 
     def kill_bluetoothd(self) -> None:
         if self.bluetoothd:
