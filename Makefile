@@ -12,6 +12,7 @@ endif
 .PHONY: all deps test-deps build release run test unit
 .PHONY: bench fuzz fuzz-ci sanitize soak soak-ci
 .PHONY: install uninstall check-install
+.PHONY: deb package-binary
 .PHONY: e2e
 
 all: build
@@ -151,6 +152,26 @@ uninstall:
 ## `make install` and `make uninstall` into a temporary DESTDIR, checked file by file.
 check-install:
 	@scripts/check-install "$(BINARY)"
+
+# --- Packages -----------------------------------------------------------------
+# The .deb holds what `make install DESTDIR=... PREFIX=/usr` installs
+# (Debian 12's paths), the binary stripped; it packages the release build
+# (built here when needed), or BINARY=. The version is the one
+# `daydream-bridge --version` prints (scripts/version reads it).
+VERSION = $(shell scripts/version)
+DEB_ARCH ?= $(shell dpkg --print-architecture)
+
+# The release build, unless BINARY= names another build.
+package-binary:
+ifeq ($(origin BINARY),file)
+	@scripts/install-deps
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product daydream-bridge
+endif
+
+## The Debian package: .build/deb/daydream-bridge_VERSION_ARCH.deb (dpkg-deb; prints its path).
+deb: package-binary
+	@scripts/install-deps --deb
+	@scripts/build-deb "$(BINARY)" .build/deb $(DEB_ARCH)
 
 # --- End to end -----------------------------------------------------------------
 ## End to end in a VM: Debian's kernel under QEMU, real bluetoothd and uinput,
