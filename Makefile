@@ -12,7 +12,7 @@ endif
 .PHONY: all deps test-deps build release run test unit
 .PHONY: bench fuzz fuzz-ci sanitize soak soak-ci
 .PHONY: install uninstall check-install
-.PHONY: deb package-binary
+.PHONY: deb dist package-binary
 .PHONY: e2e
 
 all: build
@@ -154,10 +154,10 @@ check-install:
 	@scripts/check-install "$(BINARY)"
 
 # --- Packages -----------------------------------------------------------------
-# The .deb holds what `make install DESTDIR=... PREFIX=/usr` installs
-# (Debian 12's paths), the binary stripped; it packages the release build
-# (built here when needed), or BINARY=. The version is the one
-# `daydream-bridge --version` prints (scripts/version reads it).
+# The .deb and the release tarball hold what `make install DESTDIR=...
+# PREFIX=/usr` installs (Debian 12's paths), the binary stripped; both package
+# the release build (built here when needed), or BINARY=. The version is the
+# one `daydream-bridge --version` prints (scripts/version reads it).
 VERSION = $(shell scripts/version)
 DEB_ARCH ?= $(shell dpkg --print-architecture)
 
@@ -172,6 +172,11 @@ endif
 deb: package-binary
 	@scripts/install-deps --deb
 	@scripts/build-deb "$(BINARY)" .build/deb $(DEB_ARCH)
+
+## The release tarball of the same files: .build/dist/daydream-bridge-VERSION-linux-ARCH.tar.gz.
+dist: package-binary
+	@scripts/install-deps --deb
+	@scripts/build-dist "$(BINARY)" .build/dist $(DEB_ARCH)
 
 # --- End to end -----------------------------------------------------------------
 ## End to end in a VM: Debian's kernel under QEMU, real bluetoothd and uinput,
