@@ -12,7 +12,7 @@ endif
 .PHONY: all deps test-deps build release run test unit
 .PHONY: bench fuzz fuzz-ci sanitize soak soak-ci
 .PHONY: install uninstall check-install
-.PHONY: deb dist package-binary
+.PHONY: deb dist check-deb package-binary
 .PHONY: e2e
 
 all: build
@@ -52,7 +52,7 @@ unit: test
 # `make test` also runs these and the end-to-end VM (CI time on a 2-core
 # machine: see the README's Tests section); `make test TEST_EXTRAS=` runs the
 # unit tests alone.
-TEST_EXTRAS ?= sanitize fuzz-ci soak-ci e2e
+TEST_EXTRAS ?= sanitize fuzz-ci soak-ci check-deb e2e
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= packet config dsu recording
 FUZZ_DIR ?= .build/fuzz
@@ -160,6 +160,8 @@ check-install:
 # one `daydream-bridge --version` prints (scripts/version reads it).
 VERSION = $(shell scripts/version)
 DEB_ARCH ?= $(shell dpkg --print-architecture)
+DEB = .build/deb/daydream-bridge_$(VERSION)_$(DEB_ARCH).deb
+DIST = .build/dist/daydream-bridge-$(VERSION)-linux-$(DEB_ARCH).tar.gz
 
 # The release build, unless BINARY= names another build.
 package-binary:
@@ -177,6 +179,11 @@ deb: package-binary
 dist: package-binary
 	@scripts/install-deps --deb
 	@scripts/build-dist "$(BINARY)" .build/dist $(DEB_ARCH)
+
+## Both checked: lintian, then (as root) dpkg -i, the installed bridge run, dpkg -r and -P leaving nothing.
+check-deb: deb dist
+	@scripts/install-deps --test
+	@scripts/check-deb "$(DEB)" "$(DIST)"
 
 # --- End to end -----------------------------------------------------------------
 ## End to end in a VM: Debian's kernel under QEMU, real bluetoothd and uinput,
