@@ -189,8 +189,8 @@ check-deb: deb dist
 ## End to end in a VM: Debian's kernel under QEMU, real bluetoothd and uinput,
 ## an emulated Daydream controller (Tests/e2e/). About 5 minutes; needs root
 ## for its Debian packages. Part of `make test`.
-e2e: deps
-	@SWIFT="$(SWIFT)" SWIFT_FLAGS="$(SWIFT_FLAGS)" Tests/e2e/run.sh
+e2e: deps deb
+	@SWIFT="$(SWIFT)" SWIFT_FLAGS="$(SWIFT_FLAGS)" E2E_DEB="$(CURDIR)/$(DEB)" Tests/e2e/run.sh
 
 ## The daemon with 4 emulated controllers at 100 Hz for SOAK_SECONDS (fake bluetoothd, private bus),
 ## one through StartNotify, while controllers reconnect, the config is rewritten (valid and invalid)

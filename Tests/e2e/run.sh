@@ -11,7 +11,9 @@
 # E2E_ALLOW_SKIP=1 lets scenarios the bridge can't run yet skip (development
 # only: a full run fails on a skip); E2E_DEBUG=1 runs bluetoothd -d;
 # E2E_TIMEOUT (s, default 900) bounds the VM; E2E_BIN=DIR runs the
-# daydream-bridge and daydream-example found there and builds nothing.
+# daydream-bridge and daydream-example found there and builds nothing;
+# E2E_DEB=FILE is the .deb the units scenario installs with dpkg -i (make e2e
+# builds it; without it that scenario installs with make install).
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -75,7 +77,7 @@ status=0
 PATH="$venv/bin:$PATH" timeout --kill-after=20 "${E2E_TIMEOUT:-900}" \
     vng --disable-kvm --run "$kernel" --user root --memory 2G --cpus 2 \
         --rwdir="$out" -- \
-        "E2E_DEBUG=${E2E_DEBUG:-} VIRTUAL_ENV=$venv sh $here/guest/boot.sh $repo $out $venv $bin $args" \
+        "E2E_DEBUG=${E2E_DEBUG:-} E2E_DEB=${E2E_DEB:-} VIRTUAL_ENV=$venv sh $here/guest/boot.sh $repo $out $venv $bin $args" \
     </dev/null 2>&1 | cat || status=$?
 
 ended=$(date +%s)

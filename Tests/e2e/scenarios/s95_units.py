@@ -1,7 +1,8 @@
 """The daemon as installed, under its shipped systemd units, with systemd as PID 1: a container
-booted in the guest (runner/container.py) gets the bridge through `make install`, as the
-README's install section says, its own D-Bus and BlueZ's bluetooth.service, and the guest's
-kernel and udev with the shipped rules (the group variant the system unit needs). Each shipped
+booted in the guest (runner/container.py) gets the bridge as the README's install section says
+(dpkg -i of the package make e2e built, or make install without one), its own D-Bus and
+BlueZ's bluetooth.service, and the guest's kernel and udev with the shipped rules (the group
+variant the system unit needs). Each shipped
 config then runs under the system unit, then under the user unit of a user in group input:
 the virtual devices appear (udev classifies them), [dsu] answers on 127.0.0.1:26760 from
 outside the container, identity = "dualsense" makes its hidraw node, and the control socket
@@ -25,8 +26,10 @@ from waiting import wait_until
 
 NAME, ADDRESS = "units", "C0:DD:EE:00:00:95"
 SYSTEM_UNIT, USER_UNIT = "daydream-bridge-system.service", "daydream-bridge.service"
-# Where `make install` (PREFIX=/usr/local) puts the binary.
-BRIDGE = "/usr/local/bin/daydream-bridge"
+# The package that make e2e built (E2E_DEB), installed as users install it; without one, the
+# bridge from `make install` (PREFIX=/usr/local), as the README's from-source lines say.
+DEB = os.environ.get("E2E_DEB") or None
+BRIDGE = "/usr/bin/daydream-bridge" if DEB else "/usr/local/bin/daydream-bridge"
 PLAYER = "daydream-player"
 DEVICE_PREFIX = "Daydream Controller"
 
@@ -142,9 +145,14 @@ def shipped_units(rig):
             started = time.monotonic()
             container.start()
             rig.figure(f"units: the container booted in {time.monotonic() - started:.1f} s")
-            container.run(["make", "--no-print-directory", "-C", rig.repo, "install",
-                           f"BINARY={rig.bridge_path}"], timeout=120)
-            container.run(["systemd-sysusers"])  # the system unit's user, as the README says
+            if DEB:
+                assert os.path.exists(DEB), f"E2E_DEB names {DEB}, which does not exist (make deb)"
+                container.run(["dpkg", "--install", DEB], timeout=300)  # postinst makes the user
+                rig.figure(f"units: dpkg -i {os.path.basename(DEB)}")
+            else:
+                container.run(["make", "--no-print-directory", "-C", rig.repo, "install",
+                               f"BINARY={rig.bridge_path}"], timeout=120)
+                container.run(["systemd-sysusers"])  # the system unit's user, as the README says
             container.run(["systemctl", "daemon-reload"])
             container.run(["systemctl", "start", "bluetooth.service"], timeout=60)
             rig.controller(NAME, ADDRESS)
