@@ -14,6 +14,13 @@ struct RunLinkedConfigTests {
         (try? BuiltBinary.run(["profile", name, "--socket", directory + "/control"]))?.status == 0
     }
 
+    /// `run --replay` of the held recording in `directory`, printing its events, with `config`.
+    static func runReplay(in directory: String, config: String) throws -> RunningBinary {
+        try RunningBinary(["run", "--replay", directory + "/held.recording", "--print", "--socket", directory + "/control",
+                           "--config", config],
+                          directory: directory)
+    }
+
     /// The link replaced by a real directory, then SIGHUP: before, the watch stayed on the old
     /// target, and neither SIGHUP nor any later edit brought it back.
     @Test func afterTheLinkBecomesADirectorySighupAndEditsReload() throws {
@@ -26,10 +33,7 @@ struct RunLinkedConfigTests {
         }
         try Self.config("first").write(toFile: directory + "/dotfiles/daydream-bridge/config.toml", atomically: true, encoding: .utf8)
         try #require(symlink("../dotfiles/daydream-bridge", link) == 0)
-        let daemon = try RunningBinary(
-            ["run", "--replay", directory + "/held.recording", "--print", "--socket", directory + "/control",
-             "--config", link + "/config.toml"],
-            directory: directory)
+        let daemon = try Self.runReplay(in: directory, config: link + "/config.toml")
         defer { daemon.signal(SIGTERM); _ = daemon.waitForExit() }
         #expect(daemon.waitFor { profileExists(directory, "first") })
 
@@ -55,10 +59,7 @@ struct RunLinkedConfigTests {
         try Self.config("first").write(toFile: directory + "/dotfiles-a/daydream-bridge/config.toml", atomically: true, encoding: .utf8)
         try Self.config("second").write(toFile: directory + "/dotfiles-b/daydream-bridge/config.toml", atomically: true, encoding: .utf8)
         try #require(symlink("../dotfiles-a/daydream-bridge", link) == 0)
-        let daemon = try RunningBinary(
-            ["run", "--replay", directory + "/held.recording", "--print", "--socket", directory + "/control",
-             "--config", link + "/config.toml"],
-            directory: directory)
+        let daemon = try Self.runReplay(in: directory, config: link + "/config.toml")
         defer { daemon.signal(SIGTERM); _ = daemon.waitForExit() }
         #expect(daemon.waitFor { profileExists(directory, "first") })
         try #require(symlink("../dotfiles-b/daydream-bridge", directory + "/.config/.new") == 0)
