@@ -10,7 +10,7 @@
 # E2E_REPEAT=N runs them N times over (hunting flakes);
 # E2E_ALLOW_SKIP=1 lets scenarios the bridge can't run yet skip (development
 # only: a full run fails on a skip); E2E_DEBUG=1 runs bluetoothd -d;
-# E2E_TIMEOUT (s, default 900) bounds the VM; E2E_BIN=DIR runs the
+# E2E_TIMEOUT (s, default 1800) bounds the VM; E2E_BIN=DIR runs the
 # daydream-bridge and daydream-example found there and builds nothing;
 # E2E_DEB=FILE is the .deb the units scenario installs with dpkg -i (make e2e
 # builds it; without it that scenario installs with make install).
@@ -74,7 +74,7 @@ echo "e2e: booting $(basename "$kernel") under QEMU (software emulation; --disab
 boot_started=$(date +%s)
 status=0
 # vng must not write straight into a file (QEMU reopens its stdout): pipe it.
-PATH="$venv/bin:$PATH" timeout --kill-after=20 "${E2E_TIMEOUT:-900}" \
+PATH="$venv/bin:$PATH" timeout --kill-after=20 "${E2E_TIMEOUT:-1800}" \
     vng --disable-kvm --run "$kernel" --user root --memory 2G --cpus 2 \
         --rwdir="$out" -- \
         "E2E_DEBUG=${E2E_DEBUG:-} E2E_DEB=${E2E_DEB:-} VIRTUAL_ENV=$venv sh $here/guest/boot.sh $repo $out $venv $bin $args" \
