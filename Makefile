@@ -187,7 +187,7 @@ check-deb: deb dist
 
 # --- End to end -----------------------------------------------------------------
 ## End to end in a VM: Debian's kernel under QEMU, real bluetoothd and uinput,
-## an emulated Daydream controller (Tests/e2e/). About 5 minutes; needs root
+## an emulated Daydream controller (Tests/e2e/). About 16 minutes; needs root
 ## for its Debian packages. Part of `make test`.
 e2e: deps deb
 	@SWIFT="$(SWIFT)" SWIFT_FLAGS="$(SWIFT_FLAGS)" E2E_DEB="$(CURDIR)/$(DEB)" Tests/e2e/run.sh
