@@ -29,6 +29,7 @@ import subprocess
 from bluez import DEVICE, device_path
 from bridge_helpers import run_bridge_command, unpair
 from device_watch import DeviceWatch
+from processes import modprobe
 from rig import scenario
 
 # The same look-alike as s47_lookalike.py: the emulator keeps one per name.
@@ -44,8 +45,7 @@ HOG_STATE = re.compile(r"device " + re.escape(FAKE_ADDRESS) + r" profile input-h
           "with LEAutoSecurity=false its HoG profile never connects", needs=("pair",))
 def pair_lookalike_has_no_keyboard_window(rig):
     for module in ("uhid", "hid-generic"):
-        result = subprocess.run(["modprobe", module], capture_output=True, text=True, timeout=60)
-        assert result.returncode == 0, f"modprobe {module}: {result.stderr.strip()}"
+        modprobe(module)
     assert os.path.exists("/dev/uhid"), "no /dev/uhid after modprobe uhid"
     try:
         stock = attempt(rig)
