@@ -9,7 +9,7 @@ import VirtualHID
 /// descriptor is readable (a `Reactor` watch): feature reports are answered at once from
 /// `features`, set-report requests are acknowledged and ignored, output reports (rumble,
 /// lights) are counted and dropped. Nothing here blocks: the descriptor is non-blocking, and a
-/// write that fails is counted and reported once through `problemHandler`.
+/// write that fails is counted and kept in `writeFailure` for the owner to act on.
 public final class UHIDDevice {
     /// What went by that the bridge does not act on, and what failed.
     public struct Counters: Hashable, Sendable {
@@ -25,6 +25,18 @@ public final class UHIDDevice {
         public var writeErrors = 0
     }
 
+    /// A write the kernel refused: what it was and the error.
+    public struct WriteFailure: Error, Hashable, Sendable, CustomStringConvertible {
+        /// What was written, e.g. "an input report".
+        public let what: String
+        /// The `errno` of the write (`EIO` for a short write).
+        public let code: Int32
+
+        public var description: String {
+            "cannot write \(what) to /dev/uhid: \(String(cString: strerror(code)))"
+        }
+    }
+
     /// The device the kernel sees.
     public let device: UHIDMessage.Device
     /// Counts of what was ignored or failed.
@@ -33,14 +45,15 @@ public final class UHIDDevice {
     public private(set) var started = false
     /// True while someone (an input node's reader, hidraw) has the device open.
     public private(set) var opened = false
-    /// Told once per kind of problem (a write error, a malformed message), with a sentence.
+    /// The first write the kernel refused, if one was: the device is then of no more use.
+    public private(set) var writeFailure: WriteFailure?
+    /// Told once about a malformed message, with a sentence.
     public var problemHandler: ((String) -> Void)?
 
     private let descriptor: FileDescriptor
     private let features: (UInt8) -> [UInt8]?
     private let readBuffer: UnsafeMutableRawBufferPointer
     private var inputMessage: [UInt8]
-    private var reportedWriteError = false
     private var reportedMalformed = false
 
     /// Sends `UHID_CREATE2` for `device` on `descriptor` (an open, non-blocking `/dev/uhid`);
@@ -71,8 +84,8 @@ public final class UHIDDevice {
     /// The descriptor to watch for readability.
     public var fileDescriptor: Int32 { descriptor.rawValue }
 
-    /// Writes `report` (its id first) as one input report. False, counted and reported once,
-    /// when the kernel refuses it (the module unloaded, the device gone).
+    /// Writes `report` (its id first) as one input report. False, counted and kept in
+    /// `writeFailure`, when the kernel refuses it (the device failed to register, or is gone).
     @discardableResult
     public func sendInput(_ report: [UInt8]) -> Bool {
         let header = 6
@@ -126,11 +139,7 @@ public final class UHIDDevice {
         if written == message.count { return true }
         let code = written < 0 ? errno : EIO
         counters.writeErrors += 1
-        if !reportedWriteError {
-            reportedWriteError = true
-            problemHandler?("cannot write \(what) to /dev/uhid: \(String(cString: strerror(code))) "
-                + "(counted; reported once)")
-        }
+        if writeFailure == nil { writeFailure = WriteFailure(what: what, code: code) }
         return false
     }
 }

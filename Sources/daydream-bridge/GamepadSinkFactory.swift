@@ -30,11 +30,13 @@ enum GamepadSinkFactory {
             }
             return try VirtualDeviceSet(capabilities: capabilities, gamepadIdentity: .dualsense)
         }
-        let set = try DualSenseDeviceSet(capabilities: capabilities, uhid: uhid)
+        let set = try DualSenseDeviceSet(capabilities: capabilities, uhid: uhid, scheduler: reactor)
         set.problemHandler = { [weak set] message in Logger.warning("\(set?.label ?? "DualSense"): \(message)") }
+        set.noticeHandler = { [weak set] message in Logger.notice("\(set?.label ?? "DualSense"): \(message)") }
         do {
             let watch = try reactor.watch(set.fileDescriptor, interest: .readable) { [weak set] _ in set?.readAvailable() }
-            // A reload that replaces the devices drops the set: its watch goes with it.
+            // A reload that replaces the devices drops the set, and a device the kernel refused
+            // closes its descriptor: the watch goes first.
             set.closeHandler = { watch.cancel() }
         } catch {
             Logger.error("identity \"dualsense\": cannot watch /dev/uhid (\(error)); the kernel's requests go unanswered")
