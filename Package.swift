@@ -117,7 +117,7 @@ let package = Package(
             name: "daydream-bench",
             dependencies: [
                 "Bridge", "DaydreamCore", "DaydreamProtocol", "Mapping", "Timebase", "BridgeConfig", "VirtualDevice",
-                "EventLoop", "CEvdev", "Descriptors", "DSU", "DSUServer",
+                "EventLoop", "CEvdev", "Descriptors", "DSU", "DSUServer", "VirtualDualSense", "VirtualHID",
             ],
             path: "Benchmarks/daydream-bench"
         ),

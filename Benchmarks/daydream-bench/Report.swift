@@ -18,6 +18,10 @@ struct BenchReport {
     var dsuLatency: DSULatencyResult?
     /// Why it was not measured.
     var dsuLatencyNote: String?
+    /// A game's flood of output reports into the DualSense on `/dev/uhid`.
+    var uhidFlood: UHIDFloodResult?
+    /// Why it was not measured.
+    var uhidFloodNote: String?
     /// The fd-to-write path in plain C (`daydream-machine-floor`): this machine's own floor.
     var fdToWriteMachineFloor: MachineLatencyFloor?
     /// The daemon under load, the bare event loop (the Swift loop's floor) and plain C
@@ -80,6 +84,8 @@ struct BenchReport {
         }
         lines.append("")
         lines.append(contentsOf: dsuLines())
+        lines.append("")
+        lines.append(contentsOf: uhidFlood?.lines ?? ["DualSense output-report flood: not measured (\(uhidFloodNote ?? "?"))"])
         lines.append("")
         lines.append(contentsOf: loadLines())
         for note in notes { lines.append("Note: \(note)") }
@@ -154,6 +160,8 @@ struct BenchReport {
             ("dsu_frame_after_read_us_p50", number(dsuLatency?.frameAfterRead.p50)),
             ("dsu_frame_after_read_us_p99", number(dsuLatency?.frameAfterRead.p99)),
             ("dsu_frame_after_read_us_max", number(dsuLatency?.frameAfterRead.max)),
+            ("uhid_flood_cpu_percent", number(uhidFlood?.cpuPercent)),
+            ("uhid_flood_wakeups", uhidFlood.map { String($0.wakeUps) } ?? "null"),
             ("cpu_percent_400pps", number(daemon?.cpuPercent)),
             ("cpu_percent_400pps_floor", number(load.loopFloor.summary?.cpuPercent)),
             ("cpu_percent_400pps_machine_floor", number(load.machineFloor.summary?.cpuPercent)),

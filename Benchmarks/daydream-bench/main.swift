@@ -15,6 +15,8 @@ let usage = """
       --cold            only the cold rows (caches and TLBs evicted before each packet)
       --dsu-only        only the DSU latency rows (after one untimed pass to find the
                         busiest profile); writes no JSON
+      --uhid-flood      only the DualSense output-report flood (34 000 reports in 4 s);
+                        writes no JSON
       --rounds N        rounds of the daemon load and its two floors, run in turns
                         (default 3, 1 with --quick); the table gives their medians
       --loop-floor FD...
@@ -49,6 +51,14 @@ while let argument = arguments.popFirst() {
     case "--only": onlyProfile = value(of: argument, being: "a profile name")
     case "--cold": coldOnly = true
     case "--dsu-only": dsuOnly = true
+    case "--uhid-flood":
+        do {
+            print(try measureUHIDFlood().lines.joined(separator: "\n"))
+            exit(0)
+        } catch {
+            FileHandle.standardError.write(Data("daydream-bench: \(error)\n".utf8))
+            exit(1)
+        }
     case "--no-callgrind": countsInstructions = false
     case "--packets":
         let text = value(of: argument, being: "a number of packets")
@@ -165,6 +175,11 @@ do {
     report.fdToWriteNote = "\(error)"
 }
 measureDSU()
+do {
+    report.uhidFlood = try measureUHIDFlood()
+} catch {
+    report.uhidFloodNote = "\(error)"
+}
 
 // The daemon and the C machine floor: next to this binary, as `make bench` builds them.
 let binDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
