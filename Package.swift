@@ -72,7 +72,7 @@ let package = Package(
         // gamepad events and the controller's motion, touch and battery.
         .target(
             name: "VirtualDualSense",
-            dependencies: ["VirtualHID", "VirtualDevice", "Mapping", "DaydreamProtocol", "Timebase", "Descriptors"]
+            dependencies: ["VirtualHID", "VirtualDevice", "Mapping", "DaydreamProtocol", "Timebase", "Descriptors", "EventLoop"]
         ),
         // The recording text format (`record`, `replay`): pure, so a fuzzer can target it.
         .target(name: "Recording", dependencies: ["DaydreamProtocol", "Timebase"]),
@@ -153,7 +153,9 @@ let package = Package(
         .testTarget(name: "VirtualHIDTests", dependencies: ["VirtualHID", "TestSupport"]),
         .testTarget(
             name: "VirtualDualSenseTests",
-            dependencies: ["VirtualDualSense", "VirtualHID", "VirtualDevice", "Mapping", "DaydreamProtocol", "Timebase", "Descriptors"]
+            dependencies: [
+                "VirtualDualSense", "VirtualHID", "VirtualDevice", "Mapping", "DaydreamProtocol", "Timebase", "Descriptors", "EventLoop",
+            ]
         ),
         .testTarget(name: "DSUTests", dependencies: ["DSU", "DaydreamProtocol", "Timebase"]),
         .testTarget(

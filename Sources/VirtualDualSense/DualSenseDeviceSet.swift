@@ -1,4 +1,5 @@
 import Descriptors
+import EventLoop
 import Mapping
 import Timebase
 import VirtualDevice
@@ -22,6 +23,8 @@ import VirtualHID
 /// the kernel refuses a write, the set says why in one line and the bridge's own uinput
 /// gamepad stands in. A device no driver took is kept: when hid-playstation takes it later
 /// (the user loaded it), it replaces the stand-in, which lets go of everything as it goes.
+///
+/// A flood of output reports is read in batches, once a millisecond (`UHIDDrainPacing`).
 @MainActor
 public final class DualSenseDeviceSet: @MainActor OutputSink, @MainActor ControllerStateSink {
     /// The name the kernel gives the pad (its motion and touchpad nodes add " Motion Sensors",
@@ -55,7 +58,7 @@ public final class DualSenseDeviceSet: @MainActor OutputSink, @MainActor Control
     /// Told when hid-playstation takes a DualSense after the stand-in was made.
     public var noticeHandler: ((String) -> Void)?
     /// Called when the set stops using `fileDescriptor` (a device the kernel refused, or the
-    /// set going with its devices): where whoever watches it stops watching it. Called once.
+    /// set going with its devices), after its own watch (`watch(on:)`) is cancelled. Called once.
     public var closeHandler: (() -> Void)?
 
     private let scheduler: any DeadlineScheduler
@@ -66,6 +69,10 @@ public final class DualSenseDeviceSet: @MainActor OutputSink, @MainActor Control
     /// Whether the device had a driver when last looked at.
     private var bound = false
     private var deadline: ScheduledTimer?
+    private var watch: IOWatch?
+    private var pacing = UHIDDrainPacing()
+    /// The next paced drain, in a flood of output reports.
+    private var pacedDrain: ScheduledTimer?
     /// The uinput gamepad written instead of the DualSense, while it is silent.
     private var standIn: (any OutputSink)?
     private let others: VirtualDeviceSet?
@@ -99,7 +106,16 @@ public final class DualSenseDeviceSet: @MainActor OutputSink, @MainActor Control
     isolated deinit {
         // The daemon makes and drops its sinks on the main thread, the only place the reactor runs.
         deadline?.cancel()
+        pacedDrain?.cancel()
+        watch?.cancel()
         closeHandler?()
+    }
+
+    /// Reads what the kernel sends as `reactor` finds it, until the set stops using the
+    /// descriptor (the watch is the set's).
+    public func watch(on reactor: Reactor) throws(SystemCallError) {
+        watch?.cancel()
+        watch = try reactor.watch(fileDescriptor, interest: .readable) { [weak self] _ in self?.readAvailable() }
     }
 
     /// The bridge's own uinput gamepad, with the DualSense's codes.
@@ -125,8 +141,10 @@ public final class DualSenseDeviceSet: @MainActor OutputSink, @MainActor Control
     /// Answers what the kernel asked for, and follows whether a driver has the device.
     public func readAvailable() {
         guard let device = uhid else { return }
-        device.readAvailable()
+        let drain = device.readAvailable()
         check(device)
+        guard uhid != nil else { return }
+        pace(after: drain)
     }
 
     public var summary: [String] {
@@ -225,6 +243,8 @@ public final class DualSenseDeviceSet: @MainActor OutputSink, @MainActor Control
         if let failure = device.writeFailure {
             deadline?.cancel()
             deadline = nil
+            pacedDrain?.cancel()
+            pacedDrain = nil
             stopWatching()
             uhid = nil  // UHID_DESTROY, and the descriptor closes
             standIn(for: .writeFailed(failure))
@@ -244,6 +264,24 @@ public final class DualSenseDeviceSet: @MainActor OutputSink, @MainActor Control
         standIn = nil
         noticeHandler?("hid-playstation took the DualSense: it replaces the uinput gamepad that stood in")
         writeReport()
+    }
+
+    /// Reads the next batch after `interval` in a flood of output reports, with the watch off;
+    /// else with the watch on.
+    private func pace(after drain: UHIDDevice.Drain) {
+        let wasPaced = pacing.isPaced
+        let now = scheduler.now
+        pacedDrain?.cancel()
+        pacedDrain = nil
+        guard pacing.afterDrain(drain, at: now) else {
+            if wasPaced { watch?.interest = .readable }
+            return
+        }
+        if !wasPaced { watch?.interest = [] }
+        pacedDrain = scheduler.schedule(at: now + UHIDDrainPacing.interval) { [weak self] in
+            self?.pacedDrain = nil
+            self?.readAvailable()
+        }
     }
 
     private func armDeadline() {
@@ -269,6 +307,8 @@ public final class DualSenseDeviceSet: @MainActor OutputSink, @MainActor Control
     }
 
     private func stopWatching() {
+        watch?.cancel()
+        watch = nil
         let handler = closeHandler
         closeHandler = nil
         handler?()

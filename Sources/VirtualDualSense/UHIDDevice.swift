@@ -6,9 +6,9 @@ import VirtualHID
 /// `UHID_INPUT2`, destroyed with `UHID_DESTROY` (or by closing the descriptor).
 ///
 /// The kernel's requests are read by `readAvailable()`, which the owner calls when the
-/// descriptor is readable (a `Reactor` watch): feature reports are answered at once from
-/// `features`, set-report requests are acknowledged and ignored, output reports (rumble,
-/// lights) are counted and dropped. Nothing here blocks: the descriptor is non-blocking, and a
+/// descriptor is readable (a `Reactor` watch) or when it drains a flood: feature reports are
+/// answered at once from `features`, set-report requests are acknowledged and ignored, output
+/// reports (rumble, lights) are counted and dropped. Nothing here blocks: the descriptor is non-blocking, and a
 /// write that fails is counted and kept in `writeFailure` for the owner to act on.
 public final class UHIDDevice {
     /// What went by that the bridge does not act on, and what failed.
@@ -64,7 +64,7 @@ public final class UHIDDevice {
         self.descriptor = descriptor
         self.device = device
         self.features = features
-        readBuffer = .allocate(byteCount: UHIDMessage.eventSize, alignment: 8)
+        readBuffer = .allocate(byteCount: Self.readSize, alignment: 8)
         inputMessage = UHIDMessage.input([])
         inputMessage.reserveCapacity(inputMessage.count + UHIDMessage.maximumDataSize)
         let create = UHIDMessage.create(device)
@@ -97,15 +97,39 @@ public final class UHIDDevice {
         return send(inputMessage, what: "an input report")
     }
 
+    /// What one `readAvailable()` read.
+    public struct Drain: Hashable, Sendable {
+        /// Events read.
+        public var events = 0
+        /// Whether every one was an output report (nothing to answer, nothing that changes the
+        /// device's state).
+        public var onlyOutputReports = true
+    }
+
+    /// How much of each event is read: its type and the fields the bridge acts on (a request's
+    /// id, report number and type). uhid gives one event per read and drops what a shorter read
+    /// leaves, so an output report's 4 KB of data, which the bridge ignores, are never copied.
+    static let readSize = 16
+
     /// Reads and handles everything the kernel has sent, until the descriptor has no more.
-    public func readAvailable() {
+    /// Output reports are only counted: no decoding, no allocation.
+    @discardableResult
+    public func readAvailable() -> Drain {
+        var drain = Drain()
+        let buffer = readBuffer.baseAddress
         while true {
-            let count = read(descriptor.rawValue, readBuffer.baseAddress, readBuffer.count)
+            let count = read(descriptor.rawValue, buffer, readBuffer.count)
             if count < 0 {
                 if errno == EINTR { continue }
-                return  // EAGAIN: all read; anything else shows on the next write
+                return drain  // EAGAIN: all read; anything else shows on the next write
             }
-            if count == 0 { return }
+            if count == 0 { return drain }
+            drain.events += 1
+            if count >= 4 && UInt32(littleEndian: readBuffer.load(as: UInt32.self)) == UHIDMessage.EventType.output.rawValue {
+                counters.outputReports += 1
+                continue
+            }
+            drain.onlyOutputReports = false
             handle(UHIDKernelEvent(UnsafeRawBufferPointer(rebasing: readBuffer[..<count])))
         }
     }
@@ -128,7 +152,7 @@ public final class UHIDDevice {
             counters.malformedMessages += 1
             if !reportedMalformed {
                 reportedMalformed = true
-                problemHandler?("ignoring a /dev/uhid message of type \(type) and \(length) bytes (reported once)")
+                problemHandler?("ignoring a /dev/uhid message of type \(type) (\(length) bytes read; reported once)")
             }
         }
     }

@@ -34,10 +34,7 @@ enum GamepadSinkFactory {
         set.problemHandler = { [weak set] message in Logger.warning("\(set?.label ?? "DualSense"): \(message)") }
         set.noticeHandler = { [weak set] message in Logger.notice("\(set?.label ?? "DualSense"): \(message)") }
         do {
-            let watch = try reactor.watch(set.fileDescriptor, interest: .readable) { [weak set] _ in set?.readAvailable() }
-            // A reload that replaces the devices drops the set, and a device the kernel refused
-            // closes its descriptor: the watch goes first.
-            set.closeHandler = { watch.cancel() }
+            try set.watch(on: reactor)
         } catch {
             Logger.error("identity \"dualsense\": cannot watch /dev/uhid (\(error)); the kernel's requests go unanswered")
         }

@@ -33,9 +33,10 @@ final class FakeUHIDKernel {
         }
     }
 
-    /// Sends `message` to the device, as the kernel would.
-    func send(_ message: [UInt8]) {
-        _ = message.withUnsafeBytes { write(kernelEnd.rawValue, $0.baseAddress, $0.count) }
+    /// Sends `message` to the device, as the kernel would; false when the socket had no room.
+    @discardableResult
+    func send(_ message: [UInt8]) -> Bool {
+        message.withUnsafeBytes { write(kernelEnd.rawValue, $0.baseAddress, $0.count) } == message.count
     }
 
     static func type(_ message: [UInt8]) -> UInt32 {
