@@ -33,9 +33,11 @@ SEEN_DOWN_MS = 100
 # How long a held button waits for a chord partner before its action starts
 # (issue 15): the bridge's chord window. Printed beside the figures.
 CHORD_WINDOW_MS = 40
-TAP_SLOT_MS = 700
+# From one press to the next: a 150 ms press whose action the bridge holds for tap-time (120 ms)
+# after the release is over at 270 ms, well before the next one.
+TAP_SLOT_MS = 400
 # How long a button is held beyond its hold time: its action must start before the release.
-HELD_BEYOND_MS = 600
+HELD_BEYOND_MS = 400
 SPECIAL = ("air-mouse", "next-profile", "previous-profile", "recenter", "none")
 
 
