@@ -10,11 +10,12 @@
  *       For a game controller also its type, whether it has a gyro and an
  *       accelerometer, and how many touchpads.
  *   sdl_probe sensors
- *       opens the first game controller with a gyro and an accelerometer,
- *       enables both, prints {"ready": true}, then pumps events until
- *       standard input closes and prints every distinct sample SDL had
- *       ("readings": gyro x y z in rad/s, acceleration x y z in m/s^2) and
- *       the last.
+ *       opens the first game controller with a gyro and an accelerometer
+ *       (waiting up to 10 s for SDL to find them), enables both, prints
+ *       {"ready": true}, then pumps events until standard input closes and
+ *       prints how long after opening SDL had the sensors, every distinct
+ *       sample SDL had ("readings": gyro x y z in rad/s, acceleration x y z
+ *       in m/s^2) and the last.
  *   sdl_probe events [--video]
  *       opens every game controller and prints each SDL_CONTROLLER* event
  *       (and with --video, SDL's evdev keyboard and mouse events through the
@@ -247,22 +248,60 @@ static int watch_events(int video)
 /* Each distinct (gyro, accelerometer) sample SDL gave, in order, at most this many. */
 #define MAX_READINGS 512
 
+/* Opens every game controller and waits, pumping events, up to SENSOR_WAIT_MS for one to have
+ * a gyro and an accelerometer, as a game that keeps its controllers open sees them: SDL's PS5
+ * driver adds them once the pad sends its full reports (at once if one came within its first
+ * 16 ms read). Closes the others; gives the one's device index and how many milliseconds after
+ * opening it had them (0: at once). */
+#define SENSOR_WAIT_MS 10000
+#define MAX_CONTROLLERS 8
+
+static int has_motion(SDL_GameController *controller)
+{
+    return SDL_GameControllerHasSensor(controller, SDL_SENSOR_GYRO)
+        && SDL_GameControllerHasSensor(controller, SDL_SENSOR_ACCEL);
+}
+
+static SDL_GameController *open_controller_with_sensors(int *index, Uint32 *after_ms)
+{
+    SDL_GameController *controllers[MAX_CONTROLLERS] = {NULL};
+    int indices[MAX_CONTROLLERS];
+    int count = 0;
+    for (int i = 0; i < SDL_NumJoysticks() && count < MAX_CONTROLLERS; ++i) {
+        if (!SDL_IsGameController(i)) continue;
+        controllers[count] = SDL_GameControllerOpen(i);
+        if (controllers[count]) indices[count++] = i;
+    }
+    Uint32 start = SDL_GetTicks();
+    SDL_GameController *found = NULL;
+    for (;;) {
+        for (int i = 0; i < count && !found; ++i) {
+            if (has_motion(controllers[i])) {
+                found = controllers[i];
+                *index = indices[i];
+            }
+        }
+        if (found || count == 0 || SDL_GetTicks() - start > SENSOR_WAIT_MS) break;
+        SDL_Delay(10);
+        SDL_Event event;
+        while (SDL_PollEvent(&event)) {}
+    }
+    *after_ms = found ? SDL_GetTicks() - start : 0;
+    for (int i = 0; i < count; ++i) {
+        if (controllers[i] != found) SDL_GameControllerClose(controllers[i]);
+    }
+    return found;
+}
+
 static int read_sensors(void)
 {
     if (SDL_Init(SDL_INIT_GAMECONTROLLER | SDL_INIT_SENSOR) != 0) {
         fprintf(stderr, "sdl_probe: SDL_Init: %s\n", SDL_GetError());
         return 1;
     }
-    SDL_GameController *controller = NULL;
-    for (int index = 0; index < SDL_NumJoysticks() && !controller; ++index) {
-        if (!SDL_IsGameController(index)) continue;
-        controller = SDL_GameControllerOpen(index);
-        if (controller && !(SDL_GameControllerHasSensor(controller, SDL_SENSOR_GYRO)
-                            && SDL_GameControllerHasSensor(controller, SDL_SENSOR_ACCEL))) {
-            SDL_GameControllerClose(controller);
-            controller = NULL;
-        }
-    }
+    int index = -1;
+    Uint32 sensors_after_ms = 0;
+    SDL_GameController *controller = open_controller_with_sensors(&index, &sensors_after_ms);
     if (!controller) {
         printf("{\"ready\": true}\n{\"sensors\": false}\n");
         SDL_Quit();
@@ -287,7 +326,8 @@ static int read_sensors(void)
     }
     printf("{\"sensors\": true, \"name\": ");
     print_string(SDL_GameControllerName(controller));
-    printf(", \"touchpads\": %d", SDL_GameControllerGetNumTouchpads(controller));
+    printf(", \"touchpads\": %d, \"sensors_after_ms\": %u", SDL_GameControllerGetNumTouchpads(controller),
+           sensors_after_ms);
     printf(", \"gyro\": [%f, %f, %f], \"accel\": [%f, %f, %f], \"readings\": [",
            sample[0], sample[1], sample[2], sample[3], sample[4], sample[5]);
     for (int index = 0; index < count; ++index) {
