@@ -15,9 +15,12 @@ venv="${E2E_VENV:-$root/.build/e2e-venv}"
 # (see emulator/bumble_fixes.py), so a different Bumble must be tested first.
 BUMBLE_VERSION=0.0.236
 VIRTME_NG_VERSION=1.42
-# A newer SDL than Debian's, for s29_dualsense.py (SDL 2.30 and later read the kernel's nodes).
+# Newer SDLs than Debian's, for s29_dualsense.py: pysdl2-dll's SDL 2.32 is built without
+# udev (no hidraw HIDAPI backend; it reads the kernel's nodes), pygame-ce's SDL 2.32 with udev,
+# as distributions build theirs.
 PYSDL2_VERSION=0.9.17
 PYSDL2_DLL_VERSION=2.32.10
+PYGAME_CE_VERSION=2.5.8
 
 packages="qemu-system-x86 linux-image-amd64 bluez udev kmod dbus-daemon
 python3-venv python3-dbus python3-evdev python3-gi python3-pip evtest procps busybox-static
@@ -52,7 +55,7 @@ if ! ls /boot/vmlinuz-* >/dev/null 2>&1; then
 fi
 
 stamp="$venv/.e2e-versions"
-want="bumble==$BUMBLE_VERSION virtme-ng==$VIRTME_NG_VERSION pysdl2==$PYSDL2_VERSION pysdl2-dll==$PYSDL2_DLL_VERSION"
+want="bumble==$BUMBLE_VERSION virtme-ng==$VIRTME_NG_VERSION pysdl2==$PYSDL2_VERSION pysdl2-dll==$PYSDL2_DLL_VERSION pygame-ce==$PYGAME_CE_VERSION"
 if [ ! -x "$venv/bin/python3" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
     echo "e2e setup: making the venv $venv ($want)" >&2
     rm -rf "$venv"

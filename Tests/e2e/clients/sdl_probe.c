@@ -13,9 +13,11 @@
  *       opens the first game controller with a gyro and an accelerometer
  *       (waiting up to 10 s for SDL to find them), enables both, prints
  *       {"ready": true}, then pumps events until standard input closes and
- *       prints how long after opening SDL had the sensors, every distinct
- *       sample SDL had ("readings": gyro x y z in rad/s, acceleration x y z
- *       in m/s^2) and the last.
+ *       prints its path, GUID and type, how long after opening SDL had the
+ *       sensors, every distinct sample SDL had ("readings": gyro x y z in
+ *       rad/s, acceleration x y z in m/s^2) and the last, and every
+ *       distinct state of its first touchpad's first finger ("fingers":
+ *       down, x, y; x and y from 0 to 1).
  *   sdl_probe events [--video]
  *       opens every game controller and prints each SDL_CONTROLLER* event
  *       (and with --video, SDL's evdev keyboard and mouse events through the
@@ -25,7 +27,9 @@
  *       instant on CLOCK_MONOTONIC (ns).
  *
  * SDL_JOYSTICK_DISABLE_UDEV=1 in the environment makes SDL find devices
- * without udev, as inside Flatpak or Steam's runtime.
+ * without udev, as inside Flatpak or Steam's runtime. SDL_DYNAMIC_API=FILE
+ * runs it on another SDL 2 library (SDL's own way to replace the SDL a
+ * program was built with); "sdl" in the output is the version running.
  */
 #include <SDL.h>
 #include <poll.h>
@@ -247,6 +251,8 @@ static int watch_events(int video)
 
 /* Each distinct (gyro, accelerometer) sample SDL gave, in order, at most this many. */
 #define MAX_READINGS 512
+/* Each distinct (down, x, y) of the first touchpad's first finger, in order, at most this many. */
+#define MAX_FINGERS 64
 
 /* Opens every game controller and waits, pumping events, up to SENSOR_WAIT_MS for one to have
  * a gyro and an accelerometer, as a game that keeps its controllers open sees them: SDL's PS5
@@ -312,7 +318,8 @@ static int read_sensors(void)
     printf("{\"ready\": true}\n");
     fflush(stdout);
     static float readings[MAX_READINGS][6];
-    int count = 0;
+    static float fingers[MAX_FINGERS][3];
+    int count = 0, finger_count = 0;
     float sample[6] = {0, 0, 0, 0, 0, 0};
     /* 50 samples a second: the poses last 300 ms, and the VM's other readers need the CPU. */
     while (!stdin_closed_within(20)) {
@@ -323,16 +330,36 @@ static int read_sensors(void)
         if (count < MAX_READINGS && (count == 0 || memcmp(readings[count - 1], sample, sizeof sample) != 0)) {
             memcpy(readings[count++], sample, sizeof sample);
         }
+        Uint8 down = 0;
+        float finger[3] = {0, 0, 0}, pressure = 0;
+        if (SDL_GameControllerGetNumTouchpads(controller) > 0
+            && SDL_GameControllerGetTouchpadFinger(controller, 0, 0, &down, &finger[1], &finger[2], &pressure) == 0) {
+            finger[0] = down;
+            if (finger_count < MAX_FINGERS
+                && (finger_count == 0 || memcmp(fingers[finger_count - 1], finger, sizeof finger) != 0)) {
+                memcpy(fingers[finger_count++], finger, sizeof finger);
+            }
+        }
     }
-    printf("{\"sensors\": true, \"name\": ");
+    char guid[33];
+    SDL_JoystickGetGUIDString(SDL_JoystickGetDeviceGUID(index), guid, sizeof guid);
+    SDL_version version;
+    SDL_GetVersion(&version);
+    printf("{\"sensors\": true, \"sdl\": \"%d.%d.%d\", \"name\": ", version.major, version.minor, version.patch);
     print_string(SDL_GameControllerName(controller));
-    printf(", \"touchpads\": %d, \"sensors_after_ms\": %u", SDL_GameControllerGetNumTouchpads(controller),
-           sensors_after_ms);
+    printf(", \"path\": ");
+    print_string(SDL_JoystickPathForIndex(index));
+    printf(", \"guid\": \"%s\", \"type\": %d, \"touchpads\": %d, \"sensors_after_ms\": %u", guid,
+           (int)SDL_GameControllerGetType(controller), SDL_GameControllerGetNumTouchpads(controller), sensors_after_ms);
     printf(", \"gyro\": [%f, %f, %f], \"accel\": [%f, %f, %f], \"readings\": [",
            sample[0], sample[1], sample[2], sample[3], sample[4], sample[5]);
-    for (int index = 0; index < count; ++index) {
-        const float *r = readings[index];
-        printf("%s[%f, %f, %f, %f, %f, %f]", index ? ", " : "", r[0], r[1], r[2], r[3], r[4], r[5]);
+    for (int reading = 0; reading < count; ++reading) {
+        const float *r = readings[reading];
+        printf("%s[%f, %f, %f, %f, %f, %f]", reading ? ", " : "", r[0], r[1], r[2], r[3], r[4], r[5]);
+    }
+    printf("], \"fingers\": [");
+    for (int state = 0; state < finger_count; ++state) {
+        printf("%s[%d, %f, %f]", state ? ", " : "", (int)fingers[state][0], fingers[state][1], fingers[state][2]);
     }
     printf("]}\n");
     SDL_GameControllerClose(controller);

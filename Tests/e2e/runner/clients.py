@@ -4,9 +4,11 @@ libsdl2-dev), libinput's `libinput` tool and the joystick package's `jstest`;
 and what each calls the bridge's event codes."""
 from __future__ import annotations
 
+import glob
 import json
 import os
 import subprocess
+import sysconfig
 import time
 
 from emulator_client import RigError
@@ -55,21 +57,47 @@ def sdl_probe(rig) -> str:
     return path
 
 
-def sdl_environment(udev: bool) -> dict:
+def sdl_environment(udev: bool, library: str | None = None) -> dict:
+    """The scenario's environment without SDL's variables; with `library`, SDL_DYNAMIC_API
+    runs the SDL 2 program on that SDL library instead of the one it was linked with."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("SDL_")}
     if not udev:
         env["SDL_JOYSTICK_DISABLE_UDEV"] = "1"
+    if library:
+        env["SDL_DYNAMIC_API"] = library
     return env
 
 
-def sdl_devices(rig, udev: bool = True, label: str = "") -> tuple[dict, list[dict]]:
-    """What `sdl_probe devices` prints: SDL's version and count, then one object per joystick."""
+def bundled_sdl(package_libs: str, pattern: str) -> str:
+    """The SDL 2 library a wheel in the rig's venv brings: `pattern` under its `package_libs`
+    folder of site-packages."""
+    site = sysconfig.get_paths()["purelib"]
+    found = sorted(glob.glob(os.path.join(site, package_libs, pattern)))
+    if not found:
+        raise RigError(f"no {pattern} under {os.path.join(site, package_libs)} (Tests/e2e/setup.sh installs it)")
+    return found[0]
+
+
+def pygame_ce_sdl() -> str:
+    """SDL 2.32 as pygame-ce's wheel bundles it: built with udev, so with SDL's hidraw HIDAPI backend."""
+    return bundled_sdl("pygame_ce.libs", "libSDL2-2*.so*")
+
+
+def pysdl2_dll_sdl() -> str:
+    """SDL 2.32 as pysdl2-dll's wheel bundles it: built without udev, so with no HIDAPI backend on Linux."""
+    return bundled_sdl(os.path.join("sdl2dll", "dll"), "libSDL2-2.0.so")
+
+
+def sdl_devices(rig, udev: bool = True, label: str = "", library: str | None = None) -> tuple[dict, list[dict]]:
+    """What `sdl_probe devices` prints: SDL's version and count, then one object per joystick.
+    `library`: the SDL 2 library to run it on (SDL_DYNAMIC_API), rather than Debian's."""
     result = subprocess.run([sdl_probe(rig), "devices"], capture_output=True, text=True, timeout=60,
-                            env=sdl_environment(udev), stdin=subprocess.DEVNULL)
+                            env=sdl_environment(udev, library), stdin=subprocess.DEVNULL)
+    on = f" on {library}" if library else ""
     with open(os.path.join(rig.logs, "sdl-probe.log"), "a") as log:
-        log.write(f"--- sdl_probe devices ({'udev' if udev else 'SDL_JOYSTICK_DISABLE_UDEV=1'}) {label}"
+        log.write(f"--- sdl_probe devices ({'udev' if udev else 'SDL_JOYSTICK_DISABLE_UDEV=1'}){on} {label}"
                   f" -> {result.returncode}\n{result.stdout}{result.stderr}")
-    assert result.returncode == 0, f"sdl_probe devices exited {result.returncode}: {result.stderr}"
+    assert result.returncode == 0, f"sdl_probe devices{on} exited {result.returncode}: {result.stderr}"
     lines = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
     return lines[0], lines[1:]
 
