@@ -22,8 +22,8 @@ struct CommandTests {
         process.environment = environment
         let directory = bus.directory
         let out = directory.appendingPathComponent("stdout"), err = directory.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        try? Data().write(to: URL(fileURLWithPath: out.path))
+        try? Data().write(to: URL(fileURLWithPath: err.path))
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = try FileHandle(forWritingTo: err)
         process.standardInput = FileHandle.nullDevice

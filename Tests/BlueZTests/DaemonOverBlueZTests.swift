@@ -20,8 +20,8 @@ import Testing
         init(bus: TestBus, arguments: [String]? = nil, outputName: String = "run", busAddress: String? = nil) throws {
             out = bus.directory.appendingPathComponent("\(outputName)-stdout")
             err = bus.directory.appendingPathComponent("\(outputName)-stderr")
-            _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-            _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+            try? Data().write(to: URL(fileURLWithPath: out.path))
+            try? Data().write(to: URL(fileURLWithPath: err.path))
             process.executableURL = BuiltBinary.url
             process.arguments = arguments ?? ["run", "--print", "--socket", "none", "--config", DaemonOverBlueZTests.defaultConfig]
             var environment = ProcessInfo.processInfo.environment

@@ -28,7 +28,7 @@ struct GoldenDiagnosticsTests {
         }
         let expectedURL = url.deletingPathExtension().appendingPathExtension("errors")
         if ProcessInfo.processInfo.environment["DAYDREAM_UPDATE_GOLDEN"] == "1" {
-            try actual.write(to: expectedURL, atomically: true, encoding: .utf8)
+            try actual.write(to: expectedURL, atomically: false, encoding: .utf8)
         }
         let expected = try String(contentsOf: expectedURL, encoding: .utf8)
         #expect(!actual.isEmpty, "every fixture is a broken config")

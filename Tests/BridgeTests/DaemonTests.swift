@@ -237,7 +237,7 @@ struct DaemonTests {
         let controller = harness.controller()
         harness.send(controller, .click)
         try Self.otherProfiles.replacingOccurrences(of: "BTN_WEST", with: "BTN_SOUTH")
-            .write(toFile: harness.configPath, atomically: true, encoding: .utf8)
+            .save(toFile: harness.configPath)
         harness.daemon.reload()
         let output = harness.outputs[0]
         #expect(harness.outputs.count == 2) // capabilities changed (KEY_UP, KEY_DOWN): new devices
@@ -255,7 +255,7 @@ struct DaemonTests {
         // The same devices fit the next config (BTN_SOUTH stays as the gamepad's mark): they are kept,
         // the held click is released on them first, and the new mapping takes over.
         try Self.otherProfiles.replacingOccurrences(of: "BTN_WEST", with: "BTN_EAST")
-            .write(toFile: harness.configPath, atomically: true, encoding: .utf8)
+            .save(toFile: harness.configPath)
         harness.daemon.reload()
         #expect(harness.outputs.count == 2)
         #expect(harness.outputs[1].lines.suffix(2) == ["gamepad EV_KEY BTN_SOUTH 0", "gamepad EV_SYN SYN_REPORT 0"])
@@ -268,7 +268,7 @@ struct DaemonTests {
         let harness = try Harness()
         defer { harness.finish() }
         let controller = harness.controller()
-        try "[profile.pad]\nclick = \"BTN_SOTH\"\n".write(toFile: harness.configPath, atomically: true, encoding: .utf8)
+        try "[profile.pad]\nclick = \"BTN_SOTH\"\n".save(toFile: harness.configPath)
         harness.daemon.reload()
         #expect(harness.daemon.configuration.profiles.map(\.name) == ["pad", "keys"])
         let warning = try #require(harness.logged.first { $0.hasPrefix("<4>the new config has errors") })
@@ -284,7 +284,7 @@ struct DaemonTests {
         defer { harness.finish() }
         try harness.daemon.start(controlSocket: nil)
         _ = harness.controller()
-        try Self.otherProfiles.write(toFile: harness.configPath, atomically: true, encoding: .utf8)
+        try Self.otherProfiles.save(toFile: harness.configPath)
         let reloaded = harness.reactor.run(until: { harness.daemon.configuration.profile(named: "arrows") != nil }, timeout: .seconds(3))
         #expect(reloaded)
         #expect(harness.logged.contains { $0.contains("changed: reloading") })

@@ -17,7 +17,7 @@ enum Golden {
         let expected = try? String(contentsOf: url, encoding: .utf8)
         guard expected != actual else { return }
         if updating {
-            try? actual.write(to: url, atomically: true, encoding: .utf8)
+            try? actual.write(to: url, atomically: false, encoding: .utf8)
         }
         guard let expected else {
             Issue.record("missing golden file \(url.lastPathComponent)", sourceLocation: sourceLocation)

@@ -17,7 +17,7 @@ struct ControlFloodTests {
     static func makeDirectory() throws -> TemporaryDirectory {
         let scratch = try TemporaryDirectory(prefix: "daydream-flood")
         let directory = scratch.path
-        try RunCommandTests.configA.write(toFile: directory + "/config.toml", atomically: true, encoding: .utf8)
+        try RunCommandTests.configA.save(toFile: directory + "/config.toml")
         var lines = ["# daydream-bridge recording v1", "address C0:DD:EE:00:00:01"]
         lines.append("0.0 " + Hex.encode(DaydreamPacket(acceleration: RawVector(0, 520, 0)).bytes))
         for index in 1...toggles {
@@ -26,7 +26,7 @@ struct ControlFloodTests {
             )
             lines.append(String(format: "%.2f ", 0.3 + Double(index) * 0.02) + Hex.encode(packet.bytes))
         }
-        try (lines.joined(separator: "\n") + "\n").write(toFile: directory + "/stream.recording", atomically: true, encoding: .utf8)
+        try (lines.joined(separator: "\n") + "\n").save(toFile: directory + "/stream.recording")
         return scratch
     }
 

@@ -32,7 +32,7 @@ struct ReplayCommandTests {
         let scratch = try TemporaryDirectory(prefix: "daydream-replay")
         defer { withExtendedLifetime(scratch) {} }
         let path = scratch.path("test.recording")
-        try "# daydream-bridge recording v1\n0.0 connected\n0.4 disconnected\n".write(toFile: path, atomically: true, encoding: .utf8)
+        try "# daydream-bridge recording v1\n0.0 connected\n0.4 disconnected\n".save(toFile: path)
         let started = Date()
         let result = try BuiltBinary.run(["replay", path, "--print"])
         let elapsed = Date().timeIntervalSince(started)
@@ -44,7 +44,7 @@ struct ReplayCommandTests {
         let scratch = try TemporaryDirectory(prefix: "daydream-replay")
         defer { withExtendedLifetime(scratch) {} }
         let path = scratch.path("test.recording")
-        try "# daydream-bridge recording v1\n0.1 12\nbattery x\n".write(toFile: path, atomically: true, encoding: .utf8)
+        try "# daydream-bridge recording v1\n0.1 12\nbattery x\n".save(toFile: path)
         let result = try BuiltBinary.run(["replay", path, "--fast"])
         #expect(result.status == 1)
         #expect(result.stderr == "\(path):2:5: a packet is 20 bytes (40 hex digits); this one has 2 digits\n"
@@ -58,7 +58,7 @@ struct ReplayCommandTests {
         let scratch = try TemporaryDirectory(prefix: "daydream-replay")
         defer { withExtendedLifetime(scratch) {} }
         let config = scratch.path("test.toml")
-        try "[profile.x]\nclik = \"BTN_SOUTH\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        try "[profile.x]\nclik = \"BTN_SOUTH\"\n".save(toFile: config)
         let result = try BuiltBinary.run([
             "replay", Self.root.appendingPathComponent("Tests/Recordings/buttons.recording").path, "--config", config,
         ])

@@ -27,11 +27,11 @@ struct RunCommandTests {
     static func makeDirectory() throws -> TemporaryDirectory {
         let scratch = try TemporaryDirectory(prefix: "daydream-run")
         let directory = scratch.path
-        try configA.write(toFile: directory + "/config.toml", atomically: true, encoding: .utf8)
+        try configA.save(toFile: directory + "/config.toml")
         let rest = Hex.encode(DaydreamPacket(acceleration: RawVector(0, 520, 0)).bytes)
         let click = Hex.encode(DaydreamPacket(sequence: 1, acceleration: RawVector(0, 520, 0), buttons: .click).bytes)
         let recording = "# daydream-bridge recording v1\naddress C0:DD:EE:00:00:01\n0.0 \(rest)\n0.1 \(click)\n"
-        try recording.write(toFile: directory + "/held.recording", atomically: true, encoding: .utf8)
+        try recording.save(toFile: directory + "/held.recording")
         return scratch
     }
 
@@ -125,12 +125,12 @@ struct RunCommandTests {
         #expect(daemon.waitFor { (try? profileCommand(directory, []))?.stdout == "C0:DD:EE:00:00:01: pad, connected\n" })
 
         // A valid new config is taken at once (the watcher sees the file; SIGHUP would do the same).
-        try Self.configB.write(toFile: directory + "/config.toml", atomically: true, encoding: .utf8)
+        try Self.configB.save(toFile: directory + "/config.toml")
         #expect(daemon.waitFor { daemon.stderr.contains("config reloaded from") })
         #expect(try profileCommand(directory, ["arrows"]).status == 0)
 
         // A broken one is refused with its errors; the running config stays.
-        try "[profile.pad]\nclick = \"BTN_SOTH\"\n".write(toFile: directory + "/config.toml", atomically: true, encoding: .utf8)
+        try "[profile.pad]\nclick = \"BTN_SOTH\"\n".save(toFile: directory + "/config.toml")
         daemon.signal(SIGHUP)
         #expect(daemon.waitFor { daemon.stderr.contains("<4>the new config has errors, so the running one stays") })
         #expect(daemon.stderr.contains("<4>\(directory)/config.toml:2:9: error:"))
@@ -210,7 +210,7 @@ struct RunCommandTests {
         let scratch = try Self.makeDirectory()
         defer { withExtendedLifetime(scratch) {} }
         let directory = scratch.path
-        try "[profile.pad]\nclick = \"BTN_SOTH\"\n".write(toFile: directory + "/config.toml", atomically: true, encoding: .utf8)
+        try "[profile.pad]\nclick = \"BTN_SOTH\"\n".save(toFile: directory + "/config.toml")
         let result = try BuiltBinary.run(["run", "--config", directory + "/config.toml", "--socket", "none"])
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("<3>\(directory)/config.toml:2:9: error:"))

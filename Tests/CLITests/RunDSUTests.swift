@@ -18,7 +18,7 @@ struct RunDSUTests {
                 time: UInt16(index * 16 % 512), sequence: UInt8(index % 32), acceleration: RawVector(0, 512, 0), buttons: .volumeUp)
             lines.append(String(format: "%.3f ", Double(index) * 0.016) + Hex.encode(packet.bytes))
         }
-        try (lines.joined(separator: "\n") + "\n").write(toFile: scratch.path + "/flat.recording", atomically: true, encoding: .utf8)
+        try (lines.joined(separator: "\n") + "\n").save(toFile: scratch.path + "/flat.recording")
         return scratch
     }
 

@@ -31,17 +31,17 @@ struct RunLinkedConfigTests {
         for made in ["/.config", "/dotfiles", "/dotfiles/daydream-bridge"] {
             try #require(mkdir(directory + made, 0o755) == 0)
         }
-        try Self.config("first").write(toFile: directory + "/dotfiles/daydream-bridge/config.toml", atomically: true, encoding: .utf8)
+        try Self.config("first").save(toFile: directory + "/dotfiles/daydream-bridge/config.toml")
         try #require(symlink("../dotfiles/daydream-bridge", link) == 0)
         let daemon = try Self.runReplay(in: directory, config: link + "/config.toml")
         defer { daemon.signal(SIGTERM); _ = daemon.waitForExit() }
         #expect(daemon.waitFor { profileExists(directory, "first") })
 
         try #require(unlink(link) == 0 && mkdir(link, 0o755) == 0)
-        try Self.config("second").write(toFile: link + "/config.toml", atomically: true, encoding: .utf8)
+        try Self.config("second").save(toFile: link + "/config.toml")
         daemon.signal(SIGHUP)
         #expect(daemon.waitFor { profileExists(directory, "second") }, "SIGHUP reads the real directory's config")
-        try Self.config("third").write(toFile: link + "/config.toml", atomically: true, encoding: .utf8)
+        try Self.config("third").save(toFile: link + "/config.toml")
         #expect(daemon.waitFor { profileExists(directory, "third") }, "an edit after SIGHUP reloads")
         #expect(daemon.process.isRunning)
     }
@@ -56,8 +56,8 @@ struct RunLinkedConfigTests {
         for made in ["/.config", "/dotfiles-a", "/dotfiles-a/daydream-bridge", "/dotfiles-b", "/dotfiles-b/daydream-bridge"] {
             try #require(mkdir(directory + made, 0o755) == 0)
         }
-        try Self.config("first").write(toFile: directory + "/dotfiles-a/daydream-bridge/config.toml", atomically: true, encoding: .utf8)
-        try Self.config("second").write(toFile: directory + "/dotfiles-b/daydream-bridge/config.toml", atomically: true, encoding: .utf8)
+        try Self.config("first").save(toFile: directory + "/dotfiles-a/daydream-bridge/config.toml")
+        try Self.config("second").save(toFile: directory + "/dotfiles-b/daydream-bridge/config.toml")
         try #require(symlink("../dotfiles-a/daydream-bridge", link) == 0)
         let daemon = try Self.runReplay(in: directory, config: link + "/config.toml")
         defer { daemon.signal(SIGTERM); _ = daemon.waitForExit() }
@@ -65,7 +65,7 @@ struct RunLinkedConfigTests {
         try #require(symlink("../dotfiles-b/daydream-bridge", directory + "/.config/.new") == 0)
         try #require(rename(directory + "/.config/.new", link) == 0)
         #expect(daemon.waitFor { profileExists(directory, "second") }, "the new target's config is loaded")
-        try Self.config("third").write(toFile: directory + "/dotfiles-b/daydream-bridge/config.toml", atomically: true, encoding: .utf8)
+        try Self.config("third").save(toFile: directory + "/dotfiles-b/daydream-bridge/config.toml")
         #expect(daemon.waitFor { profileExists(directory, "third") }, "an edit of the new target reloads")
     }
 }

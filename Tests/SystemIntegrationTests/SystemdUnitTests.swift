@@ -114,7 +114,7 @@ struct SystemdUnitTests {
         let directory = URL(fileURLWithPath: scratch.path)
         let text = try String(contentsOfFile: Self.directory + "/" + unit, encoding: .utf8)
         let copy = directory.appendingPathComponent(unit)
-        try text.replacingOccurrences(of: "/usr/bin/daydream-bridge", with: "/bin/true").write(to: copy, atomically: true, encoding: .utf8)
+        try text.replacingOccurrences(of: "/usr/bin/daydream-bridge", with: "/bin/true").save(to: copy)
         let result = try Self.run(analyzer, ["verify", "--man=no", copy.path])
         #expect(result.status == 0)
         #expect(result.output == "", "systemd-analyze verify has no complaint")

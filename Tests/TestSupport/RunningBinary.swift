@@ -15,8 +15,8 @@ public final class RunningBinary {
     public init(_ arguments: [String], directory: String, environment: [String: String] = [:], descriptorLimit: Int? = nil) throws {
         stdoutPath = directory + "/stdout"
         stderrPath = directory + "/stderr"
-        _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
-        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        try? Data().write(to: URL(fileURLWithPath: stdoutPath))
+        try? Data().write(to: URL(fileURLWithPath: stderrPath))
         if let descriptorLimit {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments = ["-c", "ulimit -n \(descriptorLimit) && exec \"$0\" \"$@\"", BuiltBinary.url.path] + arguments

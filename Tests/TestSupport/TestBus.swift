@@ -41,7 +41,7 @@ public final class TestBus {
             <allow receive_type="error"/>
           </policy>
         </busconfig>
-        """.write(to: config, atomically: true, encoding: .utf8)
+        """.save(to: config)
         (process, address) = try Self.launch(config: config)
     }
 
