@@ -56,6 +56,8 @@ TEST_EXTRAS ?= sanitize fuzz-ci soak-ci check-deb e2e
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= packet config dsu recording
 FUZZ_DIR ?= .build/fuzz
+# Fuzzers run side by side, each on a core of its own (each is one thread).
+FUZZ_JOBS ?= $(shell nproc)
 BENCH_FLAGS ?=
 SOAK_SECONDS ?= 600
 
@@ -68,11 +70,12 @@ bench:
 	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product daydream-machine-floor
 	"$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/daydream-bench" --json .build/bench.json $(BENCH_FLAGS)
 
-## Each fuzzer for FUZZ_SECONDS (libFuzzer + AddressSanitizer); fails on a finding.
+## Each fuzzer for FUZZ_SECONDS (libFuzzer + AddressSanitizer), FUZZ_JOBS at a time; fails on a finding.
 fuzz: deps
-	@for target in $(FUZZ_TARGETS); do \
-		Fuzz/build-fuzzer $$target $(FUZZ_DIR) && Fuzz/run-fuzzer $$target $(FUZZ_SECONDS) $(FUZZ_DIR) || exit 1; \
-	done
+	@for target in $(FUZZ_TARGETS); do Fuzz/build-fuzzer $$target $(FUZZ_DIR) || exit 1; done
+	@printf '%s\n' $(FUZZ_TARGETS) | xargs -P $(FUZZ_JOBS) -I TARGET sh -c \
+		'Fuzz/run-fuzzer TARGET $(FUZZ_SECONDS) $(FUZZ_DIR) >$(FUZZ_DIR)/TARGET.summary 2>&1; status=$$?; \
+		cat $(FUZZ_DIR)/TARGET.summary; exit $$status'
 
 ## Each fuzzer for 30 s, as CI runs them.
 fuzz-ci:
