@@ -41,7 +41,8 @@ enum PairCommand: Subcommand {
         let wanted = try options.positionals.first.map(BlueZCommandContext.address)
         let timeout = try BlueZCommandContext.timeout(options.value(Option.timeout), default: 60) ?? .seconds(60)
         let context = try BlueZCommandContext()
-        var settings = DaydreamControllerManager.Options(policy: .pairedOnly)
+        // Only the controller being paired: the others paired before stay as they are.
+        var settings = DaydreamControllerManager.Options(policy: .requestedOnly)
         settings.requestsDefaultAgent = options.flag(Option.defaultAgent)
         settings.makesControllerModels = false  // only the feed's link state is shown
         let manager = DaydreamControllerManager(

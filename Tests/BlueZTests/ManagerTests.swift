@@ -443,6 +443,25 @@ struct ManagerTests {
         try rig.wait("the connection") { rig.manager.controller(address: Rig.second)?.isConnected == true }
     }
 
+    /// `pair`'s policy: pairing one controller never connects another paired before.
+    @Test func pairingOneControllerLeavesAnotherPairedOneAlone() throws {
+        let rig = try Rig(policy: .requestedOnly, devices: [Rig.controller(Rig.first)])
+        defer { rig.stop() }
+        rig.manager.start()
+        try rig.wait("the cache") { rig.manager.client.isReady }
+        var outcome: Result<ControllerFeed, PairingError>?
+        _ = rig.manager.pairNextController { outcome = $0 }
+        try rig.wait("discovery") { (try? rig.fake.state()["discovering"] as? Bool) == true }
+        try rig.fake.command("add_device", Rig.controller(Rig.second, paired: false))
+        try rig.wait("pairing") { outcome != nil }
+        #expect(try outcome?.get().address == Rig.second)
+        try rig.wait("the connection") { rig.manager.controller(address: Rig.second)?.isConnected == true }
+        try rig.sync()
+        let connects = try rig.fake.log().filter { $0.hasPrefix("Connect ") }
+        #expect(!connects.contains { $0.hasSuffix("dev_C0_DD_EE_00_00_01") }, "\(connects)")
+        #expect(rig.manager.controller(address: Rig.first) == nil)
+    }
+
     @Test func theBatteryComesFromBlueZsBatteryPluginWhenItClaimsTheService() throws {
         let rig = try Rig(devices: [Rig.controller(Rig.first, ["battery_plugin": true])])
         defer { rig.stop() }

@@ -35,6 +35,7 @@ extension DaydreamControllerManager {
             completion(.failure(PairingError(address: upper, cause: .alreadyBeingPaired)))
             return
         }
+        requestedAddresses.insert(upper)
         let session = PairingSession(device: device, manager: self, completion: completion)
         pairingSessions[upper] = session
         session.start()

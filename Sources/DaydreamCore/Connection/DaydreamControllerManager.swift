@@ -28,6 +28,12 @@ public final class DaydreamControllerManager {
         /// explicit request: `pair(address:)`, `pairNextController`, or
         /// `startDiscovery(pairingNewControllers: true)`.
         case pairedOnly
+        /// Only the controllers this manager was asked to pair (`pair(address:)`,
+        /// `pairNextController`): the `pair` command. Pairing one controller
+        /// leaves every other alone; connecting one the user did not name is
+        /// not what they asked for (and an attempt on one powered off can make
+        /// BlueZ 5.66 drop the pairing under way).
+        case requestedOnly
     }
 
     /// How the input packets arrive.
@@ -181,6 +187,8 @@ public final class DaydreamControllerManager {
     var pairingSessions: [String: PairingSession] = [:]
     /// Addresses refused as look-alikes: never paired again without an explicit `pair(address:)`.
     var refusedAddresses: Set<String> = []
+    /// Addresses `pair(address:)` was asked for: all that `.requestedOnly` connects.
+    var requestedAddresses: Set<String> = []
     /// Addresses being blocked and removed now: left alone meanwhile.
     var addressesBeingRefused: Set<String> = []
     private var token: ObserverToken?
@@ -306,6 +314,7 @@ public final class DaydreamControllerManager {
         switch options.policy {
         case .none: return false
         case .pairedOnly: return device.isPaired || mayPairUnasked(device)
+        case .requestedOnly: return requestedAddresses.contains(address)
         }
     }
 
