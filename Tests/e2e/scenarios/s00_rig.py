@@ -4,7 +4,6 @@ AcquireNotify), and real uinput and udev in the guest."""
 from __future__ import annotations
 
 import os
-import select
 import time
 
 import evdev
@@ -12,24 +11,11 @@ from evdev import ecodes
 
 from bluez import DEVICE, FE55, FEF5, INPUT_UUID
 from input_devices import InputDevice, expect_frames, udev_properties_of
+from notify_reader import percentile, read_delays_ms, read_packets
 from packet import Packet
 from rig import scenario
 
 ADDRESS = "C0:DD:EE:00:00:0A"
-
-
-def read_packets(fd: int, mtu: int, seconds: float) -> list[tuple[int, bytes]]:
-    packets = []
-    deadline = time.monotonic() + seconds
-    while (remaining := deadline - time.monotonic()) > 0:
-        readable, _, _ = select.select([fd], [], [], remaining)
-        if readable:
-            try:
-                data = os.read(fd, mtu)
-            except BlockingIOError:
-                continue
-            packets.append((time.monotonic_ns(), data))
-    return packets
 
 
 @scenario("rig: emulator, BlueZ discovery, pairing, GATT, AcquireNotify")
@@ -76,15 +62,10 @@ def rig_bluez(rig):
         os.close(fd)
     # The floor any bridge is measured against: this Python reader's delay
     # from the emulator's /dev/vhci write to its own read of the packet.
-    written = {}
-    with open(log_path) as file:
-        for line in file:
-            t_ns, _acl, _att, value = line.split()
-            written.setdefault(bytes.fromhex(value), int(t_ns))
-    delays = sorted((t - written[data]) / 1e6 for t, data in packets if data in written)
+    delays = read_delays_ms(packets, log_path)
     if delays:
         rig.figure(f"rig: vhci write -> Python AcquireNotify read: p50 {delays[len(delays) // 2]:.2f} ms, "
-                   f"p99 {delays[min(len(delays) - 1, round(0.99 * (len(delays) - 1)))]:.2f} ms "
+                   f"p99 {percentile(delays, 0.99):.2f} ms "
                    f"({len(delays)} packets)")
     assert len(packets) >= 40, f"only {len(packets)} packets in {length + 0.5:.1f} s"
     assert all(len(data) == 20 for _, data in packets), "a notification of the wrong size"
