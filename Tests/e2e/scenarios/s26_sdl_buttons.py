@@ -158,9 +158,12 @@ def check(presses: list[Press], sent: list[tuple[int, int]], frames, events: lis
     problems = []
     for index, press in enumerate(presses):
         begin, released = sent[index]
-        end = sent[index + 1][0] if index + 1 < len(presses) else None
         pressed_ms = (released - begin) / 1e6
         for code in press.codes:
+            # An edge belongs to this press until a later press of the same code: a bridge held up
+            # (a loaded machine) may act on this press after the next button's was sent.
+            end = next((sent[later][0] for later in range(index + 1, len(presses))
+                        if code in presses[later].codes), None)
             kind, name = sdl_input(code)
             what = f"{label}: {press.button} {press.kind} ({code}, SDL {kind} {name})"
             down_ns = kernel_edge(frames, code, True, begin, end)
