@@ -4,6 +4,8 @@ keyboard once bonded. `pair` refuses it and removes it from BlueZ, the bridge
 never pairs it, and the known controller still works."""
 from __future__ import annotations
 
+import os
+import subprocess
 import time
 
 from bluez import DEVICE, device_path
@@ -63,19 +65,41 @@ def pair_lists_candidates(rig):
         unpair(rig, OTHER, OTHER_ADDRESS)
 
 
+def forgotten(rig, path: str) -> bool:
+    """BlueZ holds nothing of the device: no object, or, while something discovers and the
+    look-alike advertises, only the fresh object an advertisement makes (no bond, no trust)."""
+    device = rig.bluez.objects().get(path, {}).get(DEVICE)
+    return device is None or not (device.get("Paired") or device.get("Bonded") or device.get("Trusted"))
+
+
 def refuse_and_carry_on(rig):
     rig.emulator.request("power", name=PAD, on=False)
     rig.controller(FAKE, FAKE_ADDRESS, hid=True)
     path = device_path(FAKE_ADDRESS, rig.adapter)
     mark = rig.emulator.mark()
     started = time.monotonic()
-    result = run_bridge_command(rig, "pair", FAKE_ADDRESS)
-    output = result.stdout + result.stderr
-    assert result.returncode == 1, f"pair of the look-alike exited {result.returncode}:\n{output}"
-    assert "not a Daydream controller" in output and "0x1812" in output, f"pair gave no reason:\n{output}"
-    assert "Paired and trusted" not in output, output
-    # Looked at unbonded, then blocked and removed: BlueZ no longer knows it (s48 checks the bond and the keyboard).
-    rig.bluez.wait(lambda: DEVICE not in rig.bluez.objects().get(path, {}), 10, "BlueZ to forget the look-alike")
+    # BlueZ's own signal says the object went: while something discovers, an advertisement may
+    # bring a fresh one back at once, so the object's absence alone proves nothing either way.
+    removals = os.path.join(rig.logs, "lookalike-removals.txt")
+    with open(removals, "w") as log:
+        monitor = subprocess.Popen(["dbus-monitor", "--system", "type='signal',"
+                                    "interface='org.freedesktop.DBus.ObjectManager',member='InterfacesRemoved'"],
+                                   stdout=log, stderr=subprocess.STDOUT)
+    try:
+        # Once it is a monitor, the bus tells it that it lost its unique name.
+        rig.bluez.wait(lambda: "member=NameLost" in open(removals).read(), 10, "dbus-monitor to become a monitor")
+        result = run_bridge_command(rig, "pair", FAKE_ADDRESS)
+        output = result.stdout + result.stderr
+        assert result.returncode == 1, f"pair of the look-alike exited {result.returncode}:\n{output}"
+        assert "not a Daydream controller" in output and "0x1812" in output, f"pair gave no reason:\n{output}"
+        assert "Paired and trusted" not in output, output
+        # Looked at unbonded, then blocked and removed (s48 checks the bond and the keyboard).
+        rig.bluez.wait(lambda: f'object path "{path}"' in open(removals).read(), 10,
+                       "BlueZ's InterfacesRemoved for the look-alike")
+    finally:
+        monitor.terminate()
+        monitor.wait()
+    rig.bluez.wait(lambda: forgotten(rig, path), 10, "BlueZ to hold no bond or trust for the look-alike")
     refused = rig.emulator.wait_event("disconnected", FAKE, since=mark, timeout=10)
     rig.figure(f"look-alike refused and removed by 'pair': {time.monotonic() - started:.1f} s")
     deadline = time.monotonic() + 5
