@@ -1,4 +1,4 @@
-# daydream-bridge: the two commands the README gives are `make run` and `make test`.
+# daydream-bridge: `make run` builds and starts the bridge, `make test` runs every test.
 PREFIX ?= /usr/local
 DESTDIR ?=
 SWIFT ?= swift
@@ -49,9 +49,9 @@ test: test-deps
 unit: test
 
 # --- Performance and robustness (Benchmarks/, Fuzz/, scripts/sanitize) ---
-# `make test` also runs these and the end-to-end VM (CI time on a 2-core
-# machine: see the README's Tests section); `make test TEST_EXTRAS=` runs the
-# unit tests alone.
+# `make test` also runs these and the end-to-end VM (under 30 minutes on the
+# 2-core CI machine, the VM about 16 of them: doc/tests.md); `make test
+# TEST_EXTRAS=` runs the unit tests alone.
 TEST_EXTRAS ?= sanitize fuzz-ci soak-ci check-deb e2e
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= packet config dsu recording

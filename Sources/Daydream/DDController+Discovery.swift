@@ -17,7 +17,7 @@ extension DDController {
     /// out (the controller's own, with the input characteristic: no keyboard or
     /// mouse service). Its name and service can
     /// be faked by anything in radio range: pass `true` only while the user has
-    /// asked to pair a controller now (see the README).
+    /// asked to pair a controller now (see doc/library.md).
     public static func startDaydreamControllerDiscovery(pairingNewControllers: Bool = false) {
         ControllerNotificationPoster.start()
         guard let manager = LibraryRuntime.shared.manager else { return }

@@ -28,9 +28,10 @@ enum RecordCommand: Subcommand {
     --duration. FILE '-' writes to standard output. Each line is written as it
     happens, so an interrupted recording keeps everything before the interruption.
 
-    The format is versioned text, described in the README ('# daydream-bridge
-    recording v1', then 'key value' information lines, then 'SECONDS HEX' packet
-    lines). Play it back with 'replay' or 'monitor --replay'.
+    The format is versioned text, described in doc/recordings.md
+    ('# daydream-bridge recording v1', then 'key value' information lines,
+    then 'SECONDS HEX' packet lines). Play it back with 'replay' or
+    'monitor --replay'.
 
     Do not run it beside 'run' for the same controller: each takes its packets.
     """

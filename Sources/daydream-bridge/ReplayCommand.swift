@@ -31,11 +31,12 @@ enum ReplayCommand: Subcommand {
 
     static let options = [Option.printEvents, Option.uinput, Option.fast, Option.profile, Option.config, Option.verbose]
     static let discussion = """
-    Plays a recording made with 'record' (see the README for the format)
-    through the same path as the daemon: decode, the controller model, the
-    mapping engine. A 'disconnected' line releases everything, and so does the
-    end of the recording, as the daemon does on exit. The file is read as it
-    plays, whatever its size; a bad line stops the replay there.
+    Plays a recording made with 'record' (doc/recordings.md has the format)
+    through the same path as the daemon: decode and the mapping engine, in
+    the daemon's controller session. A 'disconnected' line releases
+    everything, and so does the end of the recording, as the daemon does on
+    exit. The file is read as it plays, whatever its size; a bad line stops
+    the replay there.
     """
     static let notes = """
     SIGINT or SIGTERM stops the replay: everything is released first.
