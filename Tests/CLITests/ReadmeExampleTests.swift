@@ -6,7 +6,8 @@ import Testing
 /// after a `<!-- readme-check -->` line holds `$ COMMAND` lines, each followed by the output it
 /// must print (standard output and error together, as a terminal shows them). Each command runs
 /// under `/bin/sh` in the repository's root, with the built binary first on `PATH` and no user
-/// config, and its output must match the block's byte for byte.
+/// config, and its output must match the block's byte for byte. A block after
+/// `<!-- readme-check: config -->` is a whole config file that `check-config` must find valid.
 @Suite("README examples", .enabled(if: BuiltBinary.exists, "the daydream-bridge binary is not built"))
 struct ReadmeExampleTests {
     static let root = URL(fileURLWithPath: #filePath)
@@ -14,6 +15,9 @@ struct ReadmeExampleTests {
 
     /// The line that marks the next fenced block as runnable.
     static let marker = "<!-- readme-check -->"
+
+    /// The line that marks the next fenced block as a valid config file.
+    static let configMarker = "<!-- readme-check: config -->"
 
     /// One `$ COMMAND` line and the output under it.
     struct Example {
@@ -45,6 +49,18 @@ struct ReadmeExampleTests {
             }
         }
         return examples
+    }
+
+    /// The blocks after a `configMarker` in `text`: (line of the block's first line, its text).
+    static func configs(in text: String) -> [(line: Int, text: String)] {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var configs: [(line: Int, text: String)] = []
+        for (index, line) in lines.enumerated() where line.trimmingCharacters(in: .whitespaces) == configMarker {
+            guard index + 1 < lines.count, lines[index + 1].hasPrefix("```") else { continue }
+            let body = lines[(index + 2)...].prefix { !$0.hasPrefix("```") }
+            configs.append((index + 3, body.map { $0 + "\n" }.joined()))
+        }
+        return configs
     }
 
     /// README.md and every Markdown file in doc/, by path from the root.
@@ -94,6 +110,21 @@ struct ReadmeExampleTests {
         #expect(examples.map(\.command) == ["first", "second"])
         #expect(examples.map(\.output) == ["one\n", "two\nthree\n"])
         #expect(examples.map(\.line) == [6, 8])
+    }
+
+    @Test func everyMarkedConfigIsValid() throws {
+        let configHome = try TemporaryDirectory(prefix: "daydream-readme")
+        var checked = 0
+        for document in try Self.documents() {
+            let text = try String(contentsOf: Self.root.appendingPathComponent(document), encoding: .utf8)
+            for config in Self.configs(in: text) {
+                try configHome.write("example.toml", config.text)
+                let printed = try Self.run("daydream-bridge check-config \(configHome.path("example.toml"))", configHome: configHome.path)
+                #expect(printed == "No errors found.\n", "\(document):\(config.line): \(printed)")
+                checked += 1
+            }
+        }
+        #expect(checked > 0, "no block is marked \(Self.configMarker)")
     }
 
     @Test func theREADMEHasRunnableExamples() throws {
