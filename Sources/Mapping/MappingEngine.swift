@@ -182,6 +182,12 @@ public struct MappingEngine: ~Copyable, Sendable {
         refreshDeadline()
     }
 
+    /// Takes the orientation of the next motion packet as the tilt's zero, as the `"recenter"`
+    /// action does (the D-Bus API's `Recenter()`).
+    public mutating func requestRecenter() {
+        recenterRequested = true
+    }
+
     /// Releases everything, then makes `name` the active profile. False (and nothing done) when no such profile.
     @discardableResult
     public mutating func switchProfile(to name: String, at time: MonotonicTime, into buffer: inout OutputBuffer) -> Bool {
