@@ -11,6 +11,9 @@ import Timebase
 public final class ControllerFeed: ControllerConsumer {
     /// The Bluetooth address, `AA:BB:CC:DD:EE:FF`.
     public let address: String
+    /// The name BlueZ knows the controller by (its advertised name), once it connected; shown
+    /// to people only, never trusted (a look-alike can advertise any name).
+    public internal(set) var name: String?
     /// Whether the link is up and streaming.
     public private(set) var isConnected = false
     /// The last battery level read, in percent.

@@ -355,6 +355,7 @@ final class ControllerLink {
         retryTimer?.cancel()
         retryTimer = nil
         log.info("\(address): connected, streaming through \(method)")
+        if let name = device?.name { feed.name = name }
         feed.linkChanged(connected: true, at: reactor.now)
         manager.linkConnected(self)
         armSilenceCheck()
