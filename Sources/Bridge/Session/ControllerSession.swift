@@ -23,8 +23,12 @@ public final class ControllerSession<Output: BridgeOutput>: ControllerConsumer {
     public var noticeHandler: (@MainActor (ControllerSession, MappingNotice) -> Void)?
     /// Called when the attached controller's link comes up or goes down, after a drop was released.
     public var linkHandler: (@MainActor (ControllerSession, Bool) -> Void)?
+    /// Called when the controller's battery level or Device Information was read.
+    public var readingHandler: (@MainActor (ControllerSession) -> Void)?
+    /// The packets received, lost on the way (gaps in the sequence) and malformed (dropped).
+    public var statistics: DDControllerStatistics { counter.statistics }
     /// Notifications that were not packets, dropped.
-    public private(set) var malformedPackets = 0
+    public var malformedPackets: Int { counter.statistics.malformed }
 
     // Every packet modifies both; unchecked, they skip the run-time exclusivity checks (about a
     // quarter of the packet path's instructions with them). No access can overlap another: both
@@ -37,6 +41,9 @@ public final class ControllerSession<Output: BridgeOutput>: ControllerConsumer {
     // Compared on every packet; unchecked like `engine`: private, and read or set only in
     // `rearm`, `stop` and the timer's action, none of which can run inside another.
     @exclusivity(unchecked) private var armedDeadline: MonotonicTime?
+    // Counted on every packet; unchecked like `engine`: private, and touched only in `receive`
+    // and `linkChanged`, neither of which can run inside the other.
+    @exclusivity(unchecked) private var counter = PacketCounter()
 
     /// A session in the controller's starting profile (`profileName` when given and known; else by
     /// address from the configuration, else the default profile).
@@ -73,14 +80,17 @@ public final class ControllerSession<Output: BridgeOutput>: ControllerConsumer {
     /// packet is counted in `malformedPackets` and dropped.
     public func receive(_ bytes: UnsafeRawBufferPointer, at time: MonotonicTime) {
         do {
-            handle(try DaydreamPacket(bytes: bytes), at: time)
+            let packet = try DaydreamPacket(bytes: bytes)
+            counter.count(sequence: packet.sequence)
+            handle(packet, at: time)
         } catch {
-            malformedPackets += 1
+            counter.countMalformed()
         }
     }
 
     /// A disconnect releases everything before `linkHandler` hears it.
     public func linkChanged(connected: Bool, at time: MonotonicTime) {
+        counter.restartSequence()
         if !connected { releaseAll(at: time) }
         linkHandler?(self, connected)
     }
@@ -97,6 +107,17 @@ public final class ControllerSession<Output: BridgeOutput>: ControllerConsumer {
     /// Hands the battery reading to the output (the DualSense's battery).
     public func batteryChanged(percent: Int, at time: MonotonicTime) {
         output.batteryChanged(percent: percent)
+        readingHandler?(self)
+    }
+
+    /// Tells `readingHandler` (the firmware version, for the D-Bus API).
+    public func deviceInformationChanged(_ information: ControllerDeviceInformation) {
+        readingHandler?(self)
+    }
+
+    /// Takes the orientation of the next motion packet as the tilt's zero.
+    public func recenter() {
+        engine.requestRecenter()
     }
 
     /// Runs the engine's deadlines up to `time` (the timer calls this).
