@@ -130,7 +130,7 @@ let package = Package(
 
         // What the tests share: temporary directories that remove what they made, the built
         // binary's runners, pipes, a private dbus-daemon, tmux on a private server.
-        .target(name: "TestSupport", dependencies: ["Descriptors"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Descriptors", "EventLoop", "Timebase"], path: "Tests/TestSupport"),
 
         // One test target per source target.
         .testTarget(name: "DescriptorsTests", dependencies: ["Descriptors"]),

@@ -29,7 +29,7 @@ struct ObjectServerTests {
             server = ObjectServer(connection: connection)
             var owned = false
             connection.requestName(ObjectServerTests.name) { owned = (try? $0.get()) == .primaryOwner }
-            #expect(reactor.run(until: { owned }, timeout: .seconds(5)))
+            #expect(reactor.run(until: { owned }, timeout: .seconds(5), checkingEvery: .milliseconds(5)))
             server.addObjectManager(at: "/test")
             server.add(path: "/test/thing", interfaces: [thing()])
         }
@@ -55,7 +55,7 @@ struct ObjectServerTests {
         func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
             let addressOption = tool == BusClientTool.busctl ? ["--address=\(bus.address)"] : []
             let client = try BusClientTool(tool, addressOption + arguments, directory: bus.directory.path)
-            #expect(reactor.run(until: { !client.isRunning }, timeout: .seconds(10)))
+            #expect(reactor.run(until: { !client.isRunning }, timeout: .seconds(10), checkingEvery: .milliseconds(5)))
             return (client.status, client.stdout, client.stderr)
         }
 
@@ -72,7 +72,7 @@ struct ObjectServerTests {
         func monitor() throws -> BusClientTool {
             let monitor = try BusClientTool(BusClientTool.gdbus, ["monitor", "--address", bus.address, "--dest", ObjectServerTests.name],
                                             directory: bus.directory.path)
-            #expect(reactor.run(until: { monitor.stdout.contains("is owned by") }, timeout: .seconds(10)))
+            #expect(reactor.run(until: { monitor.stdout.contains("is owned by") }, timeout: .seconds(10), checkingEvery: .milliseconds(5)))
             return monitor
         }
     }
@@ -140,7 +140,7 @@ struct ObjectServerTests {
         rig.server.propertiesChanged(path: "/test/thing", interface: "test.Thing1", names: ["Label", "Count"])
         rig.server.add(path: "/test/other", interfaces: [ExportedInterface(name: "test.Other1")])
         rig.server.remove(path: "/test/other")
-        #expect(rig.reactor.run(until: { monitor.stdout.contains("InterfacesRemoved") }, timeout: .seconds(10)))
+        #expect(rig.reactor.run(until: { monitor.stdout.contains("InterfacesRemoved") }, timeout: .seconds(10), checkingEvery: .milliseconds(5)))
         let signals = monitor.stdout.split(separator: "\n").filter { $0.hasPrefix("/test") }
         #expect(signals == [
             "/test/thing: org.freedesktop.DBus.Properties.PropertiesChanged ('test.Thing1', {'Label': <'three'>}, @as [])",
