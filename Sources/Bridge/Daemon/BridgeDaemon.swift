@@ -47,6 +47,13 @@ public final class BridgeDaemon<Output: DeviceOutput> {
     /// socket's `dsu` answers with its clients.
     public var dsuServer: DSUServer?
 
+    /// Called after anything the D-Bus API shows changed: a controller seen, connected or
+    /// disconnected, a battery or Device Information reading, a profile switch, a reload.
+    public var changeHandler: (@MainActor () -> Void)?
+
+    /// The application a desktop said has the focus (`SetFocusedApplication`), if any.
+    public private(set) var focusedApplication: FocusedApplication?
+
     /// The configuration running now.
     public var configuration: MappingConfiguration { reloader.current.configuration }
 
@@ -107,6 +114,7 @@ public final class BridgeDaemon<Output: DeviceOutput> {
     public func shutdown() {
         guard !stopped else { return }
         stopped = true
+        changeHandler = nil
         notify { try $0.stopping(status: "stopping") }
         let now = reactor.now
         for slot in slots {
@@ -185,6 +193,7 @@ public final class BridgeDaemon<Output: DeviceOutput> {
             Logger.notice("\(session.address ?? "controller"): \(connected ? "connected" : "disconnected; everything released")")
             self?.updateStatus()
         }
+        session.readingHandler = { [weak self] _ in self?.changeHandler?() }
         return session
     }
 
@@ -227,6 +236,22 @@ public final class BridgeDaemon<Output: DeviceOutput> {
         return .ok(statusLines)
     }
 
+    /// Takes the orientation of the next motion packet as the tilt's zero, for every controller
+    /// (or the one at `address`).
+    public func recenter(address: String?) -> ControlReply {
+        guard let targets = try? sessions(for: address) else { return .error("no controller \(address ?? "")") }
+        for (_, session) in targets { session.recenter() }
+        return .ok(statusLines)
+    }
+
+    /// Notes the application a desktop says has the focus (its Wayland app_id or X11 WM_CLASS,
+    /// and its window title), as a KWin script or a Shell extension reports it.
+    public func setFocusedApplication(_ application: FocusedApplication) {
+        guard application != focusedApplication else { return }
+        focusedApplication = application
+        Logger.info("focus: \(application.appID) (\(application.title))")
+    }
+
     private struct NoSuchController: Error {}
 
     private func sessions(for address: String?) throws -> [(String, ControllerSession<Output>)] {
@@ -264,20 +289,24 @@ public final class BridgeDaemon<Output: DeviceOutput> {
     }
 
     /// SIGHUP's reload: makes the config watcher's watches again from scratch (or starts it, when
-    /// it could not start before), whatever it saw meanwhile, then reads the config again.
-    public func reload() {
-        guard !stopped else { return }
+    /// it could not start before), whatever it saw meanwhile, then reads the config again. Returns
+    /// what came of it (the errors, when the running config stays).
+    @discardableResult
+    public func reload() -> ConfigReloader.Outcome {
+        guard !stopped else { return .unchanged }
         if let watcher { watcher.rearm() } else { startWatcher() }
-        readConfigAgain()
+        return readConfigAgain()
     }
 
     /// Reads and validates the config again; swaps it in at once when valid (releasing everything
     /// first), keeps the running one and logs why when not.
-    private func readConfigAgain() {
-        guard !stopped else { return }
+    @discardableResult
+    private func readConfigAgain() -> ConfigReloader.Outcome {
+        guard !stopped else { return .unchanged }
         notify { try $0.reloading(status: "reloading the config") }
         defer { notify { try $0.ready(status: statusLine) } }
-        switch reloader.reload() {
+        let outcome = reloader.reload()
+        switch outcome {
         case .unchanged:
             Logger.info("config unchanged")
         case .kept(let reasons):
@@ -286,6 +315,7 @@ public final class BridgeDaemon<Output: DeviceOutput> {
             apply(loaded.configuration)
             Logger.notice("config reloaded from \(loaded.source); profiles: \(ConfigurationChoice.profileList(loaded.configuration))")
         }
+        return outcome
     }
 
     private func apply(_ new: MappingConfiguration) {
@@ -336,9 +366,22 @@ public final class BridgeDaemon<Output: DeviceOutput> {
     /// The DSU server's address, drops and clients, one line each; `DSU off` without one.
     public var dsuStatusLines: [String] { dsuServer?.status.lines ?? ["DSU off"] }
 
+    /// What each controller seen so far shows: its address, name, link, battery, firmware,
+    /// profile and packet counts, in the order they were first seen.
+    public var controllers: [ControllerStatus] {
+        slots.compactMap { slot in
+            guard let address = slot.address, let session = slot.session else { return nil }
+            return ControllerStatus(
+                address: address, name: slot.feed?.name, isConnected: slot.feed?.isConnected == true,
+                batteryPercent: slot.feed?.batteryPercent, firmware: slot.feed?.deviceInformation.firmwareVersion,
+                profile: session.profileName, statistics: session.statistics)
+        }
+    }
+
     private func updateStatus() {
         let line = statusLine
         notify { try $0.status(line) }
+        changeHandler?()
     }
 
     private func notify(_ body: (ServiceNotifier) throws -> Void) {

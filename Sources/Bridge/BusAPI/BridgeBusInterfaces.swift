@@ -1,0 +1,98 @@
+import DBus
+import Mapping
+
+/// The API's two interfaces, answered from the daemon: `Bridge1` on `/org/daydream_bridge` and
+/// `Controller1` on each controller's object.
+@MainActor
+enum BridgeBusInterfaces {
+    /// `Bridge1`: `Version`, `Profiles`, `Identity`; `SetProfile`, `NextProfile`, `Reload`,
+    /// `SetFocusedApplication`.
+    static func bridge(_ backend: some BridgeBusBackend, version: String) -> ExportedInterface {
+        ExportedInterface(
+            name: BridgeBusNames.bridgeInterface,
+            methods: [
+                ExportedMethod("SetProfile", arguments: [ExportedArgument("name", "s")]) { arguments in
+                    let name = arguments[0].string ?? ""
+                    return switchProfile(backend, to: name, address: nil)
+                },
+                ExportedMethod("NextProfile") { _ in
+                    _ = backend.cycleProfile(address: nil)
+                    return .success([])
+                },
+                ExportedMethod("Reload") { _ in
+                    if case .kept(let reasons) = backend.reload() { return .failure(BridgeBusError.invalidConfig(reasons)) }
+                    return .success([])
+                },
+                ExportedMethod("SetFocusedApplication", arguments: [ExportedArgument("app_id", "s"), ExportedArgument("title", "s")]) {
+                    arguments in
+                    let appID = arguments[0].string ?? ""
+                    guard !appID.isEmpty else {
+                        return .failure(BridgeBusError.invalidArgument("app_id is empty: give the Wayland app_id or the X11 WM_CLASS"))
+                    }
+                    backend.setFocusedApplication(FocusedApplication(appID: appID, title: arguments[1].string ?? ""))
+                    return .success([])
+                },
+            ],
+            properties: [
+                ExportedProperty("Version", "s") { .string(version) },
+                ExportedProperty("Profiles", "as") {
+                    .strings(profileNames(backend))
+                },
+                ExportedProperty("Identity", "s") {
+                    .string(backend.configuration.gamepadIdentity.rawValue)
+                },
+            ])
+    }
+
+    /// `Controller1` for the controller at `address`: `Address`, `Name`, `Connected`, `Battery`,
+    /// `Firmware`, `Profile` (writable), `Packets`, `PacketsLost`, `PacketsMalformed`; `Recenter`.
+    static func controller(_ backend: some BridgeBusBackend, address: String) -> ExportedInterface {
+        func status() -> ControllerStatus? { backend.controllers.first { $0.address == address } }
+        return ExportedInterface(
+            name: BridgeBusNames.controllerInterface,
+            methods: [
+                ExportedMethod("Recenter") { _ in
+                    guard backend.recenter(address: address).succeeded else { return .failure(BridgeBusError.noController(address)) }
+                    return .success([])
+                },
+            ],
+            properties: [
+                ExportedProperty("Address", "s") { .string(address) },
+                ExportedProperty("Name", "s") { .string(status()?.name ?? "") },
+                ExportedProperty("Connected", "b") { .boolean(status()?.isConnected == true) },
+                ExportedProperty("Battery", "y") { .byte(UInt8(clamping: status()?.batteryPercent ?? 0)) },
+                ExportedProperty("Firmware", "s") { .string(status()?.firmware ?? "") },
+                ExportedProperty("Profile", "s", get: { .string(status()?.profile ?? "") }, set: { value in
+                    switchProfile(backend, to: value.string ?? "", address: address).map { _ in () }
+                }),
+                ExportedProperty("Packets", "t", emitsChangedSignal: false) { .uint64(UInt64(status()?.statistics.received ?? 0)) },
+                ExportedProperty("PacketsLost", "t", emitsChangedSignal: false) { .uint64(UInt64(status()?.statistics.lost ?? 0)) },
+                ExportedProperty("PacketsMalformed", "t", emitsChangedSignal: false) { .uint64(UInt64(status()?.statistics.malformed ?? 0)) },
+            ])
+    }
+
+    /// The properties of `Controller1` that differ between `old` and `new` and announce changes.
+    static func changedProperties(from old: ControllerStatus, to new: ControllerStatus) -> [String] {
+        var names: [String] = []
+        if old.name != new.name { names.append("Name") }
+        if old.isConnected != new.isConnected { names.append("Connected") }
+        if old.batteryPercent != new.batteryPercent { names.append("Battery") }
+        if old.firmware != new.firmware { names.append("Firmware") }
+        if old.profile != new.profile { names.append("Profile") }
+        return names
+    }
+
+    static func profileNames(_ backend: some BridgeBusBackend) -> [String] {
+        backend.configuration.profiles.map(\.name)
+    }
+
+    private static func switchProfile(_ backend: some BridgeBusBackend, to name: String, address: String?) -> Result<[DBusValue], DBusError> {
+        guard backend.configuration.profile(named: name) != nil else {
+            return .failure(BridgeBusError.unknownProfile(name, profiles: profileNames(backend)))
+        }
+        guard backend.switchProfile(to: name, address: address).succeeded else {
+            return .failure(BridgeBusError.noController(address ?? ""))
+        }
+        return .success([])
+    }
+}

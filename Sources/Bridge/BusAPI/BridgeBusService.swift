@@ -1,0 +1,176 @@
+import DBus
+import EventLoop
+import Timebase
+
+/// The daemon's D-Bus API on one bus: owns `org.daydream_bridge`, exports the bridge's object and
+/// one object per controller, and announces every change with `PropertiesChanged` (and new
+/// controllers with `InterfacesAdded`).
+///
+/// Changes are found by comparison: the daemon calls `refresh()` after anything that could have
+/// changed what the API shows (never per packet), and only the properties whose values differ
+/// from the last ones announced are sent. The packet counts change with every packet, so they
+/// announce nothing: clients read them.
+///
+/// No raw input goes on the bus: its timing would tell every bus client the rhythm of the
+/// player's presses. Live input stays on the control socket.
+///
+/// When the bus is missing at start, or goes away later (dbus-daemon stopped or restarted), the
+/// API waits for it with backoff and, once it answers, exports everything again and takes the
+/// name back. The daemon runs on meanwhile.
+@MainActor
+public final class BridgeBusService {
+    /// The first wait before trying the bus again.
+    public static let firstRetryDelay = TimeSpan.milliseconds(250)
+    /// The longest wait between tries.
+    public static let maximumRetryDelay = TimeSpan.seconds(10)
+
+    private let bus: BusChoice
+    private let address: String
+    private let backend: any BridgeBusBackend
+    private let version: String
+    private let reactor: Reactor
+    private var server: ObjectServer?
+    private var connectedSince = MonotonicTime.zero
+    private var retryTimer: ScheduledTimer?
+    private var backoff = BusRetryBackoff(first: firstRetryDelay, maximum: maximumRetryDelay, stableAfter: .seconds(1))
+    private var announcedControllers: [String: ControllerStatus] = [:]
+    private var announcedProfiles: [String] = []
+    private var announcedIdentity = ""
+    private var saidMissing = false
+    private var nameAcquired: SignalSubscription?
+    private var waitingInQueue = false
+    private var running = false
+
+    /// Whether the API owns its name on the bus now.
+    public private(set) var ownsName = false
+
+    /// The API for `backend` on `bus` at `address`, not started.
+    public init(bus: BusChoice, address: String, backend: any BridgeBusBackend, version: String, reactor: Reactor) {
+        self.bus = bus
+        self.address = address
+        self.backend = backend
+        self.version = version
+        self.reactor = reactor
+    }
+
+    /// Connects, exports and asks for the name; a bus that does not answer is tried again.
+    public func start() {
+        running = true
+        connect()
+    }
+
+    /// Lets the name go and closes the connection.
+    public func stop() {
+        running = false
+        retryTimer?.cancel()
+        retryTimer = nil
+        disconnect()
+    }
+
+    /// Announces what changed since the last announcement: new controllers' objects, then each
+    /// changed property.
+    public func refresh() {
+        guard let server else { return }
+        let profiles = BridgeBusInterfaces.profileNames(backend)
+        let identity = backend.configuration.gamepadIdentity.rawValue
+        var bridgeChanges: [String] = []
+        if profiles != announcedProfiles { bridgeChanges.append("Profiles") }
+        if identity != announcedIdentity { bridgeChanges.append("Identity") }
+        (announcedProfiles, announcedIdentity) = (profiles, identity)
+        server.propertiesChanged(path: BridgeBusNames.bridgePath, interface: BridgeBusNames.bridgeInterface, names: bridgeChanges)
+        for status in backend.controllers {
+            let path = BridgeBusNames.controllerPath(address: status.address)
+            defer { announcedControllers[status.address] = status }
+            guard let old = announcedControllers[status.address] else {
+                server.add(path: path, interfaces: [BridgeBusInterfaces.controller(backend, address: status.address)])
+                continue
+            }
+            server.propertiesChanged(
+                path: path, interface: BridgeBusNames.controllerInterface,
+                names: BridgeBusInterfaces.changedProperties(from: old, to: status))
+        }
+    }
+
+    // MARK: The connection
+
+    private func connect() {
+        retryTimer = nil
+        guard running else { return }
+        let connection: BusConnection
+        do {
+            connection = try BusConnection(address: address, reactor: reactor)
+        } catch {
+            if !saidMissing {
+                Logger.warning("no D-Bus API yet: \(bus.description) does not answer (\(error.message)); trying again until it does")
+                saidMissing = true
+            }
+            scheduleRetry(after: backoff.afterFailure())
+            return
+        }
+        saidMissing = false
+        connectedSince = reactor.now
+        connection.disconnectedHandler = { [weak self] in
+            // Inside the connection's own dispatch: closed once it returns.
+            self?.reactor.callSoon { [weak self] in self?.lost() }
+        }
+        let server = ObjectServer(connection: connection)
+        self.server = server
+        announcedControllers = [:]
+        server.addObjectManager(at: BridgeBusNames.bridgePath)
+        server.add(path: BridgeBusNames.bridgePath, interfaces: [BridgeBusInterfaces.bridge(backend, version: version)])
+        refresh()
+        // A name this connection queued for arrives later, when its owner lets it go.
+        nameAcquired = connection.subscribe(MatchRule(
+            sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameAcquired", arg0: BridgeBusNames.busName
+        )) { [weak self] _ in
+            guard let self, waitingInQueue, self.server != nil else { return }
+            (ownsName, waitingInQueue) = (true, false)
+            Logger.info("D-Bus API on \(bus.description) as \(BridgeBusNames.busName), which the other owner let go")
+        }
+        connection.requestName(BridgeBusNames.busName) { [weak self, weak connection] result in
+            guard let self, let connection, connection === self.server?.connection else { return }
+            self.named(result)
+        }
+    }
+
+    private func named(_ result: Result<BusConnection.NameRequestReply, DBusError>) {
+        switch result {
+        case .success(.primaryOwner), .success(.alreadyOwner):
+            ownsName = true
+            Logger.info("D-Bus API on \(bus.description) as \(BridgeBusNames.busName)")
+        case .success(.inQueue), .success(.exists):
+            waitingInQueue = true
+            Logger.warning("another program owns \(BridgeBusNames.busName) on \(bus.description) (another daydream-bridge?): "
+                + "this one takes the name when that one lets it go")
+        case .failure(let error) where error.shortName == "AccessDenied":
+            Logger.error("\(bus.description) does not let this user own \(BridgeBusNames.busName), so there is no D-Bus API: "
+                + "install the bridge's D-Bus policy (make install puts org.daydream_bridge.conf in dbus-1/system.d) "
+                + "or run with --bus session or --bus none (\(error.message))")
+        case .failure(let error):
+            Logger.warning("cannot own \(BridgeBusNames.busName) on \(bus.description): \(error.message)")
+        }
+    }
+
+    private func lost() {
+        guard running, server != nil else { return }
+        disconnect()
+        let (wait, _) = backoff.afterLoss(lasted: reactor.now - connectedSince)
+        Logger.notice("\(bus.description) went away: taking \(BridgeBusNames.busName) again when it comes back")
+        scheduleRetry(after: wait)
+    }
+
+    private func disconnect() {
+        guard let server else { return }
+        self.server = nil
+        (ownsName, waitingInQueue) = (false, false)
+        nameAcquired = nil
+        server.removeAll()
+        server.connection.disconnectedHandler = nil
+        server.connection.close()
+    }
+
+    private func scheduleRetry(after wait: TimeSpan) {
+        retryTimer?.cancel()
+        retryTimer = reactor.schedule(after: wait) { [weak self] in self?.connect() }
+    }
+}

@@ -1,0 +1,19 @@
+import DaydreamCore
+
+/// What the daemon shows of one controller (the D-Bus API's `Controller1` properties).
+public struct ControllerStatus: Equatable, Sendable {
+    /// `AA:BB:CC:DD:EE:FF`.
+    public var address: String
+    /// The name BlueZ knows it by, once it connected.
+    public var name: String?
+    /// Whether its link is up and streaming.
+    public var isConnected: Bool
+    /// The last battery level read, in percent.
+    public var batteryPercent: Int?
+    /// The firmware version from Device Information, once read.
+    public var firmware: String?
+    /// Its active profile.
+    public var profile: String
+    /// Its packets received, lost and malformed.
+    public var statistics: DDControllerStatistics
+}

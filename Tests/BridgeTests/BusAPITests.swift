@@ -1,0 +1,233 @@
+@testable import Bridge
+import BridgeConfig
+import DaydreamCore
+import DaydreamProtocol
+import EventLoop
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+import Timebase
+
+/// The D-Bus API of a daemon in this process, as clients written elsewhere see it: `busctl`
+/// (systemd's sd-bus) and `gdbus` (GLib) against a private dbus-daemon, while the test's loop
+/// runs the daemon.
+@MainActor
+@Suite("D-Bus API", .serialized, .enabled(if: TestEnvironment.canRunDBusTests && BusClientTool.available, "needs dbus-daemon, busctl and gdbus"))
+struct BusAPITests {
+    static let name = BridgeBusNames.busName
+    static let bridge = BridgeBusNames.bridgePath
+    static let controller = "/org/daydream_bridge/controller/C0_DD_EE_00_00_01"
+
+    @MainActor
+    final class Rig {
+        let harness: DaemonTests.Harness
+        let bus: TestBus
+        let api: BridgeBusService
+        var reactor: Reactor { harness.reactor }
+
+        init(config: String = DaemonTests.twoProfiles) throws {
+            harness = try DaemonTests.Harness(config: config)
+            bus = try TestBus()
+            api = BridgeBusService(bus: .session, address: bus.socketAddress, backend: harness.daemon, version: "9.8.7", reactor: harness.reactor)
+            harness.daemon.changeHandler = { [weak api] in api?.refresh() }
+            api.start()
+            let started = harness.reactor.run(until: { [api] in api.ownsName }, timeout: .seconds(5), checkingEvery: .milliseconds(5))
+            #expect(started)
+        }
+
+        func finish() {
+            api.stop()
+            harness.finish()
+            bus.stop()
+        }
+
+        /// Runs `tool` to its exit while the loop answers; its status and output.
+        func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+            let addressOption = tool == BusClientTool.busctl ? ["--address=\(bus.socketAddress)"] : []
+            let client = try BusClientTool(tool, addressOption + arguments, directory: bus.directory.path)
+            #expect(reactor.run(until: { !client.isRunning }, timeout: .seconds(10), checkingEvery: .milliseconds(5)))
+            return (client.status, client.stdout, client.stderr)
+        }
+
+        func busctl(_ arguments: String...) throws -> (status: Int32, stdout: String, stderr: String) {
+            try run(BusClientTool.busctl, arguments)
+        }
+
+        func gdbus(_ arguments: String...) throws -> (status: Int32, stdout: String, stderr: String) {
+            try run(BusClientTool.gdbus, [arguments[0], "--address", bus.socketAddress] + arguments.dropFirst())
+        }
+
+        /// A property's value as `busctl get-property` prints it (`s "pad"`).
+        func get(_ path: String, _ interface: String, _ property: String) throws -> String {
+            try busctl("get-property", BusAPITests.name, path, interface, property).stdout.trimmingCharacters(in: .newlines)
+        }
+
+        /// `gdbus monitor` on the bridge's name, once it listens.
+        func monitor() throws -> BusClientTool {
+            let monitor = try BusClientTool(BusClientTool.gdbus, ["monitor", "--address", bus.socketAddress, "--dest", BusAPITests.name],
+                                            directory: bus.directory.path)
+            #expect(reactor.run(until: { monitor.stdout.contains("is owned by") }, timeout: .seconds(10), checkingEvery: .milliseconds(5)))
+            return monitor
+        }
+
+        /// The signals the monitor printed, one line each, from the bridge's paths.
+        func signals(_ monitor: BusClientTool) -> [String] {
+            monitor.stdout.split(separator: "\n").map(String.init).filter { $0.hasPrefix("/org/daydream_bridge") }
+        }
+
+        /// A packet with `sequence`, as the link hands it over.
+        func send(_ feed: ControllerFeed, sequence: UInt8) {
+            let packet = DaydreamPacket(sequence: sequence)
+            var bytes = PacketBytes()
+            bytes.withUnsafeMutableBytes { packet.encode(into: $0) }
+            bytes.withUnsafeBytes { feed.receive($0, at: reactor.now) }
+        }
+
+        /// A controller connected, with its battery and firmware read.
+        func connectController() -> ControllerFeed {
+            let feed = harness.controller()
+            feed.batteryChanged(percent: 87, at: reactor.now)
+            feed.deviceInformationChanged(ControllerDeviceInformation(firmwareVersion: "1.2.3"))
+            return feed
+        }
+    }
+
+    @Test func busctlWalksTheTreeAndReadsEveryProperty() throws {
+        let rig = try Rig()
+        defer { rig.finish() }
+        let feed = rig.connectController()
+        for sequence: UInt8 in [5, 6, 9] { rig.send(feed, sequence: sequence) }  // 7 and 8 lost on the way
+        feed.receive(UnsafeRawBufferPointer(start: nil, count: 0), at: rig.reactor.now)  // not a packet
+
+        let tree = try rig.busctl("tree", "--list", Self.name)
+        #expect(tree.stdout.split(separator: "\n") == ["/", "/org", Substring(Self.bridge), "/org/daydream_bridge/controller", Substring(Self.controller)], "\(tree.stderr)")
+        #expect(try rig.get(Self.bridge, BridgeBusNames.bridgeInterface, "Version") == "s \"9.8.7\"")
+        #expect(try rig.get(Self.bridge, BridgeBusNames.bridgeInterface, "Profiles") == "as 2 \"pad\" \"keys\"")
+        #expect(try rig.get(Self.bridge, BridgeBusNames.bridgeInterface, "Identity") == "s \"default\"")
+        let all = try rig.gdbus("call", "--dest", Self.name, "--object-path", Self.controller, "--method",
+                                "org.freedesktop.DBus.Properties.GetAll", BridgeBusNames.controllerInterface)
+        #expect(all.stdout == "({'Address': <'C0:DD:EE:00:00:01'>, 'Battery': <byte 0x57>, 'Connected': <true>, "
+            + "'Firmware': <'1.2.3'>, 'Name': <''>, 'Packets': <uint64 3>, 'PacketsLost': <uint64 2>, "
+            + "'PacketsMalformed': <uint64 1>, 'Profile': <'pad'>},)\n", "\(all.stderr)")
+        let managed = try rig.gdbus("call", "--dest", Self.name, "--object-path", Self.bridge, "--method",
+                                    "org.freedesktop.DBus.ObjectManager.GetManagedObjects")
+        #expect(managed.stdout.hasPrefix("({objectpath '\(Self.controller)': {'org.daydream_bridge.Controller1': {'Address':"), "\(managed.stderr)")
+    }
+
+    @Test func methodsSwitchProfilesAndErrorsNameTheChoices() throws {
+        let rig = try Rig()
+        defer { rig.finish() }
+        _ = rig.connectController()
+        let interface = BridgeBusNames.bridgeInterface
+
+        #expect(try rig.busctl("call", Self.name, Self.bridge, interface, "SetProfile", "s", "keys").status == 0)
+        #expect(rig.harness.daemon.controllers.map(\.profile) == ["keys"])
+        let unknown = try rig.gdbus("call", "--dest", Self.name, "--object-path", Self.bridge, "--method", interface + ".SetProfile", "nope")
+        #expect(unknown.status != 0)
+        #expect(unknown.stderr.contains("org.daydream_bridge.Error.UnknownProfile: unknown profile 'nope'; profiles: pad, keys"), "\(unknown.stderr)")
+        #expect(try rig.busctl("call", Self.name, Self.bridge, interface, "NextProfile").status == 0)
+        #expect(rig.harness.daemon.controllers.map(\.profile) == ["pad"])
+
+        let set = try rig.busctl("set-property", Self.name, Self.controller, BridgeBusNames.controllerInterface, "Profile", "s", "keys")
+        #expect(set.status == 0, "\(set.stderr)")
+        #expect(try rig.get(Self.controller, BridgeBusNames.controllerInterface, "Profile") == "s \"keys\"")
+        let badSet = try rig.busctl("set-property", Self.name, Self.controller, BridgeBusNames.controllerInterface, "Profile", "s", "x")
+        #expect(badSet.stderr.contains("unknown profile 'x'; profiles: pad, keys"), "\(badSet.stderr)")
+        let readOnly = try rig.busctl("set-property", Self.name, Self.controller, BridgeBusNames.controllerInterface, "Battery", "y", "5")
+        #expect(readOnly.stderr.contains("Battery is read-only"), "\(readOnly.stderr)")
+
+        #expect(try rig.busctl("call", Self.name, Self.bridge, interface, "SetFocusedApplication", "ss", "org.mozilla.firefox", "Mozilla").status == 0)
+        #expect(rig.harness.daemon.focusedApplication == FocusedApplication(appID: "org.mozilla.firefox", title: "Mozilla"))
+        let empty = try rig.busctl("call", Self.name, Self.bridge, interface, "SetFocusedApplication", "ss", "", "x")
+        #expect(empty.stderr.contains("app_id is empty"), "\(empty.stderr)")
+        #expect(try rig.busctl("call", Self.name, Self.controller, BridgeBusNames.controllerInterface, "Recenter").status == 0)
+    }
+
+    @Test func aBrokenReloadIsAnErrorAndKeepsTheRunningConfig() throws {
+        let rig = try Rig()
+        defer { rig.finish() }
+        try "[profile.pad]\nclick = \"BTN_NOPE\"\n".write(toFile: rig.harness.configPath, atomically: true, encoding: .utf8)
+        let broken = try rig.gdbus("call", "--dest", Self.name, "--object-path", Self.bridge, "--method",
+                                   BridgeBusNames.bridgeInterface + ".Reload")
+        #expect(broken.status != 0)
+        #expect(broken.stderr.contains("org.daydream_bridge.Error.InvalidConfig"), "\(broken.stderr)")
+        #expect(broken.stderr.contains("config.toml:2:"), "the error names file:line:column: \(broken.stderr)")
+        #expect(try rig.get(Self.bridge, BridgeBusNames.bridgeInterface, "Profiles") == "as 2 \"pad\" \"keys\"")
+
+        let monitor = try rig.monitor()
+        try DaemonTests.otherProfiles.write(toFile: rig.harness.configPath, atomically: true, encoding: .utf8)
+        #expect(try rig.busctl("call", Self.name, Self.bridge, BridgeBusNames.bridgeInterface, "Reload").status == 0)
+        #expect(rig.reactor.run(until: { monitor.stdout.contains("arrows") }, timeout: .seconds(10), checkingEvery: .milliseconds(5)))
+        #expect(rig.signals(monitor) == [
+            "/org/daydream_bridge: org.freedesktop.DBus.Properties.PropertiesChanged ('org.daydream_bridge.Bridge1', "
+                + "{'Profiles': <['pad', 'arrows']>}, @as [])",
+        ])
+        monitor.stop()
+    }
+
+    @Test func everyChangeArrivesAsASignal() throws {
+        let rig = try Rig()
+        defer { rig.finish() }
+        let monitor = try rig.monitor()
+        let feed = rig.connectController()
+        feed.linkChanged(connected: false, at: rig.reactor.now)
+        feed.linkChanged(connected: true, at: rig.reactor.now)
+        _ = rig.harness.daemon.switchProfile(to: "keys", address: nil)
+        feed.batteryChanged(percent: 86, at: rig.reactor.now)
+        for _ in 0..<5 { rig.harness.send(feed, []) }  // packets: counted, never announced
+        #expect(rig.reactor.run(until: { monitor.stdout.contains("byte 0x56") }, timeout: .seconds(10), checkingEvery: .milliseconds(5)))
+        let changed = "/org/daydream_bridge/controller/C0_DD_EE_00_00_01: org.freedesktop.DBus.Properties.PropertiesChanged "
+            + "('org.daydream_bridge.Controller1', "
+        let signals = rig.signals(monitor)
+        #expect(signals.first?.hasPrefix("/org/daydream_bridge: org.freedesktop.DBus.ObjectManager.InterfacesAdded "
+            + "(objectpath '\(Self.controller)'") == true, "\(signals)")
+        #expect(Array(signals.dropFirst()) == [
+            changed + "{'Connected': <true>}, @as [])",
+            changed + "{'Battery': <byte 0x57>}, @as [])",
+            changed + "{'Firmware': <'1.2.3'>}, @as [])",
+            changed + "{'Connected': <false>}, @as [])",
+            changed + "{'Connected': <true>}, @as [])",
+            changed + "{'Profile': <'keys'>}, @as [])",
+            changed + "{'Battery': <byte 0x56>}, @as [])",
+        ])
+        monitor.stop()
+    }
+
+    @Test func theNameIsTakenAgainWhenTheBusComesBack() throws {
+        let rig = try Rig()
+        defer { rig.finish() }
+        _ = rig.connectController()
+        try rig.bus.restart()
+        #expect(rig.reactor.run(until: { !rig.api.ownsName }, timeout: .seconds(5), checkingEvery: .milliseconds(5)))
+        #expect(rig.reactor.run(until: { rig.api.ownsName }, timeout: .seconds(10), checkingEvery: .milliseconds(5)), "\(rig.harness.logged.joined(separator: "\n"))")
+        #expect(try rig.get(Self.controller, BridgeBusNames.controllerInterface, "Battery") == "y 87")
+        #expect(rig.harness.logged.contains { $0.contains("the session bus went away: taking org.daydream_bridge again") })
+    }
+
+    @Test func aSecondBridgeWaitsForTheNameAndTakesItWhenTheFirstStops() throws {
+        let rig = try Rig()
+        defer { rig.finish() }
+        let second = BridgeBusService(bus: .session, address: rig.bus.socketAddress, backend: rig.harness.daemon, version: "2", reactor: rig.reactor)
+        second.start()
+        #expect(rig.reactor.run(until: { rig.harness.logged.contains { $0.contains("another program owns org.daydream_bridge") } },
+                                timeout: .seconds(5), checkingEvery: .milliseconds(5)))
+        #expect(!second.ownsName)
+        rig.api.stop()
+        #expect(rig.reactor.run(until: { second.ownsName }, timeout: .seconds(5), checkingEvery: .milliseconds(5)))
+        #expect(try rig.get(Self.bridge, BridgeBusNames.bridgeInterface, "Version") == "s \"2\"")
+        second.stop()
+    }
+
+    @Test func aMissingBusIsWaitedFor() throws {
+        let harness = try DaemonTests.Harness()
+        defer { harness.finish() }
+        let scratch = try TemporaryDirectory(prefix: "daydream-nobus")
+        let api = BridgeBusService(bus: .session, address: "unix:path=\(scratch.path)/none", backend: harness.daemon, version: "1",
+                                   reactor: harness.reactor)
+        api.start()
+        defer { api.stop() }
+        #expect(harness.logged.contains { $0.contains("no D-Bus API yet: the session bus does not answer") })
+        #expect(!api.ownsName)
+    }
+}
