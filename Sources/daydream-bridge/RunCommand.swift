@@ -41,6 +41,10 @@ enum RunCommand: Subcommand {
                 + "output) as raw struct input_event, one write(2) per frame, checked as the devices would check it, instead "
                 + "of creating devices: the uinput path without /dev/uinput.",
             exclusiveGroup: "output")
+        static let bus = CommandOption.value(
+            "--bus", named: "session|system|none",
+            help: "Offer the D-Bus API (org.daydream_bridge: controllers, battery, profiles) on this bus (default: session "
+                + "when DBUS_SESSION_BUS_ADDRESS is set, else none).")
         static let dsu = CommandOption.optionalValue(
             "--dsu", named: "ADDR:PORT",
             help: "Serve the controllers' motion, buttons and touchpad to emulators (Dolphin, Cemu) over the DSU "
@@ -49,7 +53,7 @@ enum RunCommand: Subcommand {
 
     static let options = [
         Option.pair, Option.config, Option.profile, Option.verbose, Option.socket, Option.replay, Option.printEvents,
-        Option.writeEvents, Option.dsu,
+        Option.writeEvents, Option.dsu, Option.bus,
     ]
     static let discussion = """
     Connects to the paired controllers and gives each its own virtual devices
@@ -95,6 +99,7 @@ enum RunCommand: Subcommand {
             for line in error.lines { Logger.error(line) }
             return ExitCode.configError
         }
+        let bus = try busChoice(options.value(Option.bus))
         let dsuAddress = try DSUStartup.address(option: options.value(Option.dsu), configuration: loaded.dsu)
         let profile = options.value(Option.profile)
         if let profile, loaded.configuration.profile(named: profile) == nil {
@@ -143,11 +148,35 @@ enum RunCommand: Subcommand {
             }
             let dsu = dsuAddress.flatMap { DSUStartup.start(on: $0, reactor: reactor) }
             return try serve(
-                daemon, dsu: dsu, reactor: reactor, controlSocket: controlSocket, recording: recording, pair: options.flag(Option.pair))
+                daemon, dsu: dsu, bus: bus, reactor: reactor, controlSocket: controlSocket, recording: recording,
+                pair: options.flag(Option.pair))
         } catch let error as VirtualDeviceError {
             Logger.error("\(error)")
             return ExitCode.failure
         }
+    }
+
+    /// `--bus`'s choice, or the default for this environment.
+    private static func busChoice(_ option: String?) throws -> BusChoice {
+        guard let option else { return BusChoice.defaultChoice(environment: BusChoice.processEnvironment()) }
+        guard let choice = BusChoice(rawValue: option) else {
+            throw UsageError("--bus takes session, system or none, not '\(option)'")
+        }
+        return choice
+    }
+
+    /// The D-Bus API on `bus`, started, following the daemon's changes; nil for `none`.
+    @MainActor
+    private static func startBusAPI(_ bus: BusChoice, for daemon: BridgeDaemon<SinkOutput>, reactor: Reactor) -> BridgeBusService? {
+        guard bus != .none else { return nil }
+        guard let address = bus.address(environment: BusChoice.processEnvironment()) else {
+            Logger.warning("no D-Bus API: there is no session bus (neither DBUS_SESSION_BUS_ADDRESS nor XDG_RUNTIME_DIR is set)")
+            return nil
+        }
+        let api = BridgeBusService(bus: bus, address: address, backend: daemon, version: CommandLineTool.version, reactor: reactor)
+        daemon.changeHandler = { [weak api] in api?.refresh() }
+        api.start()
+        return api
     }
 
     /// Makes one controller's devices for a configuration: uinput, a pipe or printed lines, as the command line chose.
@@ -155,7 +184,8 @@ enum RunCommand: Subcommand {
 
     @MainActor
     private static func serve(
-        _ daemon: BridgeDaemon<SinkOutput>, dsu: DSUServer?, reactor: Reactor, controlSocket: String?, recording: RecordingFileReader?, pair: Bool
+        _ daemon: BridgeDaemon<SinkOutput>, dsu: DSUServer?, bus: BusChoice, reactor: Reactor, controlSocket: String?,
+        recording: RecordingFileReader?, pair: Bool
     ) throws -> Int32 {
         do {
             daemon.dsuServer = dsu
@@ -164,6 +194,8 @@ enum RunCommand: Subcommand {
             Logger.error("cannot start the event loop's signal handling: \(error)")
             return ExitCode.failure
         }
+        let api = startBusAPI(bus, for: daemon, reactor: reactor)
+        defer { api?.stop() }
         // Each controller's feed goes to its mapping session and, when DSU is on, to its DSU slot.
         let add: @MainActor (ControllerFeed) -> Void = { feed in
             daemon.add(feed)

@@ -46,6 +46,13 @@ public final class BusClientTool {
     /// What it printed on standard error so far.
     public var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
 
+    /// Waits for it to exit (when no loop of the test's must answer meanwhile); its status.
+    @discardableResult
+    public func waitForExit() -> Int32 {
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
     /// Stops it (a monitor runs until told). SIGKILL: a child inherits the blocked signal mask
     /// of a test whose loop takes SIGTERM through a signalfd, so SIGTERM would never reach it.
     public func stop() {
