@@ -103,6 +103,13 @@ UDEVRULESDIR ?= /usr/lib/udev/rules.d
 else
 UDEVRULESDIR ?= $(SYSCONFDIR)/udev/rules.d
 endif
+# dbus-daemon reads /usr/share/dbus-1/system.d and /etc/dbus-1/system.d,
+# never /usr/local/share: a /usr/local install puts its policy in /etc.
+ifeq ($(PREFIX),/usr)
+DBUSSYSTEMDIR ?= /usr/share/dbus-1/system.d
+else
+DBUSSYSTEMDIR ?= $(SYSCONFDIR)/dbus-1/system.d
+endif
 # systemd reads $(PREFIX)/lib/... for both /usr and /usr/local.
 MODULESLOADDIR ?= $(PREFIX)/lib/modules-load.d
 SYSTEMDSYSTEMUNITDIR ?= $(PREFIX)/lib/systemd/system
@@ -117,12 +124,12 @@ MAN_PAGE = doc/daydream-bridge.1
 EXAMPLE_CONFIGS = $(wildcard config/*.toml)
 
 ## Installs the binary, udev rules, modules-load file, systemd units, the
-## system unit's sysusers.d file, the example config and the man page under DESTDIR/PREFIX.
+## system unit's sysusers.d file and D-Bus policy, the example config and the man page under DESTDIR/PREFIX.
 install:
 	@test -x "$(BINARY)" || { echo "daydream-bridge: $(BINARY) is missing: run 'make release' first (as yourself), then 'sudo make install'" >&2; exit 1; }
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(UDEVRULESDIR)" "$(DESTDIR)$(MODULESLOADDIR)" \
 		"$(DESTDIR)$(SYSTEMDSYSTEMUNITDIR)" "$(DESTDIR)$(SYSTEMDUSERUNITDIR)" "$(DESTDIR)$(SYSUSERSDIR)" "$(DESTDIR)$(MANDIR)/man1" \
-		"$(DESTDIR)$(SYSCONFDIR)/daydream-bridge" "$(DESTDIR)$(DOCDIR)/examples"
+		"$(DESTDIR)$(SYSCONFDIR)/daydream-bridge" "$(DESTDIR)$(DOCDIR)/examples" "$(DESTDIR)$(DBUSSYSTEMDIR)"
 	install -m 0755 "$(BINARY)" "$(DESTDIR)$(BINDIR)/daydream-bridge"
 	install -m 0644 $(UDEV_RULES) "$(DESTDIR)$(UDEVRULESDIR)/"
 	install -m 0644 udev/modules-load.d/daydream-bridge.conf "$(DESTDIR)$(MODULESLOADDIR)/daydream-bridge.conf"
@@ -130,13 +137,14 @@ install:
 	sed 's|/usr/bin/daydream-bridge|$(BINDIR)/daydream-bridge|' $(USER_UNIT) > "$(DESTDIR)$(SYSTEMDUSERUNITDIR)/daydream-bridge.service"
 	chmod 0644 "$(DESTDIR)$(SYSTEMDSYSTEMUNITDIR)/daydream-bridge-system.service" "$(DESTDIR)$(SYSTEMDUSERUNITDIR)/daydream-bridge.service"
 	install -m 0644 $(SYSUSERS) "$(DESTDIR)$(SYSUSERSDIR)/daydream-bridge.conf"
+	install -m 0644 dbus/org.daydream_bridge.conf "$(DESTDIR)$(DBUSSYSTEMDIR)/org.daydream_bridge.conf"
 	install -m 0644 $(MAN_PAGE) "$(DESTDIR)$(MANDIR)/man1/daydream-bridge.1"
 	install -m 0644 config/default.toml "$(DESTDIR)$(SYSCONFDIR)/daydream-bridge/config.toml.example"
 	install -m 0644 $(EXAMPLE_CONFIGS) "$(DESTDIR)$(DOCDIR)/examples/"
 	@if [ -z "$(DESTDIR)" ]; then \
 		echo "Installed. Then: sudo modprobe uinput; sudo udevadm control --reload; sudo udevadm trigger --name-match=uinput;"; \
 		echo "then 'systemctl --user daemon-reload && systemctl --user enable --now daydream-bridge';"; \
-		echo "or, for the system unit: sudo systemd-sysusers; sudo systemctl daemon-reload; sudo systemctl enable --now daydream-bridge-system."; \
+		echo "or, for the system unit: sudo systemd-sysusers; sudo systemctl reload dbus; sudo systemctl daemon-reload; sudo systemctl enable --now daydream-bridge-system."; \
 	fi
 
 ## Removes what `make install` installed (same variables).
@@ -147,6 +155,7 @@ uninstall:
 		"$(DESTDIR)$(SYSTEMDSYSTEMUNITDIR)/daydream-bridge-system.service" \
 		"$(DESTDIR)$(SYSTEMDUSERUNITDIR)/daydream-bridge.service" \
 		"$(DESTDIR)$(SYSUSERSDIR)/daydream-bridge.conf" \
+		"$(DESTDIR)$(DBUSSYSTEMDIR)/org.daydream_bridge.conf" \
 		"$(DESTDIR)$(MANDIR)/man1/daydream-bridge.1" \
 		"$(DESTDIR)$(SYSCONFDIR)/daydream-bridge/config.toml.example" \
 		$(addprefix "$(DESTDIR)$(DOCDIR)/examples/,$(addsuffix ",$(notdir $(EXAMPLE_CONFIGS))))

@@ -56,7 +56,10 @@ struct SystemdUnitTests {
         let service = try Self.settings(unit)
         #expect(service["Type"] == ["notify"])
         #expect(service["NotifyAccess"] == ["main"])
-        #expect(service["ExecStart"] == ["/usr/bin/daydream-bridge run"], "make install rewrites this path")
+        // The user unit offers the D-Bus API on the session bus, the system unit on the system bus
+        // (with dbus/org.daydream_bridge.conf); make install rewrites the path.
+        let bus = unit == Self.systemUnit ? "system" : "session"
+        #expect(service["ExecStart"] == ["/usr/bin/daydream-bridge run --bus \(bus)"])
         #expect(service["ExecReload"] == ["/bin/kill -HUP $MAINPID"])
         #expect(service["NoNewPrivileges"] == ["yes"])
         // AF_INET and AF_INET6 for the DSU server's UDP socket ([dsu]); with AF_UNIX alone it logs

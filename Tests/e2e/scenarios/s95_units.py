@@ -31,6 +31,9 @@ SYSTEM_UNIT, USER_UNIT = "daydream-bridge-system.service", "daydream-bridge.serv
 DEB = os.environ.get("E2E_DEB") or None
 BRIDGE = "/usr/bin/daydream-bridge" if DEB else "/usr/local/bin/daydream-bridge"
 PLAYER = "daydream-player"
+# A user in no group of the bridge's: the system bus's policy keeps it out.
+STRANGER = "daydream-stranger"
+CONTROLLER_PATH = "/org/daydream_bridge/controller/" + ADDRESS.replace(":", "_")
 DEVICE_PREFIX = "Daydream Controller"
 
 
@@ -65,6 +68,8 @@ def check_running(rig, container: Container, config: str, text: str, unit: str, 
         assert wait_until(taken_on, timeout=20), f"{what}: the control socket never listed {ADDRESS} " \
             f"('daydream-bridge profile' as {asker or 'root'}){journal()}"
 
+    check_bus_api(container, what, unit, user, journal)
+
     dualsense = makes_dualsense(text)
     if dualsense:
         assert wait_until(lambda: any("/uhid/0005:054C:0CE6." in os.path.realpath(f"/sys/class/hidraw/{node}")
@@ -91,6 +96,28 @@ def check_running(rig, container: Container, config: str, text: str, unit: str, 
             client.close()
     rig.figure(f"units: {what}: {len(devices)} devices" + (", DSU" if has_dsu(text) else "")
                + (", DualSense hidraw" if dualsense else ""))
+
+
+def check_bus_api(container: Container, what: str, unit: str, user: str | None, journal) -> None:
+    """The unit's D-Bus API as installed: the system unit's on the system bus, which the shipped
+    policy opens to root and the input group and closes to other users; the user unit's on the
+    user's session bus. The controller's battery (the emulator's 87 %) reads through busctl."""
+    bus = "--system" if user is None else "--user"
+
+    def battery(asker: str | None) -> str:
+        return container.run(["busctl", bus, "get-property", "org.daydream_bridge", CONTROLLER_PATH,
+                              "org.daydream_bridge.Controller1", "Battery"],
+                             user=asker, env=player_env(container) if asker else None, check=False).stdout.strip()
+
+    for asker in ([None, PLAYER] if user is None else [user]):
+        assert wait_until(lambda: battery(asker) == "y 87", timeout=20), \
+            f"{what}: busctl {bus} as {asker or 'root'} read the battery as '{battery(asker)}', not 'y 87'{journal()}"
+    if user is None:
+        refused = container.run(["busctl", "--system", "get-property", "org.daydream_bridge", CONTROLLER_PATH,
+                                 "org.daydream_bridge.Controller1", "Battery"], user=STRANGER, check=False)
+        said = refused.stderr + refused.stdout
+        assert refused.returncode != 0 and ("Access denied" in said or "Rejected send message" in said), \
+            f"{what}: a user outside group input read the bridge on the system bus: {refused.stdout} {refused.stderr}"
 
 
 def wait_subscribed(rig, container: Container, mark: int, unit: str, user: str | None) -> None:
@@ -157,6 +184,7 @@ def shipped_units(rig):
                 container.run(["make", "--no-print-directory", "-C", rig.repo, "install",
                                f"BINARY={rig.bridge_path}"], timeout=120)
                 container.run(["systemd-sysusers"])  # the system unit's user, as the README says
+                container.run(["systemctl", "reload", "dbus"])  # its D-Bus policy names that user
             container.run(["systemctl", "daemon-reload"])
             container.run(["systemctl", "start", "bluetooth.service"], timeout=60)
             rig.controller(NAME, ADDRESS)
@@ -166,6 +194,7 @@ def shipped_units(rig):
             # A user in group input: the system unit's control socket is the group's, and the user
             # unit runs in this user's session.
             container.run(["useradd", "--create-home", "--groups", "input", PLAYER])
+            container.run(["useradd", STRANGER])
             uid = container.run(["id", "-u", PLAYER]).stdout.strip()
             env = player_env(container)
 
