@@ -118,6 +118,7 @@ extension ConfigReader {
                 }
             }
         }
+        if let profileTable { checkApplicationsClaimedOnce(profileTable) }
         if scope.profileNames.isEmpty {
             let position = root["profile"]?.keyPosition ?? SourcePosition(line: 1, column: 1)
             error(at: position, "no profiles: the config needs at least one [profile.NAME] table")
@@ -129,6 +130,25 @@ extension ConfigReader {
             checkFixedPad(pad, configuration, at: identity.value.position)
         }
         return diagnostics.isEmpty ? configuration : nil
+    }
+
+    /// An application pattern in two profiles would make the switch depend on file order: an
+    /// error at the second, naming both profiles. Patterns compare without regard to case.
+    private mutating func checkApplicationsClaimedOnce(_ profiles: TOMLTable) {
+        var claimed: [String: String] = [:]
+        for profile in profiles.entries {
+            guard let list = profile.value.table?["applications"]?.value.array else { continue }
+            for item in list {
+                guard let text = item.string else { continue }
+                let key = text.lowercased()
+                if let owner = claimed[key], owner != profile.key {
+                    error(at: item.position, "profile.\(profile.key).applications: \"\(text)\" is also in profile.\(owner).applications; "
+                        + "an application can follow one profile only")
+                } else {
+                    claimed[key] = profile.key
+                }
+            }
+        }
     }
 
     /// The device is created with exactly the fixed pad's codes: whatever the profiles emit on

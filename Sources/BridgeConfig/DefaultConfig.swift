@@ -201,6 +201,16 @@ touchpad = { mode = "stick", deadzone = 0.1, saturation = 0.9, shape = "circle" 
 # controller's clock; the default is false (no such device).
 # motion-sensors = false
 
+# Follow the focused application: while one of these has the focus, every
+# controller switches to this profile; when the focus moves to one no
+# profile lists, the profile from before comes back. Patterns are Wayland
+# app_ids or X11 WM_CLASS names (class or instance), with * and ?, compared
+# without regard to case; one pattern belongs to one profile. Needs
+# 'daydream-bridge follow-focus' running in the desktop session (its user
+# unit daydream-bridge-focus.service does that); 'follow-focus --print'
+# shows each application's ids. The default is none.
+# applications = ["steam_app_1245620", "xonotic*"]
+
 # Point at the screen like a laser pointer (no pointer key means none): the
 # orientation relative to zero (the same zero as tilt; "recenter" takes the
 # current one) moves an absolute pointer on a device of its own, "Daydream

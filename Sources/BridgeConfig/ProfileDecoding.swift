@@ -3,7 +3,8 @@ import Mapping
 
 extension ConfigReader {
     /// The keys of `[profile.NAME]`.
-    static let profileKeys = ControllerButton.allCases.map(\.name) + ["touchpad", "air-mouse", "tilt", "motion-sensors", "pointer", "chords"]
+    static let profileKeys = ControllerButton.allCases.map(\.name)
+        + ["touchpad", "air-mouse", "tilt", "motion-sensors", "pointer", "applications", "chords"]
     /// The keys of `air-mouse = { ... }`.
     static let airMouseKeys = ["speed", "deadzone", "always", "invert-x", "invert-y", deviceKey]
     /// The keys of `tilt = { ... }`.
@@ -36,11 +37,33 @@ extension ConfigReader {
         if let entry = table["pointer"] {
             profile.pointer = pointer(entry.value, at: path.appending("pointer"))
         }
+        if let entry = table["applications"] {
+            profile.applications = applications(entry.value, at: path.appending("applications"))
+        }
         if let entry = table["chords"] {
             profile.chords = chords(entry.value, at: path.appending("chords"), scope: scope)
         }
         checkAxesUsedOnce(profile, table: table, path: path)
         return diagnostics.all.count == errorsBefore ? profile : nil
+    }
+
+    /// `applications = ["org.mozilla.firefox", "xonotic*"]`: non-empty patterns.
+    private mutating func applications(_ value: TOMLValue, at path: KeyPath) -> [ApplicationPattern] {
+        let expected = "a list of application ids like [\"org.mozilla.firefox\", \"steam_app_*\"]"
+        guard let items = value.array else {
+            mismatch(value, at: path, expected: expected)
+            return []
+        }
+        var patterns: [ApplicationPattern] = []
+        for item in items {
+            guard let text = string(item, at: path, expected: expected) else { continue }
+            guard !text.allSatisfy(\.isWhitespace) else {
+                error(at: item.position, "\(path): an empty pattern matches no application; give an app_id or WM_CLASS, like \"org.mozilla.firefox\"")
+                continue
+            }
+            patterns.append(ApplicationPattern(text))
+        }
+        return patterns
     }
 
     private mutating func airMouse(_ value: TOMLValue, at path: KeyPath) -> AirMouseSettings? {

@@ -59,8 +59,8 @@ public struct TiltSettings: Hashable, Sendable {
 ///
 /// Keys: `click`, `app`, `home`, `volume-up`, `volume-down` (each a `ButtonBinding`; absent = unbound),
 /// `touchpad` (`TouchpadMode`), `air-mouse` (`AirMouseSettings`), `tilt` (`TiltSettings`; absent = off),
-/// `motion-sensors`, `pointer` (`PointerSettings`; absent = off),
-/// and the table `[profile.NAME.chords]` (`Chord`s).
+/// `motion-sensors`, `pointer` (`PointerSettings`; absent = off), `applications` (the focused
+/// applications the profile follows), and the table `[profile.NAME.chords]` (`Chord`s).
 public struct Profile: Hashable, Sendable {
     /// The name after `profile.`.
     public var name: String
@@ -86,6 +86,9 @@ public struct Profile: Hashable, Sendable {
     public var motionSensors: Bool
     /// `pointer = { ... }` (absent = no absolute pointer).
     public var pointer: PointerSettings?
+    /// `applications = ["steam_app_1245620", "xonotic*"]`: the profile is switched to while one
+    /// of these has the focus.
+    public var applications: [ApplicationPattern] = []
 
     /// A profile with everything given; unbound by default.
     public init(
@@ -209,6 +212,13 @@ public struct MappingConfiguration: Hashable, Sendable {
         self.chordWindow = chordWindow
         self.gamepadIdentity = gamepadIdentity
         self.controllerProfiles = controllerProfiles
+    }
+
+    /// The first profile (in file order) with a pattern that matches one of `ids`, the focused
+    /// application's ids (its Wayland app_id, or its X11 WM_CLASS class and instance); nil when
+    /// none does.
+    public func profile(forApplication ids: [String]) -> Profile? {
+        profiles.first { profile in profile.applications.contains { pattern in ids.contains(where: pattern.matches) } }
     }
 
     /// The profile with this name, or nil.
