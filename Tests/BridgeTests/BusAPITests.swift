@@ -138,7 +138,7 @@ struct BusAPITests {
         #expect(readOnly.stderr.contains("Battery is read-only"), "\(readOnly.stderr)")
 
         #expect(try rig.busctl("call", Self.name, Self.bridge, interface, "SetFocusedApplication", "ss", "org.mozilla.firefox", "Mozilla").status == 0)
-        #expect(rig.harness.daemon.focusedApplication == FocusedApplication(appID: "org.mozilla.firefox", title: "Mozilla"))
+        #expect(rig.harness.daemon.focusedApplication == FocusedApplication(ids: ["org.mozilla.firefox"], title: "Mozilla"))
         let empty = try rig.busctl("call", Self.name, Self.bridge, interface, "SetFocusedApplication", "ss", "", "x")
         #expect(empty.stderr.contains("app_id is empty"), "\(empty.stderr)")
         #expect(try rig.busctl("call", Self.name, Self.controller, BridgeBusNames.controllerInterface, "Recenter").status == 0)

@@ -29,7 +29,7 @@ enum BridgeBusInterfaces {
                     guard !appID.isEmpty else {
                         return .failure(BridgeBusError.invalidArgument("app_id is empty: give the Wayland app_id or the X11 WM_CLASS"))
                     }
-                    backend.setFocusedApplication(FocusedApplication(appID: appID, title: arguments[1].string ?? ""))
+                    backend.setFocusedApplication(FocusedApplication(ids: [appID], title: arguments[1].string ?? ""))
                     return .success([])
                 },
             ],

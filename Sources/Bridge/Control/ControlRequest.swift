@@ -6,6 +6,9 @@
 /// next-profile [ADDRESS]     switch to the next profile in config order (like SIGUSR1)
 /// status                     one line per controller: ADDRESS PROFILE connected|disconnected
 /// dsu                        the DSU server's address, drops and clients, one line each; or DSU off
+/// focus [ID...]              the focused application's ids (app_id, or WM_CLASS instance and class);
+///                            none: nothing has the focus. Profiles follow it (`applications`)
+/// active-profile             the profile every controller was last switched to (new ones start in it)
 /// ```
 public enum ControlRequest: Hashable, Sendable {
     /// `profile NAME [ADDRESS]`.
@@ -16,6 +19,10 @@ public enum ControlRequest: Hashable, Sendable {
     case status
     /// `dsu`.
     case dsu
+    /// `focus [ID...]`.
+    case focus(ids: [String])
+    /// `active-profile`.
+    case activeProfile
 
     /// The longest request line accepted, in bytes.
     public static let maximumLength = 512
@@ -32,12 +39,14 @@ public enum ControlRequest: Hashable, Sendable {
         case ("next-profile", _): return .failure(ControlError("usage: next-profile [ADDRESS]"))
         case ("status", 1): return .success(.status)
         case ("dsu", 1): return .success(.dsu)
+        case ("focus", _): return .success(.focus(ids: Array(words.dropFirst())))
+        case ("active-profile", 1): return .success(.activeProfile)
         case (nil, _): return .failure(ControlError("empty request; requests: \(requestNames)"))
         case (let word?, _): return .failure(ControlError("unknown request '\(word)'; requests: \(requestNames)"))
         }
     }
 
-    private static let requestNames = "profile, next-profile, status, dsu"
+    private static let requestNames = "profile, next-profile, status, dsu, focus, active-profile"
 
     /// The line a client sends, without the newline.
     public var line: String {
@@ -46,6 +55,8 @@ public enum ControlRequest: Hashable, Sendable {
         case .nextProfile(let address): (["next-profile"] + (address.map { [$0] } ?? [])).joined(separator: " ")
         case .status: "status"
         case .dsu: "dsu"
+        case .focus(let ids): (["focus"] + ids).joined(separator: " ")
+        case .activeProfile: "active-profile"
         }
     }
 }

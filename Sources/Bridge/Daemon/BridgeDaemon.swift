@@ -51,8 +51,12 @@ public final class BridgeDaemon<Output: DeviceOutput> {
     /// disconnected, a battery or Device Information reading, a profile switch, a reload.
     public var changeHandler: (@MainActor () -> Void)?
 
-    /// The application a desktop said has the focus (`SetFocusedApplication`), if any.
-    public private(set) var focusedApplication: FocusedApplication?
+    /// The application a desktop said has the focus (`follow-focus`, `SetFocusedApplication`), if any.
+    public var focusedApplication: FocusedApplication? { follower.focused }
+    private var follower = FocusFollower()
+    /// True while the daemon switches profiles itself (focus, reload): the engines' notices of
+    /// those switches are not switches by hand.
+    private var switchingItself = false
 
     /// The configuration running now.
     public var configuration: MappingConfiguration { reloader.current.configuration }
@@ -184,6 +188,7 @@ public final class BridgeDaemon<Output: DeviceOutput> {
             switch notice {
             case .profileChanged(let from, let to):
                 Logger.notice("\(session.address ?? "controller"): profile \(from) -> \(to)")
+                if self?.switchingItself == false { self?.follower.switchedByHand() }
                 self?.updateStatus()
             case .recentered:
                 Logger.info("\(session.address ?? "controller"): tilt recentred")
@@ -207,6 +212,7 @@ public final class BridgeDaemon<Output: DeviceOutput> {
         }
         let targets = try? sessions(for: address)
         guard let targets else { return .error("no controller \(address ?? "")") }
+        follower.switchedByHand()
         if address == nil { profileOverride = name }
         let now = reactor.now
         for (_, session) in targets {
@@ -220,6 +226,7 @@ public final class BridgeDaemon<Output: DeviceOutput> {
     public func cycleProfile(address: String?) -> ControlReply {
         let targets = try? sessions(for: address)
         guard let targets else { return .error("no controller \(address ?? "")") }
+        follower.switchedByHand()
         let now = reactor.now
         for (_, session) in targets {
             let name = session.cycleProfile(at: now)
@@ -244,12 +251,46 @@ public final class BridgeDaemon<Output: DeviceOutput> {
         return .ok(statusLines)
     }
 
-    /// Notes the application a desktop says has the focus (its Wayland app_id or X11 WM_CLASS,
-    /// and its window title), as a KWin script or a Shell extension reports it.
+    /// Takes the application a desktop says has the focus (`follow-focus`, a KWin script, a Shell
+    /// extension): switches every controller to the profile that lists it, or back to the profiles
+    /// from before when none does (`FocusFollower`). Everything held is released first, as on
+    /// any switch.
     public func setFocusedApplication(_ application: FocusedApplication) {
-        guard application != focusedApplication else { return }
-        focusedApplication = application
-        Logger.info("focus: \(application.appID) (\(application.title))")
+        let decision = follower.focusChanged(to: application, in: configuration, current: profileSnapshot)
+        Logger.debug("focus: \(application.name)\(application.title.isEmpty ? "" : " (\(application.title))")")
+        carryOut(decision, because: "\(application.name) has the focus")
+    }
+
+    private var profileSnapshot: FocusFollower.Snapshot {
+        var controllers: [String: String] = [:]
+        for slot in slots {
+            if let address = slot.address, let session = slot.session { controllers[address] = session.profileName }
+        }
+        return FocusFollower.Snapshot(starting: profileOverride, controllers: controllers)
+    }
+
+    private func carryOut(_ decision: FocusFollower.Decision, because reason: String) {
+        let now = reactor.now
+        switchingItself = true
+        defer { switchingItself = false }
+        switch decision {
+        case .stay:
+            return
+        case .switchTo(let name):
+            Logger.info("\(reason): profile \(name)")
+            profileOverride = name
+            for slot in slots { slot.session?.switchProfile(to: name, at: now) }
+        case .restore(let snapshot):
+            Logger.info("\(reason), which no profile lists: the profiles from before")
+            profileOverride = snapshot.starting.flatMap { configuration.profile(named: $0) == nil ? nil : $0 }
+            for slot in slots {
+                guard let session = slot.session else { continue }
+                let name = slot.address.flatMap { snapshot.controllers[$0] }
+                    ?? profileOverride ?? configuration.startingProfileName(forController: slot.address)
+                if let name, name != session.profileName { session.switchProfile(to: name, at: now) }
+            }
+        }
+        updateStatus()
     }
 
     private struct NoSuchController: Error {}
@@ -268,6 +309,9 @@ public final class BridgeDaemon<Output: DeviceOutput> {
         case .nextProfile(let address): cycleProfile(address: address)
         case .status: .ok(statusLines)
         case .dsu: .ok(dsuStatusLines)
+        case .focus(let ids):
+            { setFocusedApplication(FocusedApplication(ids: ids)); return .ok(statusLines) }()
+        case .activeProfile: .ok([activeProfile])
         }
     }
 
@@ -312,7 +356,10 @@ public final class BridgeDaemon<Output: DeviceOutput> {
         case .kept(let reasons):
             Logger.warning("the new config has errors, so the running one stays:\n" + reasons.joined(separator: "\n"))
         case .reloaded(let loaded):
+            switchingItself = true
             apply(loaded.configuration)
+            switchingItself = false
+            carryOut(follower.rulesChanged(in: loaded.configuration, current: profileSnapshot), because: "new rules")
             Logger.notice("config reloaded from \(loaded.source); profiles: \(ConfigurationChoice.profileList(loaded.configuration))")
         }
         return outcome
@@ -348,6 +395,11 @@ public final class BridgeDaemon<Output: DeviceOutput> {
     }
 
     // MARK: Status
+
+    /// The profile every controller was last switched to, which new controllers start in.
+    public var activeProfile: String {
+        profileOverride ?? configuration.startingProfileName(forController: nil) ?? ""
+    }
 
     /// One line per controller (or for the devices waiting for one).
     public var statusLines: [String] { slots.map(\.statusLine) }
