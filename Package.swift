@@ -24,6 +24,11 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        .systemLibrary(
+            name: "CXCB",
+            pkgConfig: "xcb",
+            providers: [.apt(["libxcb1-dev"])]
+        ),
         // Linux interfaces Glibc does not export: epoll, timerfd, signalfd, eventfd, the socket error queue.
         .systemLibrary(name: "CLinux"),
         // A small C ABI over toml++ (C++17), so Swift never sees C++.
@@ -93,6 +98,8 @@ let package = Package(
             ],
             resources: []
         ),
+        // Which application has the focus, from the desktop: X11, wlroots compositors.
+        .target(name: "FocusTracking", dependencies: ["CXCB", "EventLoop"]),
         // The tools beside the daemon: the terminal monitor, the recorder, and replay.
         .target(
             name: "BridgeTools",
@@ -103,7 +110,7 @@ let package = Package(
             // DaydreamCore, never Daydream: the daemon links no Foundation.
             dependencies: [
                 "Bridge", "BridgeTools", "DaydreamCore", "DaydreamProtocol", "BridgeConfig", "Mapping", "VirtualDevice", "Recording",
-                "Timebase", "EventLoop", "DBus", "BlueZ", "Descriptors", "VirtualDualSense", "DSU", "DSUServer",
+                "Timebase", "EventLoop", "DBus", "BlueZ", "Descriptors", "VirtualDualSense", "DSU", "DSUServer", "FocusTracking",
             ]
         ),
         // The library's README example, built as a program.

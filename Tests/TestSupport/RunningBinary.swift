@@ -12,16 +12,27 @@ public final class RunningBinary {
 
     /// Runs the binary with `arguments`; with `descriptorLimit`, under that `RLIMIT_NOFILE` (set by
     /// a shell that then execs the binary, so the process is still the binary's).
-    public init(_ arguments: [String], directory: String, environment: [String: String] = [:], descriptorLimit: Int? = nil) throws {
-        stdoutPath = directory + "/stdout"
-        stderrPath = directory + "/stderr"
+    public convenience init(_ arguments: [String], directory: String, environment: [String: String] = [:], descriptorLimit: Int? = nil) throws {
+        try self.init(BuiltBinary.url.path, arguments, directory: directory, name: nil, environment: environment, descriptorLimit: descriptorLimit)
+    }
+
+    /// Starts another program, `executable`; its output goes to `NAME.stdout` and `NAME.stderr` in `directory`.
+    public convenience init(program executable: String, _ arguments: [String], directory: String, name: String,
+                            environment: [String: String] = [:]) throws {
+        try self.init(executable, arguments, directory: directory, name: name, environment: environment, descriptorLimit: nil)
+    }
+
+    private init(_ executable: String, _ arguments: [String], directory: String, name: String?, environment: [String: String],
+                 descriptorLimit: Int?) throws {
+        stdoutPath = directory + "/" + (name.map { $0 + "." } ?? "") + "stdout"
+        stderrPath = directory + "/" + (name.map { $0 + "." } ?? "") + "stderr"
         try? Data().write(to: URL(fileURLWithPath: stdoutPath))
         try? Data().write(to: URL(fileURLWithPath: stderrPath))
         if let descriptorLimit {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "ulimit -n \(descriptorLimit) && exec \"$0\" \"$@\"", BuiltBinary.url.path] + arguments
+            process.arguments = ["-c", "ulimit -n \(descriptorLimit) && exec \"$0\" \"$@\"", executable] + arguments
         } else {
-            process.executableURL = BuiltBinary.url
+            process.executableURL = URL(fileURLWithPath: executable)
             process.arguments = arguments
         }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -58,6 +69,13 @@ public final class RunningBinary {
         }
         process.waitUntilExit()
         return process.terminationStatus
+    }
+
+    /// Kills it (SIGKILL: a child of the test process inherits its blocked SIGTERM) and waits.
+    public func stop() {
+        guard process.isRunning else { return }
+        signal(SIGKILL)
+        process.waitUntilExit()
     }
 
     deinit {
