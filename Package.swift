@@ -98,8 +98,10 @@ let package = Package(
             ],
             resources: []
         ),
+        // wlroots' foreign toplevel protocol over libwayland-client, for follow-focus.
+        .target(name: "CWaylandToplevel", linkerSettings: [.linkedLibrary("wayland-client")]),
         // Which application has the focus, from the desktop: X11, wlroots compositors.
-        .target(name: "FocusTracking", dependencies: ["CXCB", "EventLoop"]),
+        .target(name: "FocusTracking", dependencies: ["CXCB", "CWaylandToplevel", "EventLoop"]),
         // The tools beside the daemon: the terminal monitor, the recorder, and replay.
         .target(
             name: "BridgeTools",

@@ -15,12 +15,27 @@ enum FocusSourceChoice {
         return result
     }
 
-    /// The source for this session: X11 when DISPLAY is set; an error saying what to do otherwise.
+    /// The source for this session: on Wayland, a wlroots compositor's toplevels (KDE and GNOME
+    /// have their own way: an error saying it); on X11, the window manager's active window; an
+    /// error saying what to do otherwise. XWayland's DISPLAY is not used on Wayland: it would
+    /// see the X11 windows only.
     @MainActor
     static func source(environment: [String: String], reactor: Reactor) throws(FocusSourceError) -> any FocusSource {
+        if let wayland = environment["WAYLAND_DISPLAY"], !wayland.isEmpty {
+            let desktop = (environment["XDG_CURRENT_DESKTOP"] ?? "").uppercased()
+            if desktop.contains("KDE") {
+                throw FocusSourceError("on KDE Plasma the KWin script follows the focus: "
+                    + "daydream-bridge follow-focus is not needed (see 'Profiles that follow the game' in the README)")
+            }
+            if desktop.contains("GNOME") {
+                throw FocusSourceError("on GNOME the Shell extension daydream-bridge@daydream-bridge follows the focus: "
+                    + "gnome-extensions enable daydream-bridge@daydream-bridge")
+            }
+            return try WlrootsFocusSource(name: wayland, reactor: reactor)
+        }
         if let display = environment["DISPLAY"], !display.isEmpty {
             return try X11FocusSource(display: display, reactor: reactor)
         }
-        throw FocusSourceError("no desktop to follow: neither DISPLAY (X11) nor WAYLAND_DISPLAY is set")
+        throw FocusSourceError("no desktop to follow: neither WAYLAND_DISPLAY nor DISPLAY is set (run it in the desktop session)")
     }
 }

@@ -27,8 +27,11 @@ enum FollowFocusCommand: Subcommand {
     static let discussion = """
     Runs in the desktop session (the user unit daydream-bridge-focus.service
     starts it with the graphical session) and listens for focus changes,
-    never polling: on X11 (and XWayland) the window manager's
-    _NET_ACTIVE_WINDOW and the window's WM_CLASS. Each change goes to the
+    never polling: in a wlroots compositor (sway, Hyprland, niri, labwc,
+    river) the foreign-toplevel protocol's activated window and its app_id;
+    on X11 the window manager's _NET_ACTIVE_WINDOW and the window's
+    WM_CLASS. On KDE Plasma and GNOME a KWin script or a Shell extension
+    tells the bridge over D-Bus instead. Each change goes to the
     bridge's control socket as the application's ids; the bridge switches
     to the profile that lists one of them, or back to the profile from
     before when none does.
