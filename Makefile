@@ -110,6 +110,7 @@ DBUSSYSTEMDIR ?= /usr/share/dbus-1/system.d
 else
 DBUSSYSTEMDIR ?= $(SYSCONFDIR)/dbus-1/system.d
 endif
+GNOMEEXTENSIONDIR ?= $(PREFIX)/share/gnome-shell/extensions
 # systemd reads $(PREFIX)/lib/... for both /usr and /usr/local.
 MODULESLOADDIR ?= $(PREFIX)/lib/modules-load.d
 SYSTEMDSYSTEMUNITDIR ?= $(PREFIX)/lib/systemd/system
@@ -119,6 +120,8 @@ SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 UDEV_RULES = udev/60-daydream-bridge-uinput.rules udev/65-daydream-bridge-devices.rules
 SYSTEM_UNIT = systemd/daydream-bridge-system.service
 USER_UNIT = systemd/daydream-bridge.service
+FOCUS_UNIT = systemd/daydream-bridge-focus.service
+GNOME_EXTENSION = desktop/gnome-shell/daydream-bridge@daydream-bridge
 SYSUSERS = systemd/daydream-bridge.sysusers
 MAN_PAGE = doc/daydream-bridge.1
 EXAMPLE_CONFIGS = $(wildcard config/*.toml)
@@ -129,13 +132,17 @@ install:
 	@test -x "$(BINARY)" || { echo "daydream-bridge: $(BINARY) is missing: run 'make release' first (as yourself), then 'sudo make install'" >&2; exit 1; }
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(UDEVRULESDIR)" "$(DESTDIR)$(MODULESLOADDIR)" \
 		"$(DESTDIR)$(SYSTEMDSYSTEMUNITDIR)" "$(DESTDIR)$(SYSTEMDUSERUNITDIR)" "$(DESTDIR)$(SYSUSERSDIR)" "$(DESTDIR)$(MANDIR)/man1" \
-		"$(DESTDIR)$(SYSCONFDIR)/daydream-bridge" "$(DESTDIR)$(DOCDIR)/examples" "$(DESTDIR)$(DBUSSYSTEMDIR)"
+		"$(DESTDIR)$(SYSCONFDIR)/daydream-bridge" "$(DESTDIR)$(DOCDIR)/examples" "$(DESTDIR)$(DBUSSYSTEMDIR)" \
+		"$(DESTDIR)$(GNOMEEXTENSIONDIR)/$(notdir $(GNOME_EXTENSION))"
 	install -m 0755 "$(BINARY)" "$(DESTDIR)$(BINDIR)/daydream-bridge"
 	install -m 0644 $(UDEV_RULES) "$(DESTDIR)$(UDEVRULESDIR)/"
 	install -m 0644 udev/modules-load.d/daydream-bridge.conf "$(DESTDIR)$(MODULESLOADDIR)/daydream-bridge.conf"
 	sed 's|/usr/bin/daydream-bridge|$(BINDIR)/daydream-bridge|' $(SYSTEM_UNIT) > "$(DESTDIR)$(SYSTEMDSYSTEMUNITDIR)/daydream-bridge-system.service"
 	sed 's|/usr/bin/daydream-bridge|$(BINDIR)/daydream-bridge|' $(USER_UNIT) > "$(DESTDIR)$(SYSTEMDUSERUNITDIR)/daydream-bridge.service"
-	chmod 0644 "$(DESTDIR)$(SYSTEMDSYSTEMUNITDIR)/daydream-bridge-system.service" "$(DESTDIR)$(SYSTEMDUSERUNITDIR)/daydream-bridge.service"
+	sed 's|/usr/bin/daydream-bridge|$(BINDIR)/daydream-bridge|' $(FOCUS_UNIT) > "$(DESTDIR)$(SYSTEMDUSERUNITDIR)/daydream-bridge-focus.service"
+	chmod 0644 "$(DESTDIR)$(SYSTEMDSYSTEMUNITDIR)/daydream-bridge-system.service" "$(DESTDIR)$(SYSTEMDUSERUNITDIR)/daydream-bridge.service" \
+		"$(DESTDIR)$(SYSTEMDUSERUNITDIR)/daydream-bridge-focus.service"
+	install -m 0644 $(GNOME_EXTENSION)/metadata.json $(GNOME_EXTENSION)/extension.js "$(DESTDIR)$(GNOMEEXTENSIONDIR)/$(notdir $(GNOME_EXTENSION))/"
 	install -m 0644 $(SYSUSERS) "$(DESTDIR)$(SYSUSERSDIR)/daydream-bridge.conf"
 	install -m 0644 dbus/org.daydream_bridge.conf "$(DESTDIR)$(DBUSSYSTEMDIR)/org.daydream_bridge.conf"
 	install -m 0644 $(MAN_PAGE) "$(DESTDIR)$(MANDIR)/man1/daydream-bridge.1"
@@ -154,12 +161,15 @@ uninstall:
 		"$(DESTDIR)$(MODULESLOADDIR)/daydream-bridge.conf" \
 		"$(DESTDIR)$(SYSTEMDSYSTEMUNITDIR)/daydream-bridge-system.service" \
 		"$(DESTDIR)$(SYSTEMDUSERUNITDIR)/daydream-bridge.service" \
+		"$(DESTDIR)$(SYSTEMDUSERUNITDIR)/daydream-bridge-focus.service" \
+		"$(DESTDIR)$(GNOMEEXTENSIONDIR)/$(notdir $(GNOME_EXTENSION))/metadata.json" \
+		"$(DESTDIR)$(GNOMEEXTENSIONDIR)/$(notdir $(GNOME_EXTENSION))/extension.js" \
 		"$(DESTDIR)$(SYSUSERSDIR)/daydream-bridge.conf" \
 		"$(DESTDIR)$(DBUSSYSTEMDIR)/org.daydream_bridge.conf" \
 		"$(DESTDIR)$(MANDIR)/man1/daydream-bridge.1" \
 		"$(DESTDIR)$(SYSCONFDIR)/daydream-bridge/config.toml.example" \
 		$(addprefix "$(DESTDIR)$(DOCDIR)/examples/,$(addsuffix ",$(notdir $(EXAMPLE_CONFIGS))))
-	rmdir "$(DESTDIR)$(DOCDIR)/examples" "$(DESTDIR)$(DOCDIR)" "$(DESTDIR)$(SYSCONFDIR)/daydream-bridge" 2>/dev/null || true
+	rmdir "$(DESTDIR)$(GNOMEEXTENSIONDIR)/$(notdir $(GNOME_EXTENSION))" "$(DESTDIR)$(DOCDIR)/examples" "$(DESTDIR)$(DOCDIR)" "$(DESTDIR)$(SYSCONFDIR)/daydream-bridge" 2>/dev/null || true
 
 ## `make install` and `make uninstall` into a temporary DESTDIR, checked file by file.
 check-install:

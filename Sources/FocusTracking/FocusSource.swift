@@ -16,7 +16,12 @@ public protocol FocusSource: AnyObject {
 public struct FocusSourceError: Error, CustomStringConvertible, Sendable {
     /// One line.
     public let description: String
+    /// True when nothing is wrong: this desktop follows the focus another way (GNOME's extension).
+    public let isNotNeeded: Bool
 
     /// An error saying `description`.
-    public init(_ description: String) { self.description = description }
+    public init(_ description: String, isNotNeeded: Bool = false) {
+        self.description = description
+        self.isNotNeeded = isNotNeeded
+    }
 }

@@ -1,15 +1,19 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Bridge
 import EventLoop
 import FocusTracking
 
 /// Which desktop `follow-focus` follows, from the session's environment.
 enum FocusSourceChoice {
+    /// The GNOME Shell extension's uuid (`make install` puts it in share/gnome-shell/extensions).
+    static let gnomeExtension = "daydream-bridge@daydream-bridge"
+
     /// The variables the choice reads.
     static func processEnvironment() -> [String: String] {
         var result: [String: String] = [:]
-        for name in ["DISPLAY", "WAYLAND_DISPLAY", "XDG_CURRENT_DESKTOP"] {
+        for name in ["DISPLAY", "WAYLAND_DISPLAY", "XDG_CURRENT_DESKTOP", "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR"] {
             if let value = getenv(name) { result[name] = String(cString: value) }
         }
         return result
@@ -24,12 +28,14 @@ enum FocusSourceChoice {
         if let wayland = environment["WAYLAND_DISPLAY"], !wayland.isEmpty {
             let desktop = (environment["XDG_CURRENT_DESKTOP"] ?? "").uppercased()
             if desktop.contains("KDE") {
-                throw FocusSourceError("on KDE Plasma the KWin script follows the focus: "
-                    + "daydream-bridge follow-focus is not needed (see 'Profiles that follow the game' in the README)")
+                guard let bus = BusChoice.session.address(environment: environment), let runtime = environment["XDG_RUNTIME_DIR"] else {
+                    throw FocusSourceError("on KDE Plasma a KWin script follows the focus, loaded over the session bus, which is not there")
+                }
+                return try KWinFocusScript(sessionBus: bus, directory: runtime + "/daydream-bridge", reactor: reactor)
             }
             if desktop.contains("GNOME") {
-                throw FocusSourceError("on GNOME the Shell extension daydream-bridge@daydream-bridge follows the focus: "
-                    + "gnome-extensions enable daydream-bridge@daydream-bridge")
+                throw FocusSourceError("on GNOME the Shell extension follows the focus, not this command: "
+                    + "gnome-extensions enable \(gnomeExtension)", isNotNeeded: true)
             }
             return try WlrootsFocusSource(name: wayland, reactor: reactor)
         }

@@ -56,9 +56,15 @@ enum FollowFocusCommand: Subcommand {
         let source: any FocusSource
         do {
             source = try FocusSourceChoice.source(environment: FocusSourceChoice.processEnvironment(), reactor: reactor)
+        } catch where error.isNotNeeded {
+            printError(error.description)
+            return ExitCode.success
         } catch {
             printError("Error: \(error)")
             return ExitCode.failure
+        }
+        if printing, source is KWinFocusScript {
+            throw UsageError("on KDE Plasma the KWin script tells the bridge directly; --print works on X11 and wlroots compositors")
         }
         let report: @MainActor (WindowFocus) -> Void
         if printing {

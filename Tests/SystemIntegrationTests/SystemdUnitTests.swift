@@ -13,6 +13,7 @@ struct SystemdUnitTests {
     }()
     static let systemUnit = "daydream-bridge-system.service"
     static let userUnit = "daydream-bridge.service"
+    static let focusUnit = "daydream-bridge-focus.service"
 
     /// `systemd-analyze` if installed (`--offline` needs systemd 250 or later).
     static let analyzer: String? = {
@@ -67,6 +68,15 @@ struct SystemdUnitTests {
         #expect(service["RestrictAddressFamilies"] == ["AF_UNIX AF_INET AF_INET6"])
     }
 
+    @Test func focusUnitRunsFollowFocusInTheGraphicalSession() throws {
+        let service = try Self.settings(Self.focusUnit)
+        #expect(service["ExecStart"] == ["/usr/bin/daydream-bridge follow-focus"])
+        #expect(service["Restart"] == ["on-failure"], "GNOME's exit 0 (its extension does the job) is not restarted")
+        let unit = try Self.settings(Self.focusUnit, section: "Unit")
+        #expect(unit["PartOf"] == ["graphical-session.target"])
+        #expect(try Self.settings(Self.focusUnit, section: "Install")["WantedBy"] == ["graphical-session.target"])
+    }
+
     @Test func systemUnitIsHardenedAndStillReachesUinputAndUhid() throws {
         let service = try Self.settings(Self.systemUnit)
         #expect(service["DevicePolicy"] == ["closed"])
@@ -108,7 +118,7 @@ struct SystemdUnitTests {
         #expect(service["IPAddressDeny"] == ["any"])
     }
 
-    @Test(.enabled(if: analyzer != nil, "needs systemd-analyze"), arguments: [systemUnit, userUnit])
+    @Test(.enabled(if: analyzer != nil, "needs systemd-analyze"), arguments: [systemUnit, userUnit, focusUnit])
     func systemdAcceptsEveryLine(unit: String) throws {
         let analyzer = try #require(Self.analyzer)
         // verify wants an executable that exists: check a copy that runs /bin/true.

@@ -25,11 +25,12 @@ enum BridgeBusInterfaces {
                 },
                 ExportedMethod("SetFocusedApplication", arguments: [ExportedArgument("app_id", "s"), ExportedArgument("title", "s")]) {
                     arguments in
+                    // An empty app_id: nothing has the focus (the desktop itself).
                     let appID = arguments[0].string ?? ""
-                    guard !appID.isEmpty else {
-                        return .failure(BridgeBusError.invalidArgument("app_id is empty: give the Wayland app_id or the X11 WM_CLASS"))
+                    guard !appID.contains(where: \.isWhitespace) else {
+                        return .failure(BridgeBusError.invalidArgument("app_id '\(appID)' has white space: give the Wayland app_id or the X11 WM_CLASS"))
                     }
-                    backend.setFocusedApplication(FocusedApplication(ids: [appID], title: arguments[1].string ?? ""))
+                    backend.setFocusedApplication(FocusedApplication(ids: appID.isEmpty ? [] : [appID], title: arguments[1].string ?? ""))
                     return .success([])
                 },
             ],
