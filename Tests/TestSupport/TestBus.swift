@@ -16,11 +16,30 @@ public final class TestBus {
     private let config: URL
     private let scratch: TemporaryDirectory
 
-    /// Starts `dbus-daemon` in a fresh directory.
-    public init() throws {
+    /// The policy that lets everyone own and call everything.
+    public static let openPolicy = """
+      <policy context="default">
+        <allow user="*"/>
+        <allow own="*"/>
+        <allow send_type="method_call"/>
+        <allow send_type="signal"/>
+        <allow send_type="method_return"/>
+        <allow send_type="error"/>
+        <allow receive_type="method_call"/>
+        <allow receive_type="signal"/>
+        <allow receive_type="method_return"/>
+        <allow receive_type="error"/>
+      </policy>
+    """
+
+    /// Starts `dbus-daemon` in a fresh directory with `policy` (elements of `<busconfig>`: policies
+    /// and includes; by default everyone may own and call everything). Its directory and socket
+    /// can be reached by every user.
+    public init(policy: String = TestBus.openPolicy) throws {
         scratch = try TemporaryDirectory(prefix: "daydream-bus")
         directory = URL(fileURLWithPath: scratch.path)
         config = directory.appendingPathComponent("bus.conf")
+        _ = chmod(directory.path, 0o755)
         try """
         <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
          "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
@@ -28,18 +47,7 @@ public final class TestBus {
           <type>custom</type>
           <listen>unix:path=\(directory.path)/bus</listen>
           <auth>EXTERNAL</auth>
-          <policy context="default">
-            <allow user="*"/>
-            <allow own="*"/>
-            <allow send_type="method_call"/>
-            <allow send_type="signal"/>
-            <allow send_type="method_return"/>
-            <allow send_type="error"/>
-            <allow receive_type="method_call"/>
-            <allow receive_type="signal"/>
-            <allow receive_type="method_return"/>
-            <allow receive_type="error"/>
-          </policy>
+        \(policy)
         </busconfig>
         """.save(to: config)
         (process, address) = try Self.launch(config: config)
