@@ -85,6 +85,40 @@ struct LinkTests {
         #expect(try calls(rig, "AcquireNotify").count == 1)
     }
 
+    /// The states the link went through, from its debug lines.
+    func transitions(_ rig: Rig) -> [String] {
+        rig.log.lines.filter { $0.hasPrefix("\(Rig.first): ") && $0.contains(" -> ") }.map { String($0.dropFirst(Rig.first.count + 2)) }
+    }
+
+    @Test func theLinkGoesThroughItsNamedStatesOverTheBus() throws {
+        let rig = try Rig(devices: [Rig.controller(Rig.first)]) { $0.silenceTimeout = .milliseconds(200) }
+        defer { rig.stop() }
+        let controller = try rig.connected(Rig.first)
+        try rig.wait("the silence") { !controller.isConnected }
+        try stream(rig, until: "the stream goes on") { controller.isConnected }
+        // BlueZ reports the link down and nothing more arrives: the link is lost and made again.
+        try rig.fake.command("set_property", ["path": Self.device, "interface": "org.bluez.Device1",
+                                              "name": "Connected", "value": false])
+        try rig.wait("the release") { !controller.isConnected }
+        try rig.wait("the reconnect") { controller.isConnected }
+        let attempt = [
+            "idle -> connecting on connect",
+            "connecting -> resolving on connected",
+            "resolving -> subscribing on services resolved",
+            "subscribing -> subscribing (requested) on subscription requested",
+            "subscribing (requested) -> streaming on subscribed",
+        ]
+        let expected = attempt + [
+            "streaming -> silent on silence",
+            "silent -> streaming on notification while interrupted",
+            "streaming -> reported down on reported down",
+            "reported down -> idle on lost",
+            "idle -> idle (retry pending) on retry scheduled",
+            "idle (retry pending) -> idle on retry due",
+        ] + attempt
+        #expect(transitions(rig) == expected)
+    }
+
     @Test(arguments: [false, true])
     func theNotificationThatEndsASilenceIsDelivered(startNotify: Bool) throws {
         let rig = try Rig(devices: [Rig.controller(Rig.first)]) { $0.silenceTimeout = .milliseconds(200) }
@@ -195,8 +229,10 @@ struct LinkTests {
         try rig.fake.command("configure", ["address": Rig.first, "refuse_acquire": NSNull()])
         // BlueZ keeps a StartNotify session across the disconnect and answers AcquireNotify
         // with InProgress while it is open: the link must have stopped it.
-        try rig.fake.command("drop", ["address": Rig.first, "present": true])
-        try rig.wait("the disconnect") { !controller.isConnected }
+        // BlueZ reports the link down and nothing more arrives: the link is lost and made again.
+        try rig.fake.command("set_property", ["path": Self.device, "interface": "org.bluez.Device1",
+                                              "name": "Connected", "value": false])
+        try rig.wait("the release") { !controller.isConnected }
         try rig.wait("the reconnect") { controller.isConnected }
         #expect(rig.manager.notifyMethod(of: controller) == .acquireNotify)
         #expect(try calls(rig, "StopNotify").contains("StopNotify \(Self.input)"))

@@ -23,63 +23,33 @@ import Timebase
 /// The socket's hang-up loses it at any time. Resolving services and
 /// subscribing are bounded too (`resolveTimeout`, `subscribeTimeout`): a link
 /// that never gets there is disconnected and tried again.
+///
+/// The link's states are `State`, moved only by `apply` through the table in
+/// `transition(from:on:)`; an event its state has no edge for is logged and ignored.
 @MainActor
 final class ControllerLink {
-    enum State: Equatable {
-        /// Not connected; a retry may be scheduled.
-        case idle
-        /// `Device1.Connect` sent.
-        case connecting
-        /// Connected; waiting for `ServicesResolved`.
-        case resolving
-        /// Acquiring the input notifications.
-        case subscribing
-        /// Packets flow.
-        case streaming
-        /// The stream went silent or BlueZ reported a disconnect: everything is released;
-        /// the stream decides between resuming and losing the link.
-        case interrupted
-    }
-
     /// Where everything the controller sends goes.
     let feed: ControllerFeed
     /// The library's model, fed by `feed`, when the manager makes models.
     let model: DDController?
-    private(set) var state = State.idle
     private(set) var devicePath: String?
-    /// How packets arrive, once streaming.
-    private(set) var notifyMethod: DaydreamControllerManager.NotifyMethod?
 
     private unowned let manager: DaydreamControllerManager
     private var client: BlueZClient { manager.client }
     private var reactor: Reactor { manager.reactor }
     private var log: LogSink { manager.log }
-    private var backoff: Backoff
-    private var retryTimer: ScheduledTimer?
-    /// The one deadline of the current state: the resolving or subscribing timeout,
-    /// the next silence check while streaming, the end of an interruption.
+    private var machine: StateMachine<State, Event>
+    /// The deadline of the current state (its retry, its timeout, the next silence check, the
+    /// end of an interruption): cancelled on every change of state.
     private var stateTimer: ScheduledTimer?
-    /// When the current subscription began streaming: the backoff restarts only after a stream held.
-    private var streamStarted: MonotonicTime?
-    /// When the stream was interrupted by BlueZ's `Connected=false`: the next
-    /// `silenceTimeout` decides. Nil while interrupted by a silence: the next notification does.
-    private var interruptedAt: MonotonicTime?
+    /// What the current attempt acquired: released all at once when the link is lost.
+    private var held = Held()
+    private var backoff: Backoff
+    private let sessions: NotifySessions
     /// `Device1.Connected` as last seen.
     private var bluezReportedConnected = false
-    /// When the StartNotify path last got a value.
-    private var lastValueReceived = MonotonicTime.zero
-    private let sessions: NotifySessions
-    private var batteryTimer: ScheduledTimer?
-    private var stream: NotificationStream?
-    private var valueObserved: [String] = []
-    private var batteryPath: String?
-    /// Battery reads sent and not answered yet.
-    private var batteryReadsPending = 0
     /// Bumped on every loss, so completions of an older attempt are ignored.
     private var generation = 0
-    /// AcquireNotify (or its StartNotify fallback) is under way: GATT objects
-    /// appearing meanwhile must not start a second subscription.
-    private var subscriptionRequested = false
     /// When the last connection attempt failed (not for authentication).
     private var lastConnectFailure: MonotonicTime?
     /// bluetoothd vanishing this soon after a failed connect is taken as its doing.
@@ -88,11 +58,25 @@ final class ControllerLink {
     /// bluetoothd is not brought down again before the user can `forget`.
     private var holdOffUntil: MonotonicTime?
 
+    /// What an attempt acquires on the way to the stream, released together.
+    private struct Held {
+        var stream: NotificationStream?
+        /// Characteristics whose values are observed.
+        var valueObserved: [String] = []
+        /// When the StartNotify path last got a value.
+        var lastValueReceived = MonotonicTime.zero
+        var batteryPath: String?
+        var batteryTimer: ScheduledTimer?
+        /// Battery reads sent and not answered yet.
+        var batteryReadsPending = 0
+    }
+
     /// A link for the controller at `address`; with a `model`, the model is the feed's first consumer.
     init(address: String, model: DDController?, manager: DaydreamControllerManager) {
         feed = ControllerFeed(address: address)
         self.model = model
         self.manager = manager
+        machine = StateMachine(.idle(retryAt: nil), label: address, transition: Self.transition(from:on:))
         backoff = Backoff(initial: manager.options.reconnectDelay, maximum: manager.options.maximumReconnectDelay)
         sessions = NotifySessions(client: manager.client, label: address, log: manager.log)
         feed.batteryReader = { [weak self] in self?.readBattery() }
@@ -102,7 +86,68 @@ final class ControllerLink {
     /// The controller's address.
     var address: String { feed.address }
 
+    /// Where the link is.
+    var state: State { machine.state }
+
+    /// How packets arrive, once streaming.
+    var notifyMethod: DaydreamControllerManager.NotifyMethod? { state.subscription?.method }
+
     private var device: DeviceInfo? { devicePath.flatMap { client.cache.device(at: $0) } }
+
+    // MARK: State
+
+    /// The only place the state changes: a new state gets its own deadline.
+    @discardableResult
+    private func apply(_ event: Event) -> Bool {
+        let previous = state
+        guard machine.apply(event, log: log) else { return false }
+        if state != previous {
+            stateTimer?.cancel()
+            stateTimer = nil
+            armStateTimer()
+        }
+        return true
+    }
+
+    private func armStateTimer() {
+        let deadline: MonotonicTime
+        switch state {
+        case .idle(retryAt: let time?), .resolving(let time), .subscribing(let time, _): deadline = time
+        case .streaming: deadline = lastReceived + silenceTimeout  // one check, not a timer per packet
+        case .reportedDown(_, let since): deadline = since + silenceTimeout
+        case .idle(retryAt: nil), .pairing, .connecting, .silent: return
+        }
+        stateTimer?.cancel()
+        stateTimer = reactor.schedule(at: deadline) { [weak self] in
+            guard let self else { return }
+            stateTimer = nil
+            deadlineReached()
+        }
+    }
+
+    private func deadlineReached() {
+        switch state {
+        case .idle:
+            apply(.retryDue)
+            if let device, manager.mayConnect(device) { update(device) }
+        case .resolving:
+            giveUp("services were not resolved within \(manager.options.resolveTimeout)")
+        case .subscribing:
+            giveUp("subscribing took over \(manager.options.subscribeTimeout)")
+        case .streaming, .reportedDown:
+            checkStream()
+        case .pairing, .connecting, .silent:
+            break  // no deadline
+        }
+    }
+
+    /// A link that is up but never got further would otherwise wait forever.
+    private func giveUp(_ reason: String) {
+        let path = devicePath
+        log.info("\(address): \(reason); disconnecting to start afresh")
+        lost(reason)
+        if let path { client.disconnect(device: path) { _ in } }
+    }
 
     // MARK: Events from the manager
 
@@ -115,9 +160,11 @@ final class ControllerLink {
         switch state {
         case .streaming:
             if reportedDown { interrupt("BlueZ reports the controller disconnected", bluezReportsDisconnect: true) }
-        case .interrupted:
+        case .silent:
             // After a silence BlueZ reports the link down too: now a silence ends it.
-            if reportedDown, interruptedAt == nil { awaitStream() }
+            if reportedDown { apply(.reportedDown(at: reactor.now)) }
+        case .reportedDown:
+            break
         case .subscribing:
             if !device.isConnected { lost("BlueZ reports the controller disconnected") }
         case .resolving:
@@ -126,13 +173,13 @@ final class ControllerLink {
             } else if device.servicesResolved {
                 subscribe()
             }
-        case .connecting:
+        case .pairing, .connecting:
             break
-        case .idle:
+        case .idle(let retryAt):
             guard manager.mayConnect(device) else { return }
             if device.isConnected && device.servicesResolved {
                 subscribe()
-            } else if retryTimer != nil {
+            } else if retryAt != nil {
                 // A retry is due: a link half up or half down now (Connected before
                 // ServicesResolved, or the other way) is looked at then, not counted as a failure.
                 return
@@ -141,7 +188,7 @@ final class ControllerLink {
             } else {
                 if let holdOffUntil, reactor.now < holdOffUntil {
                     log.debug("\(address): not connecting before \(holdOffUntil - reactor.now) from now")
-                    scheduleAttempt(at: holdOffUntil)
+                    apply(.retryScheduled(at: holdOffUntil))
                 } else {
                     attemptConnect()
                 }
@@ -151,8 +198,7 @@ final class ControllerLink {
 
     /// New GATT objects appeared under the device.
     func gattChanged() {
-        if state == .subscribing, !subscriptionRequested, stream == nil, notifyMethod == nil,
-           let device, device.servicesResolved {
+        if case .subscribing(_, requested: false) = state, let device, device.servicesResolved {
             // Services were announced after ServicesResolved: try again with the complete table.
             subscribe()
         }
@@ -180,7 +226,7 @@ final class ControllerLink {
     /// Disconnects and stops reconnecting (the manager is stopping).
     func shutDown(disconnect: Bool) {
         let path = devicePath
-        let wasConnected = state != .idle
+        let wasConnected = !state.isIdle
         lost("shutting down", retry: false)
         if disconnect, wasConnected, let path { client.disconnect(device: path) { _ in } }
     }
@@ -188,14 +234,14 @@ final class ControllerLink {
     // MARK: Connecting
 
     private func attemptConnect() {
-        guard let path = devicePath, state == .idle else { return }
-        state = .connecting
+        guard let path = devicePath, state.isIdle else { return }
         let attempt = generation
         if let device, !device.isPaired {
             // The controller's firmware sends nothing without a bond: pair first.
+            apply(.pair)
             manager.pair(address: address) { [weak self] result in
-                guard let self, attempt == generation, state == .connecting else { return }
-                state = .idle
+                guard let self, attempt == generation, state == .pairing else { return }
+                apply(.pairingEnded)
                 switch result {
                 case .success:
                     if let fresh = self.device { update(fresh) }
@@ -205,6 +251,7 @@ final class ControllerLink {
             }
             return
         }
+        apply(.connect)
         client.connect(device: path) { [weak self] result in
             guard let self, attempt == generation, state == .connecting else { return }
             switch result {
@@ -214,7 +261,7 @@ final class ControllerLink {
                 resolving()
                 if let device, device.servicesResolved { subscribe() }
             case .failure(let error):
-                state = .idle
+                apply(.connectFailed)
                 if error.isAuthenticationFailure {
                     manager.report(.staleBond(address: address), error: error)
                 } else {
@@ -227,25 +274,18 @@ final class ControllerLink {
     }
 
     private func scheduleRetry() {
-        retryTimer?.cancel()
-        guard manager.isRunning else { return }
+        guard manager.isRunning else {
+            apply(.retryCancelled)
+            return
+        }
         let delay = backoff.next()
         log.debug("\(address): next connection attempt in \(delay)")
-        scheduleAttempt(at: reactor.now + delay)
-    }
-
-    private func scheduleAttempt(at time: MonotonicTime) {
-        retryTimer?.cancel()
-        retryTimer = reactor.schedule(at: time) { [weak self] in
-            guard let self else { return }
-            retryTimer = nil
-            if let device, manager.mayConnect(device) { update(device) }
-        }
+        apply(.retryScheduled(at: reactor.now + delay))
     }
 
     /// A sighting (advertisement) of the device: connect now if no retry is pending.
     func sighted() {
-        guard state == .idle, retryTimer == nil, let device, manager.mayConnect(device) else { return }
+        guard state == .idle(retryAt: nil), let device, manager.mayConnect(device) else { return }
         update(device)
     }
 
@@ -259,48 +299,33 @@ final class ControllerLink {
     }
 
     private func resolving() {
-        state = .resolving
-        armTimeout(manager.options.resolveTimeout, "services were not resolved within \(manager.options.resolveTimeout)")
-    }
-
-    /// Bounds the current state: a link that is up but silent would otherwise wait forever.
-    private func armTimeout(_ span: TimeSpan, _ reason: String) {
-        stateTimer?.cancel()
-        stateTimer = reactor.schedule(after: span) { [weak self] in
-            guard let self else { return }
-            stateTimer = nil
-            let path = devicePath
-            log.info("\(address): \(reason); disconnecting to start afresh")
-            lost(reason)
-            if let path { client.disconnect(device: path) { _ in } }
-        }
+        apply(.connected(resolveBy: reactor.now + manager.options.resolveTimeout))
     }
 
     private func subscribe() {
-        if state != .subscribing {
-            state = .subscribing
-            armTimeout(manager.options.subscribeTimeout, "subscribing took over \(manager.options.subscribeTimeout)")
+        if !state.isSubscribing {
+            apply(.servicesResolved(subscribeBy: reactor.now + manager.options.subscribeTimeout))
         }
         guard let input = characteristic(DaydreamGATT.inputCharacteristicUUID, in: DaydreamGATT.serviceUUID) else {
             log.debug("\(address): services resolved, input characteristic not (yet) found")
             return
         }
         let attempt = generation
-        subscriptionRequested = true
+        apply(.subscriptionRequested)
         client.acquireNotify(characteristic: input.path) { [weak self] result in
-            guard let self, attempt == generation, state == .subscribing else { return }
+            guard let self, attempt == generation, state.isSubscribing else { return }
             switch result {
             case .success(let acquired):
                 // A reply's descriptor is taken once, here: nil would mean a bug in the BlueZ client.
                 guard let socket = acquired.descriptor.take() else { return lost("no notification socket") }
                 do {
-                    stream = try NotificationStream(
+                    held.stream = try NotificationStream(
                         socket: socket, mtu: acquired.mtu, reactor: reactor,
                         // The feed, not the link: no weak load per packet, and no cycle
                         // (the feed holds neither the link nor the stream).
                         onPacket: { [feed] bytes, time in feed.receive(bytes, at: time) },
                         onClosed: { [weak self] reason in self?.lost(reason) })
-                    stream?.onUndelivered = { [weak self] in self?.notificationWhileInterrupted() }
+                    held.stream?.onUndelivered = { [weak self] in self?.notificationWhileInterrupted() }
                     streaming(.acquireNotify)
                 } catch {
                     log.error("\(address): cannot read notifications: \(error)")
@@ -324,14 +349,14 @@ final class ControllerLink {
         client.setValueObserver(characteristic: path) { [weak self] value in
             guard let self else { return }
             let now = reactor.now
-            lastValueReceived = now
-            if state == .interrupted { notificationWhileInterrupted() }
-            guard state != .interrupted else { return }
+            held.lastValueReceived = now
+            if state.isInterrupted { notificationWhileInterrupted() }
+            guard !state.isInterrupted else { return }
             value.withUnsafeBytes { feed.receive($0, at: now) }
         }
-        valueObserved.append(path)
+        held.valueObserved.append(path)
         sessions.start(path) { [weak self] result in
-            guard let self, attempt == generation, state == .subscribing else { return }
+            guard let self, attempt == generation, state.isSubscribing else { return }
             switch result {
             case .success: streaming(.startNotify)
             case .failure(let error) where error.shortName == "NotPermitted":
@@ -347,18 +372,13 @@ final class ControllerLink {
     }
 
     private func streaming(_ method: DaydreamControllerManager.NotifyMethod) {
-        state = .streaming
+        held.lastValueReceived = reactor.now
+        apply(.subscribed(method, at: reactor.now))
         feed.inputHeldByAnotherProgram = false
-        notifyMethod = method
-        streamStarted = reactor.now
-        lastValueReceived = reactor.now
-        retryTimer?.cancel()
-        retryTimer = nil
         log.info("\(address): connected, streaming through \(method)")
         if let name = device?.name { feed.name = name }
         feed.linkChanged(connected: true, at: reactor.now)
         manager.linkConnected(self)
-        armSilenceCheck()
         setUpBattery()
         readDeviceInformation()
     }
@@ -366,36 +386,26 @@ final class ControllerLink {
     // MARK: Silence and interruptions
 
     private var silenceTimeout: TimeSpan { manager.options.silenceTimeout }
-    private var lastReceived: MonotonicTime { stream?.lastReceived ?? lastValueReceived }
-
-    /// One check a `silenceTimeout` after the last notification (not a timer per packet).
-    private func armSilenceCheck() {
-        stateTimer?.cancel()
-        stateTimer = reactor.schedule(at: lastReceived + silenceTimeout) { [weak self] in
-            guard let self else { return }
-            stateTimer = nil
-            checkStream()
-        }
-    }
+    private var lastReceived: MonotonicTime { held.stream?.lastReceived ?? held.lastValueReceived }
 
     private func checkStream() {
         // What is queued has arrived: read it before judging (the loop may have been late).
-        stream?.readQueued()
+        held.stream?.readQueued()
         switch state {
         case .streaming:
             if reactor.now - lastReceived >= silenceTimeout {
                 interrupt("no notification for \(silenceTimeout)", bluezReportsDisconnect: false)
             } else {
-                armSilenceCheck()
+                armStateTimer()
             }
-        case .interrupted:
-            if let interruptedAt, lastReceived > interruptedAt {
-                resume()
+        case .reportedDown(_, let since):
+            if lastReceived > since {
+                resume(.streamWentOn)
             } else {
                 lost("nothing arrived for \(silenceTimeout) after the interruption")
             }
         default:
-            break
+            break  // what was read ended the interruption or the link
         }
     }
 
@@ -404,46 +414,33 @@ final class ControllerLink {
     /// after a silence the next notification resumes the stream, with no timer meanwhile.
     private func interrupt(_ reason: String, bluezReportsDisconnect: Bool) {
         // Notifications already queued came before the interruption: still delivered.
-        stream?.readQueued()
-        guard state == .streaming else { return }
-        state = .interrupted
-        stream?.delivers = false
+        held.stream?.readQueued()
+        guard case .streaming = state else { return }  // the socket closed meanwhile
+        apply(bluezReportsDisconnect ? .reportedDown(at: reactor.now) : .silence)
+        held.stream?.delivers = false
         log.info("\(address): \(reason): everything released; the stream decides")
         feed.linkChanged(connected: false, at: reactor.now)
         manager.linkDisconnected(self)
-        stateTimer?.cancel()
-        stateTimer = nil
-        if bluezReportsDisconnect { awaitStream() }
-    }
-
-    /// Gives the stream `silenceTimeout` to show the link is up.
-    private func awaitStream() {
-        let now = reactor.now
-        interruptedAt = now
-        stateTimer?.cancel()
-        stateTimer = reactor.schedule(at: now + silenceTimeout) { [weak self] in
-            guard let self else { return }
-            stateTimer = nil
-            checkStream()
-        }
     }
 
     /// A notification read while interrupted: after a silence, the link is up, and this
     /// notification is the stream's first again (delivered, not dropped: it may hold a press).
     /// After `Connected=false` it is dropped; the end of the `silenceTimeout` decides.
     private func notificationWhileInterrupted() {
-        if state == .interrupted, interruptedAt == nil { resume() }
+        if case .silent = state {
+            resume(.notificationWhileInterrupted)
+        } else {
+            apply(.notificationWhileInterrupted)
+        }
     }
 
     /// Notifications kept coming through the interruption: the link is up.
-    private func resume() {
-        state = .streaming
-        interruptedAt = nil
-        stream?.delivers = true
+    private func resume(_ event: Event) {
+        apply(event)
+        held.stream?.delivers = true
         log.info("\(address): the stream went on; connected again")
         feed.linkChanged(connected: true, at: reactor.now)
         manager.linkConnected(self)
-        armSilenceCheck()
     }
 
     // MARK: Battery and device information
@@ -456,7 +453,7 @@ final class ControllerLink {
 
     /// The device's `Battery1` appeared or changed.
     func batteryPluginChanged() {
-        guard state == .streaming, batteryPath == nil, let percent = pluginBatteryPercentage else { return }
+        guard case .streaming = state, held.batteryPath == nil, let percent = pluginBatteryPercentage else { return }
         feed.batteryChanged(percent: percent, at: reactor.now)
     }
 
@@ -466,15 +463,15 @@ final class ControllerLink {
             batteryPluginChanged()
             return
         }
-        batteryPath = battery.path
+        held.batteryPath = battery.path
         readBattery()
         if battery.canNotify {
             client.setValueObserver(characteristic: battery.path) { [weak self] value in
                 // BlueZ also signals the value a read fetched: the read's reply reports that one.
-                guard let self, batteryReadsPending == 0 else { return }
+                guard let self, held.batteryReadsPending == 0 else { return }
                 if let percent = value.first { feed.batteryChanged(percent: Int(percent), at: reactor.now) }
             }
-            valueObserved.append(battery.path)
+            held.valueObserved.append(battery.path)
             sessions.start(battery.path) { [weak self, log] result in
                 if case .failure(let error) = result {
                     log.info("\(self?.address ?? "?"): battery notifications refused (\(error)); polling")
@@ -487,8 +484,8 @@ final class ControllerLink {
     }
 
     private func pollBattery() {
-        batteryTimer?.cancel()
-        batteryTimer = reactor.schedule(after: manager.options.batteryPollInterval) { [weak self] in
+        held.batteryTimer?.cancel()
+        held.batteryTimer = reactor.schedule(after: manager.options.batteryPollInterval) { [weak self] in
             self?.readBattery()
             self?.pollBattery()
         }
@@ -496,16 +493,16 @@ final class ControllerLink {
 
     /// Reads the battery level; the feed's consumers hear it when it arrives.
     func readBattery() {
-        guard state == .streaming else { return }
-        guard let path = batteryPath else {
+        guard case .streaming = state else { return }
+        guard let path = held.batteryPath else {
             batteryPluginChanged()
             return
         }
-        batteryReadsPending += 1
+        held.batteryReadsPending += 1
         let attempt = generation
         client.readValue(characteristic: path) { [weak self] result in
             guard let self, attempt == generation else { return }
-            batteryReadsPending -= 1
+            held.batteryReadsPending -= 1
             switch result {
             case .success(let value):
                 if let percent = value.first { feed.batteryChanged(percent: Int(percent), at: reactor.now) }
@@ -548,40 +545,29 @@ final class ControllerLink {
     /// the stream had held for `stableStreamDuration`.
     func lost(_ reason: String, retry: Bool = true, sessionsGone: Bool = false) {
         generation += 1
-        subscriptionRequested = false
         let previous = state
-        let wasActive = state != .idle
-        state = .idle
-        notifyMethod = nil
-        stateTimer?.cancel()
-        stateTimer = nil
-        interruptedAt = nil
-        if let streamStarted, reactor.now - streamStarted >= manager.options.stableStreamDuration {
+        apply(.lost)
+        if let since = previous.subscription?.since, reactor.now - since >= manager.options.stableStreamDuration {
             backoff.reset()
         }
-        streamStarted = nil
-        stream?.close()
-        stream = nil
-        for path in valueObserved { client.setValueObserver(characteristic: path, nil) }
-        valueObserved.removeAll()
+        held.stream?.close()
+        for path in held.valueObserved { client.setValueObserver(characteristic: path, nil) }
         if sessionsGone { sessions.forgetAll() } else { sessions.stopAll() }
-        batteryTimer?.cancel()
-        batteryTimer = nil
-        batteryPath = nil
-        batteryReadsPending = 0
-        if !retry {
-            retryTimer?.cancel()
-            retryTimer = nil
-        }
-        if previous == .streaming {
+        held.batteryTimer?.cancel()
+        held = Held()
+        if !retry { apply(.retryCancelled) }
+        switch previous {
+        case .streaming:
             log.info("\(address): disconnected: \(reason)")
             feed.linkChanged(connected: false, at: reactor.now)
             manager.linkDisconnected(self)
-        } else if previous == .interrupted {
+        case .silent, .reportedDown:
             log.info("\(address): disconnected: \(reason)")  // released and reported when interrupted
-        } else if wasActive {
+        case .pairing, .connecting, .resolving, .subscribing:
             log.debug("\(address): connection attempt ended: \(reason)")
+        case .idle:
+            break
         }
-        if retry && wasActive { scheduleRetry() }
+        if retry && !previous.isIdle { scheduleRetry() }
     }
 }

@@ -479,7 +479,7 @@ public final class DaydreamControllerManager {
     }
 
     private var controllersAway: Bool {
-        options.discoversWhileControllersAreAway && links.values.contains { $0.state == .idle && !$0.feed.isConnected }
+        options.discoversWhileControllersAreAway && links.values.contains { $0.state.isIdle && !$0.feed.isConnected }
     }
 
     private func updateDiscovery() {
