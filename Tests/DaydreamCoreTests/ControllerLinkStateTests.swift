@@ -9,14 +9,7 @@ import Timebase
 @Suite struct ControllerLinkStateTests {
     typealias State = ControllerLink.State
     typealias Event = ControllerLink.Event
-
-    /// One edge: `event` in `from` leads to `to`.
-    struct Edge: Sendable, CustomTestStringConvertible {
-        let from: State
-        let event: Event
-        let to: State
-        var testDescription: String { "\(from.name) --\(event.name)--> \(to.name)" }
-    }
+    typealias Edge = MachineEdge<State, Event>
 
     nonisolated static let earlier = MonotonicTime(nanoseconds: 1_000)
     nonisolated static let deadline = MonotonicTime(nanoseconds: 2_000)
@@ -86,65 +79,29 @@ import Timebase
     }()
 
     /// Every pair of state and event the table has no edge for.
-    nonisolated static let impossible: [Edge] = states.flatMap { state in
-        events.filter { event in !edges.contains { $0.from == state && $0.event == event } }
-            .map { Edge(from: state, event: $0, to: state) }
-    }
-
-    /// Lines logged through `sink`.
-    @MainActor final class Lines {
-        var lines: [(Log.Level, String)] = []
-        var sink: LogSink { LogSink(level: .debug) { [self] level, line in lines.append((level, line)) } }
-        var errors: [String] { lines.filter { $0.0 == .error }.map(\.1) }
-    }
-
-    func machine(in state: State) -> StateMachine<State, Event> {
-        StateMachine(state, label: "C0:DD:EE:00:00:01", transition: ControllerLink.transition(from:on:))
-    }
+    nonisolated static let impossible = Edge.impossible(states, events, besides: edges)
 
     @Test(arguments: edges)
     func everyEdgeLeadsWhereTheTableSays(_ edge: Edge) {
-        let log = Lines()
-        var machine = machine(in: edge.from)
-        let moved = machine.apply(edge.event, log: log.sink)
-        #expect(moved)
-        #expect(machine.state == edge.to)
-        #expect(log.errors.isEmpty)
-        // A change is logged at debug level, naming both states and the event.
-        let changes = log.lines.filter { $0.0 == .debug }.map(\.1)
-        #expect(changes == (edge.to == edge.from ? [] : ["C0:DD:EE:00:00:01: \(edge.from.name) -> \(edge.to.name) on \(edge.event.name)"]))
+        Edge.checkEdge(edge, ControllerLink.transition(from:on:))
     }
 
     @Test(arguments: impossible)
     func anEventTheStateHasNoEdgeForIsLoggedAndIgnored(_ edge: Edge) {
-        let log = Lines()
-        var machine = machine(in: edge.from)
-        let moved = machine.apply(edge.event, log: log.sink)
-        #expect(!moved)
-        #expect(machine.state == edge.from)
-        #expect(log.errors == [
-            "C0:DD:EE:00:00:01: bug: no transition for \(edge.event.name) in state \(edge.from.name); ignored (please report it)",
-        ])
+        Edge.checkImpossible(edge, ControllerLink.transition(from:on:))
     }
 
-    @Test func theTableIsWrittenOutWhole() {
-        // Every pair is either an edge or impossible, and the table agrees with the list above.
-        #expect(Self.edges.count + Self.impossible.count == Self.states.count * Self.events.count)
+    @Test func theTableHasThirtyThreeEdges() {
         #expect(Self.edges.count == 33)
-        for state in Self.states {
-            for event in Self.events {
-                let listed = Self.edges.first { $0.from == state && $0.event == event }?.to
-                #expect(ControllerLink.transition(from: state, on: event) == listed, "\(state.name) on \(event.name)")
-            }
-        }
+        #expect(Self.edges.count + Self.impossible.count == Self.states.count * Self.events.count)
     }
 
     @Test func anImpossibleTransitionIsLoggedOnceHowEverOftenItComes() {
-        let log = Lines()
-        var machine = machine(in: .streaming(Self.subscription))
+        let log = LogLines()
+        var machine = StateMachine(State.streaming(Self.subscription), label: "link", transition: ControllerLink.transition(from:on:))
         for _ in 0..<3 { machine.apply(.pairingEnded, log: log.sink) }
         machine.apply(.retryDue, log: log.sink)
-        #expect(log.errors.count == 2, "\(log.errors)")
+        #expect(log.lines(at: .error).count == 2, "\(log.lines(at: .error))")
         #expect(machine.state == .streaming(Self.subscription))
         // Still moved by the events it has edges for.
         let moved = machine.apply(.silence, log: log.sink)
