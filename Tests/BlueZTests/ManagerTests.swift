@@ -49,6 +49,7 @@ struct ManagerTests {
         try rig.wait("discovery after three busy answers") { (try? rig.fake.state()["discovering"] as? Bool) == true }
         #expect(try rig.fake.log().filter { $0.hasPrefix("StartDiscovery") }.count == 4)
         #expect(rig.log.lines.filter { $0.contains("InProgress") }.count == 3)
+        #expect(rig.log.lines.filter { $0 == "discovery: starting -> busy on busy" }.count == 3)
 
         // Stopped while busy: no retry starts it behind the user's back.
         rig.manager.stopDiscovery()
@@ -393,6 +394,29 @@ struct ManagerTests {
         try rig.wait("the report") { rig.problems.contains { if case .adapterOff = $0 { true } else { false } } }
         #expect(try rig.fake.state()["powered"] as? Bool == false)
         #expect(try rig.fake.log().filter { $0.hasPrefix("Set.Adapter1.Powered") }.count == 1)
+    }
+
+    /// The adapter's and discovery's machines over the bus: bluetoothd without an adapter, the
+    /// grace, an adapter that is off, powering it on, discovering.
+    @Test func theManagersMachinesGoThroughTheirNamedStatesOverTheBus() throws {
+        let rig = try Rig(adapter: nil) { $0.adapterGracePeriod = .milliseconds(200) }
+        defer { rig.stop() }
+        rig.manager.start()
+        rig.manager.startDiscovery()
+        try rig.wait("the report") { rig.problems.contains(.noAdapter) }
+        try rig.fake.command("add_adapter", ["powered": false])
+        try rig.wait("discovery") { (try? rig.fake.state()["discovering"] as? Bool) == true }
+        try rig.sync()
+        let adapter = rig.log.lines.filter { $0.hasPrefix("adapter: ") && $0.contains(" -> ") }
+        #expect(Array(adapter.prefix(3)) == [
+            "adapter: unknown -> awaited on service appeared",
+            "adapter: awaited -> missing on adapter missing",
+            "adapter: missing -> powering on on power on sent",
+        ])
+        // The answer to PowerOn and the Powered signal may come in either order.
+        #expect(adapter.last?.hasSuffix(" -> powered on adapter powered") == true, "\(adapter)")
+        #expect(rig.log.lines.filter { $0.hasPrefix("discovery: ") }
+            == ["discovery: off -> starting on start", "discovery: starting -> on on started"])
     }
 
     @Test func anAdapterThatAppearsJustAfterBluetoothdIsNotReportedMissing() throws {

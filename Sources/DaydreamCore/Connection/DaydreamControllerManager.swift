@@ -192,17 +192,18 @@ public final class DaydreamControllerManager {
     /// Addresses being blocked and removed now: left alone meanwhile.
     var addressesBeingRefused: Set<String> = []
     private var token: ObserverToken?
-    private var discoveryActive = false
-    private var discoveryRequested = false
-    /// The next StartDiscovery after an InProgress answer.
-    private var discoveryRetry: ScheduledTimer?
+    /// Discovery's state; moved only by `apply(_: DiscoveryEvent)`.
+    private var discovery = StateMachine(DiscoveryState.off, label: "discovery", transition: transition(from:on:))
+    /// The deadline of discovery's state (the retry after a busy answer).
+    private var discoveryTimer: ScheduledTimer?
+    /// The adapter's state; moved only by `apply(_: AdapterEvent)`.
+    private var adapterState = StateMachine(AdapterState.unknown, label: "adapter", transition: transition(from:on:))
+    /// The deadline of the adapter's state (the end of the grace for a missing adapter).
+    private var adapterTimer: ScheduledTimer?
+    /// The problem last reported: a new one is announced, the same one again is not.
     private var lastProblem: Problem?
-    private var poweringOn = false
     /// Adapters the manager powered on once; an adapter the user turns off later stays off.
     private var poweredOnce: Set<String> = []
-    /// Until when a missing adapter is not reported yet (bluetoothd just appeared).
-    private var adapterGraceEnds: MonotonicTime?
-    private var adapterGraceTimer: ScheduledTimer?
 
     /// A manager on `connection`, running on `reactor`, logging to `log`.
     public init(reactor: Reactor, connection: BusConnection, options: Options = Options(), log: LogSink = Log.sink) {
@@ -215,8 +216,7 @@ public final class DaydreamControllerManager {
     }
 
     private func busLost() {
-        discoveryActive = false
-        discoveryRequested = false
+        apply(DiscoveryEvent.reset)
         for link in links.values { link.serviceVanished() }
         report(.busLost)
     }
@@ -272,10 +272,8 @@ public final class DaydreamControllerManager {
         guard isRunning else { return }
         stopDiscovery()
         isRunning = false
-        discoveryRetry?.cancel()
-        discoveryRetry = nil
-        adapterGraceTimer?.cancel()
-        adapterGraceTimer = nil
+        apply(DiscoveryEvent.managerStopped)
+        apply(AdapterEvent.managerStopped)
         for link in links.values { link.shutDown(disconnect: disconnect) }
         token?.cancel()
         token = nil
@@ -363,9 +361,8 @@ public final class DaydreamControllerManager {
         case .serviceAppeared:
             serviceAppeared()
         case .serviceVanished:
-            discoveryActive = false
-            discoveryRequested = false
-            poweringOn = false
+            apply(DiscoveryEvent.reset)
+            apply(AdapterEvent.serviceVanished)
             poweredOnce.removeAll()
             agent.serviceVanished()
             for link in links.values { link.serviceVanished() }
@@ -389,16 +386,14 @@ public final class DaydreamControllerManager {
                 updateDiscovery()
             }
             if interfaces.contains(BlueZNames.adapter) {
-                discoveryActive = false
-                discoveryRequested = false
+                apply(DiscoveryEvent.reset)
                 poweredOnce.remove(path)
                 checkAdapter()
             }
         case .propertiesChanged(let path, let interface, let names):
             if interface == BlueZNames.adapter {
                 if names.contains("Discovering"), client.cache.properties(path, interface)?["Discovering"]?.boolean == false {
-                    discoveryActive = false
-                    discoveryRequested = false
+                    apply(DiscoveryEvent.reset)
                 }
                 checkAdapter()
             } else if interface == BlueZNames.battery {
@@ -411,7 +406,7 @@ public final class DaydreamControllerManager {
 
     private func serviceAppeared() {
         lastProblem = nil
-        adapterGraceEnds = reactor.now + options.adapterGracePeriod
+        apply(AdapterEvent.serviceAppeared(graceEnds: reactor.now + options.adapterGracePeriod))
         checkAdapter()
         for device in client.cache.devices where device.isDaydreamController {
             deviceChanged(device, sighting: false)
@@ -437,37 +432,34 @@ public final class DaydreamControllerManager {
     private func checkAdapter() {
         guard isRunning, client.isReady else { return }
         guard let adapter else {
-            if let ends = adapterGraceEnds, reactor.now < ends {
-                if adapterGraceTimer == nil {
-                    adapterGraceTimer = reactor.schedule(at: ends) { [weak self] in
-                        self?.adapterGraceTimer = nil
-                        self?.checkAdapter()
-                    }
-                }
-            } else {
-                report(.noAdapter)
-            }
+            // Within the grace bluetoothd just appeared, the state's deadline looks again.
+            apply(AdapterEvent.adapterMissing(at: reactor.now))
+            if adapterState.state == .missing { report(.noAdapter) }
             return
         }
         if !adapter.isPowered {
+            let poweringOn = adapterState.state == .poweringOn
             if adapter.powerState == "off-blocked" {
+                apply(AdapterEvent.adapterOff)
                 report(.adapterOff(name: adapter.name, reason: "rfkill blocks it"))
             } else if options.powersOnAdapter && !poweringOn && !poweredOnce.contains(adapter.path) {
-                poweringOn = true
+                apply(AdapterEvent.powerOnSent)
                 poweredOnce.insert(adapter.path)
                 log.info("powering on adapter \(adapter.name)")
                 client.powerOn(adapter: adapter.path) { [weak self] result in
                     guard let self else { return }
-                    poweringOn = false
+                    apply(AdapterEvent.powerOnAnswered)
                     if case .failure(let error) = result {
                         report(.adapterOff(name: adapter.name, reason: error.description), error: error)
                     }
                 }
             } else if !poweringOn {
+                apply(AdapterEvent.adapterOff)
                 report(.adapterOff(name: adapter.name, reason: "it is off"))
             }
             return
         }
+        apply(AdapterEvent.adapterPowered)
         if lastProblem == .noAdapter || { if case .adapterOff = lastProblem { true } else { false } }() {
             log.info("adapter \(adapter.name) is ready")
             lastProblem = nil
@@ -478,6 +470,21 @@ public final class DaydreamControllerManager {
         }
     }
 
+    /// The only place the adapter's state changes: a new state gets its own deadline.
+    private func apply(_ event: AdapterEvent) {
+        let previous = adapterState.state
+        guard adapterState.apply(event, log: log), adapterState.state != previous else { return }
+        adapterTimer?.cancel()
+        adapterTimer = nil
+        if case .awaited(let graceEnds) = adapterState.state {
+            adapterTimer = reactor.schedule(at: graceEnds) { [weak self] in
+                guard let self else { return }
+                adapterTimer = nil
+                checkAdapter()
+            }
+        }
+    }
+
     private var controllersAway: Bool {
         options.discoversWhileControllersAreAway && links.values.contains { $0.state.isIdle && !$0.feed.isConnected }
     }
@@ -485,50 +492,64 @@ public final class DaydreamControllerManager {
     private func updateDiscovery() {
         guard client.isReady, let adapter, adapter.isPowered else { return }
         let wanted = isRunning && (wantsDiscovery || controllersAway)
-        if wanted && !discoveryActive && !discoveryRequested {
-            discoveryRequested = true
-            client.setDaydreamDiscoveryFilter(adapter: adapter.path) { [weak self] result in
-                guard let self else { return }
-                if case .failure(let error) = result {
-                    // The adapter going away mid-call is reported by the object cache.
-                    if error.meansTargetIsGone { log.debug("SetDiscoveryFilter: \(error)") } else { log.warning("SetDiscoveryFilter failed: \(error)") }
-                }
-                client.startDiscovery(adapter: adapter.path) { [weak self] result in
-                    guard let self else { return }
-                    discoveryRequested = false
-                    switch result {
-                    case .success:
-                        discoveryActive = true
-                        discoveryRetry?.cancel()
-                        discoveryRetry = nil
-                        log.debug("discovery started on \(adapter.name)")
-                        updateDiscovery()
-                    case .failure(let error) where error.meansTargetIsGone:
-                        log.debug("StartDiscovery on \(adapter.name): \(error)")
-                    case .failure(let error) where error.shortName == "InProgress":
-                        // The kernel is busy with an earlier discovery; nothing else would ask again.
-                        log.debug("StartDiscovery on \(adapter.name): \(error); again in \(options.discoveryRetryDelay)")
-                        retryDiscovery()
-                    case .failure(let error):
-                        log.warning("StartDiscovery on \(adapter.name) failed: \(error)")
-                    }
-                }
-            }
-        } else if !wanted && discoveryActive {
-            discoveryActive = false
+        switch discovery.state {
+        case .off, .busy:
+            if wanted { startDiscovery(on: adapter) }
+        case .starting:
+            break
+        case .on:
+            guard !wanted else { return }
+            apply(DiscoveryEvent.stop)
             client.stopDiscovery(adapter: adapter.path) { [log] result in
                 if case .failure(let error) = result { log.debug("StopDiscovery failed: \(error)") }
             }
         }
     }
 
-    /// Sends StartDiscovery again after `discoveryRetryDelay`, if it is still wanted then.
-    private func retryDiscovery() {
-        guard discoveryRetry == nil else { return }
-        discoveryRetry = reactor.schedule(after: options.discoveryRetryDelay) { [weak self] in
+    private func startDiscovery(on adapter: AdapterInfo) {
+        apply(DiscoveryEvent.start)
+        client.setDaydreamDiscoveryFilter(adapter: adapter.path) { [weak self] result in
             guard let self else { return }
-            discoveryRetry = nil
-            updateDiscovery()
+            if case .failure(let error) = result {
+                // The adapter going away mid-call is reported by the object cache.
+                if error.meansTargetIsGone { log.debug("SetDiscoveryFilter: \(error)") } else { log.warning("SetDiscoveryFilter failed: \(error)") }
+            }
+            client.startDiscovery(adapter: adapter.path) { [weak self] result in
+                guard let self else { return }
+                switch result {
+                case .success:
+                    apply(DiscoveryEvent.started)
+                    log.debug("discovery started on \(adapter.name)")
+                    updateDiscovery()
+                case .failure(let error) where error.meansTargetIsGone:
+                    apply(DiscoveryEvent.failed)
+                    log.debug("StartDiscovery on \(adapter.name): \(error)")
+                case .failure(let error) where error.shortName == "InProgress":
+                    // The kernel is busy with an earlier discovery; nothing else would ask again.
+                    log.debug("StartDiscovery on \(adapter.name): \(error); again in \(options.discoveryRetryDelay)")
+                    apply(DiscoveryEvent.busy(retryAt: reactor.now + options.discoveryRetryDelay))
+                case .failure(let error):
+                    apply(DiscoveryEvent.failed)
+                    log.warning("StartDiscovery on \(adapter.name) failed: \(error)")
+                }
+            }
+        }
+    }
+
+    /// The only place discovery's state changes: a new state gets its own deadline.
+    private func apply(_ event: DiscoveryEvent) {
+        let previous = discovery.state
+        guard discovery.apply(event, log: log), discovery.state != previous else { return }
+        discoveryTimer?.cancel()
+        discoveryTimer = nil
+        if case .busy(let retryAt) = discovery.state {
+            // StartDiscovery again then, if it is still wanted.
+            discoveryTimer = reactor.schedule(at: retryAt) { [weak self] in
+                guard let self else { return }
+                discoveryTimer = nil
+                apply(DiscoveryEvent.retryDue)
+                updateDiscovery()
+            }
         }
     }
 }
