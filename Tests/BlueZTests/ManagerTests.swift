@@ -196,6 +196,18 @@ struct ManagerTests {
         try rig.wait("the read level") { second.batteryLevel == 0.12 }
     }
 
+    @Test func aBatteryThatCannotNotifyIsPolled() throws {
+        let rig = try Rig(devices: [Rig.controller(Rig.first, ["battery_notify": false])]) {
+            $0.batteryPollInterval = .milliseconds(100)
+        }
+        defer { rig.stop() }
+        let controller = try rig.connected(Rig.first)
+        try rig.wait("the first reading") { controller.batteryLevel == 0.85 }
+        // No signal for a characteristic that cannot notify: only a read finds the new level.
+        try rig.fake.command("set_battery", ["address": Rig.first, "percent": 30])
+        try rig.wait("the polled level") { controller.batteryLevel == 0.3 }
+    }
+
     @Test func oneBatteryReadIsOneUpdate() throws {
         // bluetoothd signals the value a read fetched as well as replying with it.
         let rig = try Rig(devices: [Rig.controller(Rig.first)])

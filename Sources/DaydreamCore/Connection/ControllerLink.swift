@@ -65,10 +65,7 @@ final class ControllerLink {
         var valueObserved: [String] = []
         /// When the StartNotify path last got a value.
         var lastValueReceived = MonotonicTime.zero
-        var batteryPath: String?
-        var batteryTimer: ScheduledTimer?
-        /// Battery reads sent and not answered yet.
-        var batteryReadsPending = 0
+        var battery: ControllerBattery?
     }
 
     /// A link for the controller at `address`; with a `model`, the model is the feed's first consumer.
@@ -379,7 +376,13 @@ final class ControllerLink {
         if let name = device?.name { feed.name = name }
         feed.linkChanged(connected: true, at: reactor.now)
         manager.linkConnected(self)
-        setUpBattery()
+        if let devicePath {
+            let battery = ControllerBattery(
+                level: characteristic(DaydreamGATT.batteryLevelUUID), devicePath: devicePath, feed: feed, client: client,
+                reactor: reactor, log: log, mayRead: { [weak self] in if case .streaming = self?.state { true } else { false } })
+            held.battery = battery
+            battery.start(sessions: sessions, pollInterval: manager.options.batteryPollInterval)
+        }
         readDeviceInformation()
     }
 
@@ -445,71 +448,14 @@ final class ControllerLink {
 
     // MARK: Battery and device information
 
-    /// BlueZ's battery plugin claims the Battery Service and shows its level
-    /// as `org.bluez.Battery1.Percentage` on the device instead of exporting 2A19.
-    private var pluginBatteryPercentage: Int? {
-        devicePath.flatMap { client.cache.properties($0, BlueZNames.battery)?["Percentage"]?.integer }
-    }
-
     /// The device's `Battery1` appeared or changed.
     func batteryPluginChanged() {
-        guard case .streaming = state, held.batteryPath == nil, let percent = pluginBatteryPercentage else { return }
-        feed.batteryChanged(percent: percent, at: reactor.now)
-    }
-
-    private func setUpBattery() {
-        guard let battery = characteristic(DaydreamGATT.batteryLevelUUID) else {
-            // No 2A19 exported: BlueZ's battery plugin has it (it notifies through PropertiesChanged).
-            batteryPluginChanged()
-            return
-        }
-        held.batteryPath = battery.path
-        readBattery()
-        if battery.canNotify {
-            client.setValueObserver(characteristic: battery.path) { [weak self] value in
-                // BlueZ also signals the value a read fetched: the read's reply reports that one.
-                guard let self, held.batteryReadsPending == 0 else { return }
-                if let percent = value.first { feed.batteryChanged(percent: Int(percent), at: reactor.now) }
-            }
-            held.valueObserved.append(battery.path)
-            sessions.start(battery.path) { [weak self, log] result in
-                if case .failure(let error) = result {
-                    log.info("\(self?.address ?? "?"): battery notifications refused (\(error)); polling")
-                    self?.pollBattery()
-                }
-            }
-        } else {
-            pollBattery()
-        }
-    }
-
-    private func pollBattery() {
-        held.batteryTimer?.cancel()
-        held.batteryTimer = reactor.schedule(after: manager.options.batteryPollInterval) { [weak self] in
-            self?.readBattery()
-            self?.pollBattery()
-        }
+        held.battery?.pluginChanged()
     }
 
     /// Reads the battery level; the feed's consumers hear it when it arrives.
     func readBattery() {
-        guard case .streaming = state else { return }
-        guard let path = held.batteryPath else {
-            batteryPluginChanged()
-            return
-        }
-        held.batteryReadsPending += 1
-        let attempt = generation
-        client.readValue(characteristic: path) { [weak self] result in
-            guard let self, attempt == generation else { return }
-            held.batteryReadsPending -= 1
-            switch result {
-            case .success(let value):
-                if let percent = value.first { feed.batteryChanged(percent: Int(percent), at: reactor.now) }
-            case .failure(let error):
-                log.info("\(address): battery read failed: \(error)")
-            }
-        }
+        held.battery?.read()
     }
 
     private func readDeviceInformation() {
@@ -552,8 +498,8 @@ final class ControllerLink {
         }
         held.stream?.close()
         for path in held.valueObserved { client.setValueObserver(characteristic: path, nil) }
+        held.battery?.stop()
         if sessionsGone { sessions.forgetAll() } else { sessions.stopAll() }
-        held.batteryTimer?.cancel()
         held = Held()
         if !retry { apply(.retryCancelled) }
         switch previous {
