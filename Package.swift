@@ -61,14 +61,20 @@ let package = Package(
         // The public library: DaydreamCore re-exported, plus what needs Foundation (the iOS-style
         // notifications, the static discovery API on the main dispatch queue).
         .target(name: "Daydream", dependencies: ["DaydreamCore", "DBus", "BlueZ", "EventLoop"]),
-        // The mapping engine: pure. Event codes and their names are generated from the kernel
-        // header by scripts/generate-event-codes (EventCodeTable.swift).
-        .target(name: "Mapping", dependencies: ["DaydreamProtocol", "Timebase"]),
-        // TOML text -> profiles, with diagnostics; event code names come from Mapping's
+        // The words the engine and the devices share, below both: event types and codes with their
+        // names (EventCodeTable.swift, generated from the kernel header by scripts/generate-event-codes),
+        // output events, device kinds and their codes, the pads with fixed codes. Pure Swift.
+        .target(name: "EventVocabulary"),
+        // The mapping engine: pure.
+        .target(name: "Mapping", dependencies: ["DaydreamProtocol", "EventVocabulary", "Timebase"]),
+        // TOML text -> profiles, with diagnostics; event code names come from EventVocabulary's
         // EventCodeNames (a table generated from linux/input-event-codes.h).
-        .target(name: "BridgeConfig", dependencies: ["CTOML", "DaydreamProtocol", "Descriptors", "DSU", "Mapping", "Timebase"]),
-        // uinput devices through libevdev.
-        .target(name: "VirtualDevice", dependencies: ["CEvdev", "Mapping", "Timebase"]),
+        .target(
+            name: "BridgeConfig",
+            dependencies: ["CTOML", "DaydreamProtocol", "Descriptors", "DSU", "EventVocabulary", "Mapping", "Timebase"]
+        ),
+        // uinput devices through libevdev; the engine's events, never the engine.
+        .target(name: "VirtualDevice", dependencies: ["CEvdev", "EventVocabulary", "Timebase"]),
         // The virtual DualSense's reports (descriptor, feature answers, input encoder) and the
         // /dev/uhid messages: pure bytes, so the tests check them without a kernel (zlib for
         // the Bluetooth reports' CRC).
@@ -77,7 +83,9 @@ let package = Package(
         // gamepad events and the controller's motion, touch and battery.
         .target(
             name: "VirtualDualSense",
-            dependencies: ["VirtualHID", "VirtualDevice", "Mapping", "DaydreamProtocol", "Timebase", "Descriptors", "EventLoop"]
+            dependencies: [
+                "VirtualHID", "VirtualDevice", "EventVocabulary", "Mapping", "DaydreamProtocol", "Timebase", "Descriptors", "EventLoop",
+            ]
         ),
         // The recording text format (`record`, `replay`): pure, so a fuzzer can target it.
         .target(name: "Recording", dependencies: ["DaydreamProtocol", "Timebase"]),
@@ -93,8 +101,8 @@ let package = Package(
         .target(
             name: "Bridge",
             dependencies: [
-                "DaydreamCore", "DaydreamProtocol", "Mapping", "BridgeConfig", "VirtualDevice", "EventLoop", "DBus", "BlueZ",
-                "Recording", "Timebase", "CEvdev", "SystemIntegration", "Descriptors", "DSUServer",
+                "DaydreamCore", "DaydreamProtocol", "EventVocabulary", "Mapping", "BridgeConfig", "VirtualDevice", "EventLoop", "DBus",
+                "BlueZ", "Recording", "Timebase", "CEvdev", "SystemIntegration", "Descriptors", "DSUServer",
             ],
             resources: []
         ),
@@ -111,8 +119,8 @@ let package = Package(
             name: "daydream-bridge",
             // DaydreamCore, never Daydream: the daemon links no Foundation.
             dependencies: [
-                "Bridge", "BridgeTools", "DaydreamCore", "DaydreamProtocol", "BridgeConfig", "Mapping", "VirtualDevice", "Recording",
-                "Timebase", "EventLoop", "DBus", "BlueZ", "Descriptors", "VirtualDualSense", "DSU", "DSUServer", "FocusTracking",
+                "Bridge", "BridgeTools", "DaydreamCore", "DaydreamProtocol", "BridgeConfig", "EventVocabulary", "Mapping", "VirtualDevice",
+                "Recording", "Timebase", "EventLoop", "DBus", "BlueZ", "Descriptors", "VirtualDualSense", "DSU", "DSUServer", "FocusTracking",
             ]
         ),
         // The library's README example, built as a program.
@@ -125,7 +133,7 @@ let package = Package(
         .executableTarget(
             name: "daydream-bench",
             dependencies: [
-                "Bridge", "DaydreamCore", "DaydreamProtocol", "Mapping", "Timebase", "BridgeConfig", "VirtualDevice",
+                "Bridge", "DaydreamCore", "DaydreamProtocol", "EventVocabulary", "Mapping", "Timebase", "BridgeConfig", "VirtualDevice",
                 "EventLoop", "CEvdev", "Descriptors", "DSU", "DSUServer", "VirtualDualSense", "VirtualHID",
             ],
             path: "Benchmarks/daydream-bench"
@@ -144,26 +152,33 @@ let package = Package(
         // One test target per source target.
         .testTarget(name: "DescriptorsTests", dependencies: ["Descriptors"]),
         .testTarget(name: "DaydreamProtocolTests", dependencies: ["DaydreamProtocol"]),
+        .testTarget(name: "EventVocabularyTests", dependencies: ["EventVocabulary", "CEvdev"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "Timebase", "TestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "Descriptors", "EventLoop", "Timebase", "TestSupport"]),
         .testTarget(name: "DaydreamCoreTests", dependencies: ["DaydreamCore", "Descriptors", "EventLoop", "Timebase"]),
         .testTarget(name: "DaydreamTests", dependencies: ["Daydream", "DaydreamProtocol", "Timebase"]),
         .testTarget(
             name: "MappingTests",
-            dependencies: ["Mapping", "BridgeConfig", "DaydreamProtocol", "Timebase"],
+            dependencies: ["Mapping", "BridgeConfig", "DaydreamProtocol", "EventVocabulary", "Timebase"],
             resources: [.copy("Timelines")]
         ),
         .testTarget(
             name: "BridgeConfigTests",
-            dependencies: ["BridgeConfig", "CEvdev", "DaydreamProtocol", "Descriptors", "DSU", "Mapping", "Timebase", "VirtualDevice", "TestSupport"],
+            dependencies: [
+                "BridgeConfig", "CEvdev", "DaydreamProtocol", "Descriptors", "DSU", "EventVocabulary", "Mapping", "Timebase", "VirtualDevice",
+                "TestSupport",
+            ],
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "VirtualDeviceTests", dependencies: ["VirtualDevice", "Mapping", "CEvdev", "Descriptors", "TestSupport"]),
+        .testTarget(
+            name: "VirtualDeviceTests", dependencies: ["VirtualDevice", "EventVocabulary", "Mapping", "CEvdev", "Descriptors", "TestSupport"]
+        ),
         .testTarget(name: "VirtualHIDTests", dependencies: ["VirtualHID", "TestSupport"]),
         .testTarget(
             name: "VirtualDualSenseTests",
             dependencies: [
-                "VirtualDualSense", "VirtualHID", "VirtualDevice", "Mapping", "DaydreamProtocol", "Timebase", "Descriptors", "EventLoop",
+                "VirtualDualSense", "VirtualHID", "VirtualDevice", "EventVocabulary", "Mapping", "DaydreamProtocol", "Timebase", "Descriptors",
+                "EventLoop",
             ]
         ),
         .testTarget(name: "DSUTests", dependencies: ["DSU", "DaydreamProtocol", "Timebase"]),
@@ -176,15 +191,15 @@ let package = Package(
         .testTarget(
             name: "BridgeTests",
             dependencies: [
-                "Bridge", "Mapping", "Daydream", "DaydreamProtocol", "Timebase", "BridgeConfig", "VirtualDevice", "EventLoop",
-                "DSU", "DSUServer", "Descriptors", "Recording", "TestSupport",
+                "Bridge", "EventVocabulary", "Mapping", "Daydream", "DaydreamProtocol", "Timebase", "BridgeConfig", "VirtualDevice",
+                "EventLoop", "DSU", "DSUServer", "Descriptors", "Recording", "TestSupport",
             ]
         ),
         .testTarget(
             name: "BridgeToolsTests",
             dependencies: [
-                "BridgeTools", "Bridge", "Recording", "Mapping", "DaydreamProtocol", "Timebase", "BridgeConfig", "VirtualDevice",
-                "EventLoop",
+                "BridgeTools", "Bridge", "Recording", "EventVocabulary", "Mapping", "DaydreamProtocol", "Timebase", "BridgeConfig",
+                "VirtualDevice", "EventLoop",
             ],
             exclude: ["Golden"]
         ),

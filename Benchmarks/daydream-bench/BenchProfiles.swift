@@ -1,4 +1,5 @@
 import BridgeConfig
+import EventVocabulary
 import Foundation
 import Mapping
 import Timebase

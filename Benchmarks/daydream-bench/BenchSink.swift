@@ -1,3 +1,4 @@
+import EventVocabulary
 import Mapping
 import Timebase
 import VirtualDevice

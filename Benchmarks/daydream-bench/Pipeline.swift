@@ -1,6 +1,7 @@
 import Bridge
 import DaydreamCore
 import DaydreamProtocol
+import EventVocabulary
 import Mapping
 import Timebase
 

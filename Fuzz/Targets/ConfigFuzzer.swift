@@ -11,6 +11,7 @@
 //   capabilities; the mapping engine takes it and maps a few snapshots.
 import BridgeConfig
 import DaydreamProtocol
+import EventVocabulary
 import Mapping
 import Timebase
 

@@ -1,3 +1,4 @@
+import EventVocabulary
 import Mapping
 
 extension ConfigReader {

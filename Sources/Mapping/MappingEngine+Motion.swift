@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import DaydreamProtocol
+import EventVocabulary
 import Timebase
 
 /// Air-mouse and tilt state.

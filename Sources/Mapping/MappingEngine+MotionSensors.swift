@@ -1,3 +1,4 @@
+import EventVocabulary
 import Timebase
 
 extension MappingEngine {

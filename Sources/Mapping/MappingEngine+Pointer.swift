@@ -1,4 +1,5 @@
 import DaydreamProtocol
+import EventVocabulary
 import Timebase
 
 /// The absolute pointer's filters and the packet time they run on.

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import DaydreamProtocol
+import EventVocabulary
 import Timebase
 
 /// Per-gesture touchpad state; reset on lift, profile switch and `releaseAll`.

@@ -1,4 +1,5 @@
 import DaydreamProtocol
+import EventVocabulary
 import Timebase
 
 /// Something the engine did that the bridge may want to log.

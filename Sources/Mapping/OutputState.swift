@@ -1,3 +1,5 @@
+import EventVocabulary
+
 /// What the virtual devices currently show, per device and code: which keys are down (with a
 /// count, so two bindings on one code never release each other's press) and where each
 /// absolute axis is.

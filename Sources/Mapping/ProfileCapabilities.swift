@@ -1,3 +1,5 @@
+import EventVocabulary
+
 extension Action {
     /// The `EV_KEY` codes this action can press.
     var keyCodes: [UInt16] {

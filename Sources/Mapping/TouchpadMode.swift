@@ -1,3 +1,5 @@
+import EventVocabulary
+
 /// What the touchpad does in a profile.
 ///
 /// TOML: `touchpad = { mode = "stick", ... }` (or a `[profile.NAME.touchpad]` table) with

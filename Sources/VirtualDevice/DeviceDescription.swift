@@ -1,5 +1,5 @@
 import CEvdev
-import Mapping
+import EventVocabulary
 
 /// Everything needed to create one virtual device: its identity, the
 /// exact codes it can emit (each axis with its range and resting value)

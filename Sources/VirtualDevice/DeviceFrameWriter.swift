@@ -1,5 +1,5 @@
 import CEvdev
-import Mapping
+import EventVocabulary
 
 /// One device's side of the output, whatever the file descriptor: refuses codes the device does
 /// not declare (the kernel would drop them silently), keeps the device's `DeviceState`, and

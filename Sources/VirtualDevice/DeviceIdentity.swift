@@ -1,5 +1,5 @@
 import CEvdev
-import Mapping
+import EventVocabulary
 
 /// What a virtual device tells the kernel about itself: its name and its
 /// `input_id` (bus, vendor, product, version).

@@ -1,5 +1,5 @@
 import CEvdev
-import Mapping
+import EventVocabulary
 
 /// Turns the mapping's capabilities into device descriptions: one identity
 /// per kind, the classification codes udev and SDL need, and the checks that

@@ -1,5 +1,5 @@
 import CEvdev
-import Mapping
+import EventVocabulary
 
 /// One device's declared codes and its current state (keys down, axis
 /// positions), as last written. Fixed-size storage: updating never allocates.

@@ -1,4 +1,4 @@
-import Mapping
+import EventVocabulary
 
 /// One output device's frames: what `DevicesByKind` hands each event to.
 protocol FrameSink: AnyObject {

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import CEvdev
-import Mapping
+import EventVocabulary
 
 /// A libevdev device description, owned: built from a `DeviceDescription`
 /// (`libevdev_new` plus the enabled codes) and freed in `deinit`.

@@ -1,5 +1,5 @@
 import CEvdev
-import Mapping
+import EventVocabulary
 
 /// A gamepad's SDL joystick GUID and its line in SDL_GameControllerDB's
 /// format (`GUID,NAME,a:b0,...,platform:Linux,`), for `SDL_GAMECONTROLLERCONFIG`

@@ -1,4 +1,4 @@
-import Mapping
+import EventVocabulary
 import Timebase
 
 /// Where the bridge writes the mapping's output: uinput devices (`VirtualDeviceSet`), raw frames

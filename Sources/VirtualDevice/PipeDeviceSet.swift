@@ -1,4 +1,4 @@
-import Mapping
+import EventVocabulary
 import Timebase
 
 /// The devices `VirtualDeviceSet` would create, with a file descriptor (a pipe) in place of the

@@ -1,4 +1,4 @@
-import Mapping
+import EventVocabulary
 
 /// The events a `RecordingSink` accepted, shared by its devices, in order.
 final class EventLog {

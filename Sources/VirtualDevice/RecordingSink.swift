@@ -1,4 +1,4 @@
-import Mapping
+import EventVocabulary
 import Timebase
 
 /// An `OutputSink` that keeps every event in memory, checked exactly as the

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import CEvdev
-import Mapping
+import EventVocabulary
 
 /// One virtual input device in the kernel, made through libevdev-uinput from
 /// a `DeviceDescription`, destroyed in `deinit`.

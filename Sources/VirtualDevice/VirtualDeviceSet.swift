@@ -1,4 +1,4 @@
-import Mapping
+import EventVocabulary
 import Timebase
 
 /// The uinput devices of one controller: a gamepad, a mouse and a keyboard,

@@ -1,5 +1,6 @@
 import Bridge
 import BridgeConfig
+import EventVocabulary
 import Mapping
 import VirtualDevice
 

@@ -1,3 +1,4 @@
+import EventVocabulary
 import Foundation
 import Mapping
 import Testing

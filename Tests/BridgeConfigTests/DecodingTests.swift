@@ -1,5 +1,6 @@
 import CEvdev
 import DaydreamProtocol
+import EventVocabulary
 import Mapping
 import Testing
 import Timebase

@@ -1,5 +1,6 @@
 import CEvdev
 import DaydreamProtocol
+import EventVocabulary
 import Foundation
 import Mapping
 import Testing

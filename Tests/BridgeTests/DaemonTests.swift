@@ -6,6 +6,7 @@ import DSUServer
 import DaydreamProtocol
 import Descriptors
 import EventLoop
+import EventVocabulary
 import Foundation
 import Mapping
 import Testing

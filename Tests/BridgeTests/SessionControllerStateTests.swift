@@ -1,5 +1,6 @@
 import Bridge
 import DaydreamProtocol
+import EventVocabulary
 import Mapping
 import Testing
 import Timebase

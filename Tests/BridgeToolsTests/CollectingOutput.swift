@@ -1,4 +1,5 @@
 import Bridge
+import EventVocabulary
 import Mapping
 import Timebase
 

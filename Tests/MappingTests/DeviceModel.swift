@@ -1,3 +1,4 @@
+import EventVocabulary
 import Mapping
 
 /// What the virtual devices would show after the events so far; reports events that make no

@@ -1,4 +1,5 @@
 import DaydreamProtocol
+import EventVocabulary
 import Testing
 import Timebase
 @testable import Mapping

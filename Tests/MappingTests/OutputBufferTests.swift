@@ -1,4 +1,5 @@
 @testable import Mapping
+import EventVocabulary
 import Testing
 
 @Suite("Output buffer")

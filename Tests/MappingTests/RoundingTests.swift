@@ -1,4 +1,5 @@
 @testable import Mapping
+import EventVocabulary
 import Testing
 
 /// The packet path's rounding agrees with `rounded()` (ties away from zero) everywhere.

@@ -1,4 +1,5 @@
 import DaydreamProtocol
+import EventVocabulary
 import Mapping
 import Timebase
 

@@ -1,4 +1,5 @@
 import CEvdev
+import EventVocabulary
 import Mapping
 import Testing
 @testable import VirtualDevice

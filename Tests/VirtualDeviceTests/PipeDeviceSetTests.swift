@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CEvdev
+import EventVocabulary
 import Mapping
 import Testing
 @testable import VirtualDevice

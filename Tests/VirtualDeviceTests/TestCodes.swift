@@ -1,4 +1,5 @@
 import CEvdev
+import EventVocabulary
 import Mapping
 
 /// Kernel codes as `UInt16`, read from linux/input-event-codes.h through CEvdev.

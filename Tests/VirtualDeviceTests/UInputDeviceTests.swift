@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CEvdev
 import Descriptors
+import EventVocabulary
 import Mapping
 import Testing
 @testable import VirtualDevice

@@ -1,5 +1,6 @@
 import DaydreamProtocol
 import Descriptors
+import EventVocabulary
 import Glibc
 import Mapping
 import Testing

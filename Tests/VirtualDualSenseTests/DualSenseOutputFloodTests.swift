@@ -1,5 +1,6 @@
 import Descriptors
 import EventLoop
+import EventVocabulary
 import Glibc
 import Mapping
 import Testing

@@ -1,4 +1,5 @@
 import Descriptors
+import EventVocabulary
 import Glibc
 import Mapping
 import Testing

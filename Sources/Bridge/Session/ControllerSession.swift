@@ -1,5 +1,6 @@
 import DaydreamCore
 import DaydreamProtocol
+import EventVocabulary
 import Mapping
 import Timebase
 

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import EventVocabulary
 import Mapping
 import Recording
 import Timebase

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `Sources/Mapping/EventCodeTable.swift` is what `scripts/generate-event-codes` makes of this
+/// `Sources/EventVocabulary/EventCodeTable.swift` is what `scripts/generate-event-codes` makes of this
 /// machine's kernel header: run the script when this fails.
 @Suite("Event code table")
 struct EventCodeTableTests {
@@ -21,7 +21,7 @@ struct EventCodeTableTests {
         let generated = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-        let checkedIn = try Data(contentsOf: Self.root.appendingPathComponent("Sources/Mapping/EventCodeTable.swift"))
+        let checkedIn = try Data(contentsOf: Self.root.appendingPathComponent("Sources/EventVocabulary/EventCodeTable.swift"))
         #expect(generated == checkedIn, "run scripts/generate-event-codes: the header and the table differ")
     }
 }

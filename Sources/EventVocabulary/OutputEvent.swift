@@ -132,23 +132,30 @@ public struct OutputEvent: Hashable, Sendable {
 /// `SYN_REPORT` for that device; a press and a release of one key are never in one frame.
 /// Sendable unchecked: being noncopyable, it is the only way to its storage.
 public struct OutputBuffer: ~Copyable, @unchecked Sendable {
-    private var storage: UnsafeMutablePointer<OutputEvent>
+    // The engine appends through inlined code from its own module: what that code touches is
+    // usable from inlinable code.
+    @usableFromInline var storage: UnsafeMutablePointer<OutputEvent>
     /// How many events `storage` has room for.
-    public private(set) var capacity: Int
+    @usableFromInline var room: Int
     /// How many events are waiting.
-    public private(set) var count = 0
+    @usableFromInline var waiting = 0
     /// Devices that received events since their last `SYN_REPORT`, as bits of `OutputDeviceKind.rawValue`.
-    private var dirty: UInt64 = 0
+    @usableFromInline var dirty: UInt64 = 0
+
+    /// How many events the storage has room for.
+    public var capacity: Int { room }
+    /// How many events are waiting.
+    public var count: Int { waiting }
 
     /// An empty buffer with room for `capacity` events.
     public init(capacity: Int = 256) {
         precondition(OutputDeviceKind.count <= UInt64.bitWidth, "one dirty bit per device kind")
-        self.capacity = max(capacity, 1)
-        storage = .allocate(capacity: self.capacity)
+        room = max(capacity, 1)
+        storage = .allocate(capacity: room)
     }
 
     deinit {
-        storage.deinitialize(count: count)
+        storage.deinitialize(count: waiting)
         storage.deallocate()
     }
 
@@ -157,7 +164,7 @@ public struct OutputBuffer: ~Copyable, @unchecked Sendable {
     public func withEvents<Result, Failure: Error>(
         _ body: (UnsafeBufferPointer<OutputEvent>) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        try body(UnsafeBufferPointer(start: storage, count: count))
+        try body(UnsafeBufferPointer(start: storage, count: waiting))
     }
 
     /// A copy of the events, in order (allocates: for tests and tools, not the packet path).
@@ -168,46 +175,46 @@ public struct OutputBuffer: ~Copyable, @unchecked Sendable {
     /// Forgets the events, keeping the capacity.
     public mutating func removeAll() {
         // `OutputEvent` is trivial: nothing to deinitialize.
-        count = 0
+        waiting = 0
         dirty = 0
     }
 
     /// True when no event is waiting.
-    public var isEmpty: Bool { count == 0 }
+    public var isEmpty: Bool { waiting == 0 }
 
-    /// Appends one event (not `SYN_REPORT`: frames end through `endFrame()`).
-    @inline(__always)
-    mutating func append(_ device: OutputDeviceKind, type: UInt16, code: UInt16, value: Int32) {
+    /// Appends one event (not `SYN_REPORT`: frames end through `endFrame()`). For the engine.
+    @inlinable @inline(__always)
+    public mutating func append(_ device: OutputDeviceKind, type: UInt16, code: UInt16, value: Int32) {
         store(OutputEvent(device: device, type: type, code: code, value: value))
         dirty |= 1 << device.rawValue
     }
 
-    @inline(__always)
-    private mutating func store(_ event: OutputEvent) {
-        if count == capacity { grow() }
-        (storage + count).initialize(to: event)
-        count &+= 1
+    @inlinable @inline(__always)
+    mutating func store(_ event: OutputEvent) {
+        if waiting == room { grow() }
+        (storage + waiting).initialize(to: event)
+        waiting &+= 1
     }
 
     /// Doubles the storage, keeping the events.
-    @inline(never)
-    private mutating func grow() {
-        let larger = UnsafeMutablePointer<OutputEvent>.allocate(capacity: capacity * 2)
-        larger.moveInitialize(from: storage, count: count)
+    @usableFromInline @inline(never)
+    mutating func grow() {
+        let larger = UnsafeMutablePointer<OutputEvent>.allocate(capacity: room * 2)
+        larger.moveInitialize(from: storage, count: waiting)
         storage.deallocate()
         storage = larger
-        capacity *= 2
+        room *= 2
     }
 
     /// Ends the current frame: one `SYN_REPORT` for every device that changed, in device order.
-    /// Inlined: a packet ends two or three frames, most of them empty.
-    @inline(__always)
-    mutating func endFrame() {
+    /// Inlined: a packet ends two or three frames, most of them empty. For the engine.
+    @inlinable @inline(__always)
+    public mutating func endFrame() {
         if dirty != 0 { appendSynReports() }
     }
 
-    @inline(never)
-    private mutating func appendSynReports() {
+    @usableFromInline @inline(never)
+    mutating func appendSynReports() {
         // The dirty bits, lowest first (device order), rather than every kind's bit in turn.
         var pending = dirty
         dirty = 0

@@ -1,4 +1,3 @@
-import Mapping
 import Timebase
 
 /// A sink that carries the controller's own state besides the mapping's events: the

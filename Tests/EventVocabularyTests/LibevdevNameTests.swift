@@ -1,10 +1,10 @@
 import CEvdev
-import Mapping
+import EventVocabulary
 import Testing
 
 /// The generated table against libevdev's own: codes print as they did when libevdev named them.
 @Suite("Event code names agree with libevdev")
-struct EventCodeTableTests {
+struct LibevdevNameTests {
     static let types = [EventType.syn, EventType.key, EventType.rel, EventType.abs]
 
     @Test("every code libevdev names prints with libevdev's name", arguments: types)

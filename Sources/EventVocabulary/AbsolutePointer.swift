@@ -1,5 +1,3 @@
-import DaydreamProtocol
-
 /// The absolute pointer device's codes: `ABS_X` and `ABS_Y` from 0 (left, top) to `maximum`
 /// (right, bottom), resolution 0 (a position on the screen, not a distance), and the mouse
 /// buttons `BTN_LEFT`, `BTN_RIGHT` and `BTN_MIDDLE`, as QEMU's USB tablet has them: with
@@ -27,23 +25,5 @@ public enum AbsolutePointer {
         case EventType.key: buttons.contains(code)
         default: false
         }
-    }
-
-    /// The orientation relative to the zero as degrees: x positive turning right (yaw), y
-    /// positive tipping the tip down (pitch), so both grow as the screen's coordinates do.
-    @inline(__always)
-    public static func degrees(_ orientation: Quaternion, zero: Quaternion) -> (x: Double, y: Double) {
-        // Yaw and pitch alone: `eulerAngles` would work out the roll too (an `atan2`), unread.
-        let relative = zero.conjugate * orientation
-        return (-relative.yaw * 180 / Double.pi, -relative.pitch * 180 / Double.pi)
-    }
-
-    /// The coordinate for an angle in degrees over a field of view: the centre at 0, the edges at
-    /// half the field either side, clamped there beyond.
-    @inline(__always)
-    public static func coordinate(_ degrees: Double, fieldOfView: Double) -> Int32 {
-        guard degrees.isFinite else { return axis.value }
-        let fraction = min(1, max(0, 0.5 + degrees / fieldOfView))
-        return roundedInt32(fraction * Double(maximum))
     }
 }
