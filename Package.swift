@@ -102,7 +102,7 @@ let package = Package(
             name: "Bridge",
             dependencies: [
                 "DaydreamCore", "DaydreamProtocol", "EventVocabulary", "Mapping", "BridgeConfig", "VirtualDevice", "EventLoop", "DBus",
-                "BlueZ", "Recording", "Timebase", "CEvdev", "SystemIntegration", "Descriptors", "DSUServer",
+                "BlueZ", "Recording", "Timebase", "SystemIntegration", "Descriptors", "DSUServer",
             ],
             resources: []
         ),
@@ -134,7 +134,7 @@ let package = Package(
             name: "daydream-bench",
             dependencies: [
                 "Bridge", "DaydreamCore", "DaydreamProtocol", "EventVocabulary", "Mapping", "Timebase", "BridgeConfig", "VirtualDevice",
-                "EventLoop", "CEvdev", "Descriptors", "DSU", "DSUServer", "VirtualDualSense", "VirtualHID",
+                "EventLoop", "Descriptors", "DSU", "DSUServer", "VirtualDualSense", "VirtualHID",
             ],
             path: "Benchmarks/daydream-bench"
         ),

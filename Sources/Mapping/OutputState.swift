@@ -11,9 +11,9 @@ import EventVocabulary
 /// noncopyable, it is the only way to its tables, so whoever holds it holds them alone.
 struct OutputState: ~Copyable, @unchecked Sendable {
     // Computed, so the packet path reads constants (no lazy global's once-check).
-    private static var keyCodes: Int { Int(EventCode.keyMax) + 1 }
-    private static var absoluteCodes: Int { Int(EventCode.absMax) + 1 }
-    private static var relativeCodes: Int { Int(EventCode.relMax) + 1 }
+    private static var keyCodes: Int { EventCode.keyCount }
+    private static var absoluteCodes: Int { EventCode.absCount }
+    private static var relativeCodes: Int { EventCode.relCount }
     /// Each device's run in `relative`: its codes, then the bits of the codes added to.
     private static var relativeStride: Int { relativeCodes + 1 }
     /// The tables' sizes: every device's run.

@@ -1,4 +1,3 @@
-import CEvdev
 import EventVocabulary
 
 /// Everything needed to create one virtual device: its identity, the
@@ -29,16 +28,16 @@ public struct DeviceDescription: Hashable, Sendable {
         if name.isEmpty || name.utf8.count > Self.maximumNameBytes {
             throw .invalidDescription(name, "its name must be 1 to \(Self.maximumNameBytes) bytes long")
         }
-        if let code = capabilities.keys.first(where: { $0 > KEY_MAX }) {
+        if let code = capabilities.keys.first(where: { $0 > EventCode.keyMax }) {
             throw .invalidDescription(name, "key code \(code) is above KEY_MAX")
         }
-        if let code = capabilities.relativeAxes.first(where: { $0 > REL_MAX }) {
+        if let code = capabilities.relativeAxes.first(where: { $0 > EventCode.relMax }) {
             throw .invalidDescription(name, "relative axis code \(code) is above REL_MAX")
         }
-        if let code = capabilities.miscCodes.first(where: { $0 > MSC_MAX }) {
+        if let code = capabilities.miscCodes.first(where: { $0 > EventCode.mscMax }) {
             throw .invalidDescription(name, "misc code \(code) is above MSC_MAX")
         }
-        if let property = properties.first(where: { $0 > INPUT_PROP_MAX }) {
+        if let property = properties.first(where: { $0 > InputProperty.max }) {
             throw .invalidDescription(name, "input property \(property) is above INPUT_PROP_MAX")
         }
         for axis in capabilities.absoluteAxes {
@@ -49,8 +48,8 @@ public struct DeviceDescription: Hashable, Sendable {
     private func validate(_ axis: AbsoluteAxis) throws(VirtualDeviceError) {
         let name = identity.name
         let info = axis.info
-        let axisName = EventCodeNames.name(type: UInt16(EV_ABS), code: axis.code)
-        if axis.code >= ABS_MT_SLOT {
+        let axisName = EventCodeNames.name(type: EventType.abs, code: axis.code)
+        if axis.code >= EventCode.absMtSlot {
             throw .invalidDescription(name, "absolute axis \(axisName) is not supported (multitouch)")
         }
         if info.minimum >= info.maximum {

@@ -1,4 +1,3 @@
-import CEvdev
 import EventVocabulary
 
 /// One device's side of the output, whatever the file descriptor: refuses codes the device does
@@ -43,8 +42,8 @@ final class DeviceFrameWriter {
     /// An undeclared code is refused and nothing is buffered. After a failed write, the next
     /// frame first repeats what the device missed.
     func send(type: UInt16, code: UInt16, value: Int32) throws(VirtualDeviceError) {
-        if type == EV_SYN {
-            if code == SYN_REPORT { try endFrame() }
+        if type == EventType.syn {
+            if code == EventCode.synReport { try endFrame() }
             return
         }
         guard declared.contains(type: type, code: code) else {
@@ -141,9 +140,9 @@ private struct FrameStates {
     /// Notes an event of the frame being buffered.
     mutating func record(type: UInt16, code: UInt16, value: Int32) {
         requested.record(type: type, code: code, value: value)
-        if type == EV_KEY {
+        if type == EventType.key {
             changedKeys = true
-        } else if type == EV_ABS {
+        } else if type == EventType.abs {
             changedAxes |= code < 64 ? 1 << UInt64(code) : ~0
         }
     }

@@ -1,4 +1,3 @@
-import CEvdev
 import EventVocabulary
 
 /// What a virtual device tells the kernel about itself: its name and its
@@ -9,7 +8,7 @@ import EventVocabulary
 public struct DeviceIdentity: Hashable, Sendable {
     /// The device name (`EVIOCGNAME`), e.g. "Daydream Controller Gamepad".
     public var name: String
-    /// The bus type, a `BUS_*` constant.
+    /// The bus type, a `BUS_*` value (`BusType`).
     public var bus: UInt16
     /// The vendor number.
     public var vendor: UInt16
@@ -38,34 +37,34 @@ extension DeviceIdentity {
 
     /// The bridge's own gamepad: `BUS_VIRTUAL` da7d:0001.
     public static let gamepad = DeviceIdentity(
-        name: "Daydream Controller Gamepad", bus: UInt16(BUS_VIRTUAL),
+        name: "Daydream Controller Gamepad", bus: BusType.virtual,
         vendor: projectVendor, product: 0x0001, version: projectVersion)
 
     /// The bridge's mouse: `BUS_VIRTUAL` da7d:0002.
     public static let mouse = DeviceIdentity(
-        name: "Daydream Controller Mouse", bus: UInt16(BUS_VIRTUAL),
+        name: "Daydream Controller Mouse", bus: BusType.virtual,
         vendor: projectVendor, product: 0x0002, version: projectVersion)
 
     /// The bridge's keyboard: `BUS_VIRTUAL` da7d:0003.
     public static let keyboard = DeviceIdentity(
-        name: "Daydream Controller Keyboard", bus: UInt16(BUS_VIRTUAL),
+        name: "Daydream Controller Keyboard", bus: BusType.virtual,
         vendor: projectVendor, product: 0x0003, version: projectVersion)
 
     /// The bridge's motion sensors: `BUS_VIRTUAL` da7d:0004, named as hid-playstation names
     /// a pad's ("... Motion Sensors"), a suffix SDL never takes for a gamepad.
     public static let motion = DeviceIdentity(
-        name: "Daydream Controller Motion Sensors", bus: UInt16(BUS_VIRTUAL),
+        name: "Daydream Controller Motion Sensors", bus: BusType.virtual,
         vendor: projectVendor, product: 0x0004, version: projectVersion)
 
     /// The bridge's absolute pointer: `BUS_VIRTUAL` da7d:0005.
     public static let pointer = DeviceIdentity(
-        name: "Daydream Controller Pointer", bus: UInt16(BUS_VIRTUAL),
+        name: "Daydream Controller Pointer", bus: BusType.virtual,
         vendor: projectVendor, product: 0x0005, version: projectVersion)
 
     /// A wired Xbox 360 pad as the kernel's xpad driver presents it:
     /// `BUS_USB` 045e:028e, version 0x0114, "Microsoft X-Box 360 pad".
     public static let xbox360 = DeviceIdentity(
-        name: "Microsoft X-Box 360 pad", bus: UInt16(BUS_USB),
+        name: "Microsoft X-Box 360 pad", bus: BusType.usb,
         vendor: 0x045E, product: 0x028E, version: 0x0114)
 }
 

@@ -1,4 +1,3 @@
-import CEvdev
 import EventVocabulary
 
 /// Turns the mapping's capabilities into device descriptions: one identity
@@ -33,7 +32,7 @@ public enum DeviceLayout {
         case .keyboard:
             description = DeviceDescription(identity: .keyboard, capabilities: codes)
         case .motion:
-            description = DeviceDescription(identity: .motion, capabilities: codes, properties: [UInt16(INPUT_PROP_ACCELEROMETER)])
+            description = DeviceDescription(identity: .motion, capabilities: codes, properties: [InputProperty.accelerometer])
         case .pointer:
             description = DeviceDescription(identity: .pointer, capabilities: codes)
         }
@@ -74,8 +73,8 @@ public enum DeviceLayout {
     /// Refuses codes that would make udev take the device for another class.
     private static func checkRouting(_ description: DeviceDescription, kind: OutputDeviceKind) throws(VirtualDeviceError) {
         let capabilities = description.capabilities
-        let codes = capabilities.keys.map { (UInt16(EV_KEY), $0) } + capabilities.relativeAxes.map { (UInt16(EV_REL), $0) }
-            + capabilities.absoluteAxes.map { (UInt16(EV_ABS), $0.code) } + capabilities.miscCodes.map { (UInt16(EV_MSC), $0) }
+        let codes = capabilities.keys.map { (EventType.key, $0) } + capabilities.relativeAxes.map { (EventType.rel, $0) }
+            + capabilities.absoluteAxes.map { (EventType.abs, $0.code) } + capabilities.miscCodes.map { (EventType.msc, $0) }
         let misplaced = codes.filter { !kind.accepts(type: $0.0, code: $0.1) }.map { EventCodeNames.name(type: $0.0, code: $0.1) }
         if !misplaced.isEmpty {
             throw .unsupportedCodes(device: description.identity.name, codes: misplaced,

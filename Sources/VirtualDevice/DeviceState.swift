@@ -1,4 +1,3 @@
-import CEvdev
 import EventVocabulary
 
 /// One device's declared codes and its current state (keys down, axis
@@ -12,15 +11,15 @@ public struct DeviceState: Sendable {
     public let capabilities: DeviceCapabilities
     /// The codes declared, as bits.
     public let declared: DeclaredCodes
-    private var keysDown = CodeBits(count: Int(KEY_CNT))
+    private var keysDown = CodeBits(count: EventCode.keyCount)
     private var axisValues: [Int32]
 
     /// A device at rest: no key down, every axis at its resting value.
     public init(capabilities: DeviceCapabilities) {
         self.capabilities = capabilities
-        axisValues = Array(repeating: 0, count: Int(ABS_CNT))
+        axisValues = Array(repeating: 0, count: EventCode.absCount)
         declared = DeclaredCodes(capabilities)
-        for axis in capabilities.absoluteAxes where axis.code < ABS_CNT {
+        for axis in capabilities.absoluteAxes where Int(axis.code) < EventCode.absCount {
             axisValues[Int(axis.code)] = axis.info.value
         }
     }
@@ -53,9 +52,9 @@ public struct DeviceState: Sendable {
 
     /// Notes an event as written.
     public mutating func record(type: UInt16, code: UInt16, value: Int32) {
-        if type == EV_KEY {
+        if type == EventType.key {
             keysDown[code] = value != 0
-        } else if type == EV_ABS && code < ABS_CNT {
+        } else if type == EventType.abs && Int(code) < EventCode.absCount {
             axisValues[Int(code)] = value
         }
     }
@@ -65,7 +64,7 @@ public struct DeviceState: Sendable {
 
     /// The axis's last written value (its resting value before any).
     public func value(ofAxis code: UInt16) -> Int32? {
-        declared.contains(type: UInt16(EV_ABS), code: code) ? axisValues[Int(code)] : nil
+        declared.contains(type: EventType.abs, code: code) ? axisValues[Int(code)] : nil
     }
 
     /// Whether every key is up and every axis at rest.
@@ -90,10 +89,10 @@ public struct DeviceState: Sendable {
         to target: DeviceState, _ body: (_ type: UInt16, _ code: UInt16, _ value: Int32) throws(E) -> Void
     ) throws(E) {
         for key in capabilities.keys where keysDown[key] != target.keysDown[key] {
-            try body(UInt16(EV_KEY), key, target.keysDown[key] ? 1 : 0)
+            try body(EventType.key, key, target.keysDown[key] ? 1 : 0)
         }
         for axis in capabilities.absoluteAxes where axisValues[Int(axis.code)] != target.axisValues[Int(axis.code)] {
-            try body(UInt16(EV_ABS), axis.code, target.axisValues[Int(axis.code)])
+            try body(EventType.abs, axis.code, target.axisValues[Int(axis.code)])
         }
     }
 
@@ -101,17 +100,17 @@ public struct DeviceState: Sendable {
     /// returns an axis to rest (keys first, by code; then axes), without `SYN_REPORT`.
     public func forEachRelease<E: Error>(_ body: (_ type: UInt16, _ code: UInt16, _ value: Int32) throws(E) -> Void) throws(E) {
         for key in capabilities.keys where keysDown[key] {
-            try body(UInt16(EV_KEY), key, 0)
+            try body(EventType.key, key, 0)
         }
         for axis in capabilities.absoluteAxes where axisValues[Int(axis.code)] != axis.info.value {
-            try body(UInt16(EV_ABS), axis.code, axis.info.value)
+            try body(EventType.abs, axis.code, axis.info.value)
         }
     }
 }
 
 /// The codes a device declares, as bits: what `DeviceState.isDeclared` answers from.
 public struct DeclaredCodes: Sendable {
-    private var keys = CodeBits(count: Int(KEY_CNT))
+    private var keys = CodeBits(count: EventCode.keyCount)
     private var relative: UInt64 = 0
     private var absolute: UInt64 = 0
     private var misc: UInt64 = 0
@@ -126,12 +125,12 @@ public struct DeclaredCodes: Sendable {
 
     /// Whether the code is declared (`EV_SYN` always).
     public func contains(type: UInt16, code: UInt16) -> Bool {
-        switch Int32(type) {
-        case EV_SYN: true
-        case EV_KEY: keys[code]
-        case EV_REL: code < 64 && relative & (1 << UInt64(code)) != 0
-        case EV_ABS: code < 64 && absolute & (1 << UInt64(code)) != 0
-        case EV_MSC: code < 64 && misc & (1 << UInt64(code)) != 0
+        switch type {
+        case EventType.syn: true
+        case EventType.key: keys[code]
+        case EventType.rel: code < 64 && relative & (1 << UInt64(code)) != 0
+        case EventType.abs: code < 64 && absolute & (1 << UInt64(code)) != 0
+        case EventType.msc: code < 64 && misc & (1 << UInt64(code)) != 0
         default: false
         }
     }

@@ -29,13 +29,13 @@ public final class EvdevDevice {
         libevdev_set_id_version(handle, Int32(identity.version))
         let capabilities = description.capabilities
         for key in capabilities.keys {
-            try enable(type: UInt16(EV_KEY), code: key, name: identity.name)
+            try enable(type: EventType.key, code: key, name: identity.name)
         }
         for axis in capabilities.relativeAxes {
-            try enable(type: UInt16(EV_REL), code: axis, name: identity.name)
+            try enable(type: EventType.rel, code: axis, name: identity.name)
         }
         for code in capabilities.miscCodes {
-            try enable(type: UInt16(EV_MSC), code: code, name: identity.name)
+            try enable(type: EventType.msc, code: code, name: identity.name)
         }
         for property in description.properties where libevdev_enable_property(handle, UInt32(property)) != 0 {
             throw VirtualDeviceError.invalidDescription(identity.name, "libevdev refused input property \(property)")
@@ -43,8 +43,8 @@ public final class EvdevDevice {
         for axis in capabilities.absoluteAxes {
             var info = input_absinfo(value: axis.info.value, minimum: axis.info.minimum, maximum: axis.info.maximum,
                                      fuzz: axis.info.fuzz, flat: axis.info.flat, resolution: axis.info.resolution)
-            let result = libevdev_enable_event_code(handle, UInt32(EV_ABS), UInt32(axis.code), &info)
-            if result != 0 { throw Self.refused(type: UInt16(EV_ABS), code: axis.code, name: identity.name) }
+            let result = libevdev_enable_event_code(handle, UInt32(EventType.abs), UInt32(axis.code), &info)
+            if result != 0 { throw Self.refused(type: EventType.abs, code: axis.code, name: identity.name) }
         }
     }
 
@@ -91,7 +91,7 @@ public final class EvdevDevice {
 
     /// The axis as libevdev describes it (`value` is its current value); nil when absent.
     public func absInfo(_ code: UInt16) -> AbsInfo? {
-        guard has(type: UInt16(EV_ABS), code: code),
+        guard has(type: EventType.abs, code: code),
               let info = libevdev_get_abs_info(handle, UInt32(code))?.pointee else { return nil }
         return AbsInfo(minimum: info.minimum, maximum: info.maximum, fuzz: info.fuzz, flat: info.flat,
                        resolution: info.resolution, value: info.value)
@@ -100,21 +100,21 @@ public final class EvdevDevice {
     /// Every code the device has, as capabilities (axes with their current values).
     public var capabilities: DeviceCapabilities {
         DeviceCapabilities(
-            keys: codes(type: UInt16(EV_KEY)),
-            relativeAxes: codes(type: UInt16(EV_REL)),
-            absoluteAxes: codes(type: UInt16(EV_ABS)).compactMap { code in
+            keys: codes(type: EventType.key),
+            relativeAxes: codes(type: EventType.rel),
+            absoluteAxes: codes(type: EventType.abs).compactMap { code in
                 absInfo(code).map { AbsoluteAxis(code: code, info: $0) }
             },
-            miscCodes: codes(type: UInt16(EV_MSC)))
+            miscCodes: codes(type: EventType.msc))
     }
 
     /// The `INPUT_PROP_*` values the device has, in ascending order.
     public var properties: [UInt16] {
-        (0...UInt16(INPUT_PROP_MAX)).filter { libevdev_has_property(handle, UInt32($0)) == 1 }
+        (0...InputProperty.max).filter { libevdev_has_property(handle, UInt32($0)) == 1 }
     }
 
     /// Whether the device advertises any force-feedback effect.
-    public var hasForceFeedback: Bool { has(type: UInt16(EV_FF)) }
+    public var hasForceFeedback: Bool { has(type: EventType.ff) }
 
     private func enable(type: UInt16, code: UInt16, name: String) throws(VirtualDeviceError) {
         if libevdev_enable_event_code(handle, UInt32(type), UInt32(code), nil) != 0 {

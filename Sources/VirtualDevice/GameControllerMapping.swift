@@ -1,4 +1,3 @@
-import CEvdev
 import EventVocabulary
 
 /// A gamepad's SDL joystick GUID and its line in SDL_GameControllerDB's
@@ -79,11 +78,12 @@ private struct Layout {
     private var hats: [Int: Int] = [:]
 
     init(_ capabilities: DeviceCapabilities) {
-        let joystickFirst = capabilities.keys.filter { $0 >= UInt16(BTN_JOYSTICK) } + capabilities.keys.filter { $0 < UInt16(BTN_JOYSTICK) }
+        let joystickFirst = capabilities.keys.filter { $0 >= EventCode.btnJoystick }
+            + capabilities.keys.filter { $0 < EventCode.btnJoystick }
         for (index, code) in joystickFirst.enumerated() { buttons[code] = index }
         for hat in 0..<4 {
-            let x = capabilities.absInfo(UInt16(ABS_HAT0X) + UInt16(2 * hat))
-            let y = capabilities.absInfo(UInt16(ABS_HAT0Y) + UInt16(2 * hat))
+            let x = capabilities.absInfo(EventCode.absHat0x + UInt16(2 * hat))
+            let y = capabilities.absInfo(EventCode.absHat0y + UInt16(2 * hat))
             if Self.isDigitalHat(x, y) { hats[hat] = hats.count }
         }
         for axis in capabilities.absoluteAxes where !isHatAxis(axis.code) {
@@ -100,53 +100,55 @@ private struct Layout {
     }
 
     private func isHatAxis(_ code: UInt16) -> Bool {
-        guard code >= UInt16(ABS_HAT0X), code <= UInt16(ABS_HAT3Y) else { return false }
-        return hats[Int(code - UInt16(ABS_HAT0X)) / 2] != nil
+        guard code >= EventCode.absHat0x, code <= EventCode.absHat3y else { return false }
+        return hats[Int(code - EventCode.absHat0x) / 2] != nil
     }
 
-    private func button(_ code: Int32) -> String? { buttons[UInt16(code)].map { "b\($0)" } }
-    private func axis(_ code: Int32) -> String? { axes[UInt16(code)].map { "a\($0)" } }
+    private func button(_ code: UInt16) -> String? { buttons[code].map { "b\($0)" } }
+    private func axis(_ code: UInt16) -> String? { axes[code].map { "a\($0)" } }
     private func hat(_ number: Int, _ direction: Int) -> String? { hats[number].map { "h\($0).\(direction)" } }
 
     /// SDL 2's automatic bindings (`LINUX_JoystickGetGamepadMapping`, not for Sony's vendor id).
     var bindings: [Binding] {
-        guard buttons[UInt16(BTN_GAMEPAD)] != nil else { return [] }
+        guard buttons[EventCode.btnGamepad] != nil else { return [] }
         var result: [String: String] = [:]
-        let plain: [(String, Int32)] = [
-            ("a", BTN_A), ("b", BTN_B), ("x", BTN_X), ("y", BTN_Y), ("back", BTN_SELECT), ("start", BTN_START),
-            ("leftstick", BTN_THUMBL), ("rightstick", BTN_THUMBR), ("guide", BTN_MODE),
+        let plain: [(String, UInt16)] = [
+            ("a", EventCode.btnA), ("b", EventCode.btnB), ("x", EventCode.btnX), ("y", EventCode.btnY),
+            ("back", EventCode.btnSelect), ("start", EventCode.btnStart), ("leftstick", EventCode.btnThumbl),
+            ("rightstick", EventCode.btnThumbr), ("guide", EventCode.btnMode),
         ]
         for (element, code) in plain { result[element] = button(code) }
 
         // Shoulders: buttons, else hat 1, else the hat-1 axes.
-        result["leftshoulder"] = button(BTN_TL)
-        result["rightshoulder"] = button(BTN_TR)
+        result["leftshoulder"] = button(EventCode.btnTl)
+        result["rightshoulder"] = button(EventCode.btnTr)
         if result["leftshoulder"] == nil || result["rightshoulder"] == nil, hats[1] != nil {
             result["leftshoulder"] = hat(1, 4)
             result["rightshoulder"] = hat(1, 2)
         }
-        result["leftshoulder"] = result["leftshoulder"] ?? axis(ABS_HAT1Y)
-        result["rightshoulder"] = result["rightshoulder"] ?? axis(ABS_HAT1X)
+        result["leftshoulder"] = result["leftshoulder"] ?? axis(EventCode.absHat1y)
+        result["rightshoulder"] = result["rightshoulder"] ?? axis(EventCode.absHat1x)
 
         // Triggers: axes, else hat 2, else buttons.
-        result["lefttrigger"] = axis(ABS_HAT2Y) ?? axis(ABS_Z)
-        result["righttrigger"] = axis(ABS_HAT2X) ?? axis(ABS_RZ)
+        result["lefttrigger"] = axis(EventCode.absHat2y) ?? axis(EventCode.absZ)
+        result["righttrigger"] = axis(EventCode.absHat2x) ?? axis(EventCode.absRz)
         if result["lefttrigger"] == nil || result["righttrigger"] == nil, hats[2] != nil {
             result["lefttrigger"] = hat(2, 4)
             result["righttrigger"] = hat(2, 2)
         }
-        result["lefttrigger"] = result["lefttrigger"] ?? button(BTN_TL2)
-        result["righttrigger"] = result["righttrigger"] ?? button(BTN_TR2)
+        result["lefttrigger"] = result["lefttrigger"] ?? button(EventCode.btnTl2)
+        result["righttrigger"] = result["righttrigger"] ?? button(EventCode.btnTr2)
 
         // D-pad: buttons, else hat 0, else the hat-0 axes.
-        let dpad: [(String, Int32, Int)] = [
-            ("dpup", BTN_DPAD_UP, 1), ("dpdown", BTN_DPAD_DOWN, 4), ("dpleft", BTN_DPAD_LEFT, 8), ("dpright", BTN_DPAD_RIGHT, 2),
+        let dpad: [(String, UInt16, Int)] = [
+            ("dpup", EventCode.btnDpadUp, 1), ("dpdown", EventCode.btnDpadDown, 4),
+            ("dpleft", EventCode.btnDpadLeft, 8), ("dpright", EventCode.btnDpadRight, 2),
         ]
         for (element, code, _) in dpad { result[element] = button(code) }
         if dpad.contains(where: { result[$0.0] == nil }) {
             if hats[0] != nil {
                 for (element, _, direction) in dpad { result[element] = hat(0, direction) }
-            } else if let x = axis(ABS_HAT0X), let y = axis(ABS_HAT0Y) {
+            } else if let x = axis(EventCode.absHat0x), let y = axis(EventCode.absHat0y) {
                 result["dpleft"] = x
                 result["dpright"] = x
                 result["dpup"] = y
@@ -154,11 +156,11 @@ private struct Layout {
             }
         }
 
-        if let x = axis(ABS_X), let y = axis(ABS_Y) {
+        if let x = axis(EventCode.absX), let y = axis(EventCode.absY) {
             result["leftx"] = x
             result["lefty"] = y
         }
-        if let x = axis(ABS_RX), let y = axis(ABS_RY) {
+        if let x = axis(EventCode.absRx), let y = axis(EventCode.absRy) {
             result["rightx"] = x
             result["righty"] = y
         }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CEvdev
+import EventVocabulary
 
 /// Packs events into a preallocated array of `struct input_event` and sends
 /// each frame to a file descriptor with one `write(2)`.
@@ -46,7 +47,7 @@ public final class InputEventWriter {
 
     /// Buffers `SYN_REPORT` and writes the frame.
     public func endFrame() throws(VirtualDeviceError) {
-        try append(type: UInt16(EV_SYN), code: UInt16(SYN_REPORT), value: 0)
+        try append(type: EventType.syn, code: EventCode.synReport, value: 0)
         try flush()
     }
 
