@@ -1,0 +1,104 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Timebase
+
+/// `gyro = { ... }` in a profile: aiming with the controller's gyro, with the settings gyro
+/// players know from JoyShockMapper (each key's JSM name in its comment). Angles are degrees,
+/// speeds degrees per second.
+public struct GyroSettings: Hashable, Sendable {
+    /// Where the gyro's motion goes.
+    public enum Output: String, Hashable, Sendable, CaseIterable {
+        /// Relative mouse motion (GYRO_OUTPUT = MOUSE).
+        case mouse
+        /// The gamepad's right stick, for games that refuse mouse and gamepad together.
+        case rightStick = "right-stick"
+        /// The gamepad's left stick.
+        case leftStick = "left-stick"
+    }
+
+    /// Which turns count as horizontal and vertical (GYRO_SPACE).
+    public enum Space: String, Hashable, Sendable, CaseIterable {
+        /// The controller's own axes: yaw about its up axis, pitch about its right axis.
+        case local
+        /// Yaw about gravity, so a tilted controller still turns horizontally; pitch local.
+        case playerTurn = "player-turn"
+        /// Horizontal from leaning (rolling) the controller as well as turning it.
+        case playerLean = "player-lean"
+        /// Yaw about gravity and pitch about the horizontal: the world's axes.
+        case worldTurn = "world-turn"
+    }
+
+    /// `output` (default mouse).
+    public var output = Output.mouse
+    /// `min-sens`, `max-sens` (MIN/MAX_GYRO_SENS; `sens` sets both, GYRO_SENS): output per degree
+    /// turned below `min-threshold` and above `max-threshold`, linear in the speed between.
+    public var minSens = 1.0
+    public var maxSens = 1.0
+    /// `min-threshold`, `max-threshold` (MIN/MAX_GYRO_THRESHOLD), deg/s.
+    public var minThreshold = 0.0
+    public var maxThreshold = 0.0
+    /// `counts-per-degree`: mouse counts that turn the game's camera one degree (REAL_WORLD_CALIBRATION).
+    /// The default, 1000 per radian, is the air mouse's: on the desktop, sens 1 moves the pointer
+    /// 17.45 counts a degree.
+    public var countsPerDegree = GyroSettings.desktopCountsPerDegree
+    /// `vertical`: factor on the vertical axis.
+    public var vertical = 1.0
+    /// `cutoff-speed` (GYRO_CUTOFF_SPEED): speeds below it move nothing; above, it is subtracted,
+    /// so motion starts from nothing instead of jumping.
+    public var cutoffSpeed = 0.0
+    /// `cutoff-recovery` (GYRO_CUTOFF_RECOVERY): below it, motion is scaled by speed / cutoff-recovery
+    /// (tightening), continuous at the threshold.
+    public var cutoffRecovery = 0.0
+    /// `smooth-threshold` (GYRO_SMOOTH_THRESHOLD): input slower than it is smoothed, softly
+    /// (fully below half of it, not at all above it).
+    public var smoothThreshold = 0.0
+    /// `smooth-time` (GYRO_SMOOTH_TIME): the window slow input is averaged over.
+    public var smoothTime = TimeSpan.milliseconds(125)
+    /// `space` (GYRO_SPACE).
+    public var space = Space.local
+    /// `invert-x`, `invert-y` (GYRO_INVERT).
+    public var invertX = false
+    public var invertY = false
+    /// `stick-speed`: deg/s of output for full deflection (stick output).
+    public var stickSpeed = 360.0
+    /// `undeadzone-inner`, `undeadzone-outer` (*_STICK_UNDEADZONE_*): the game's own inner deadzone
+    /// undone (the smallest deflection sent) and the largest deflection sent, 0...1.
+    public var undeadzoneInner = 0.0
+    public var undeadzoneOuter = 1.0
+    /// `power` (*_STICK_POWER): the stick's response curve, deflection^power.
+    public var power = 1.0
+
+    /// The air mouse's scale: 1000 counts per radian.
+    public static let desktopCountsPerDegree = 1000 * Double.pi / 180
+
+    /// The defaults.
+    public init() {}
+
+    /// The sensitivity at angular speed `speed` (deg/s): `min-sens` below `min-threshold`,
+    /// `max-sens` above `max-threshold`, linear between.
+    public func sensitivity(atSpeed speed: Double) -> Double {
+        guard maxThreshold > minThreshold else { return speed > minThreshold ? maxSens : minSens }
+        let fraction = min(max((speed - minThreshold) / (maxThreshold - minThreshold), 0), 1)
+        return minSens + (maxSens - minSens) * fraction
+    }
+
+    /// The factor tightening leaves on a rate of `speed` deg/s: none below `cutoff-speed`, the
+    /// cutoff subtracted above it, and the rest scaled by itself / `cutoff-recovery` below that.
+    public func tightening(atSpeed speed: Double) -> Double {
+        guard speed > cutoffSpeed, speed > 0 else { return 0 }
+        let afterCutoff = speed - cutoffSpeed
+        var factor = afterCutoff / speed
+        if cutoffRecovery > 0, afterCutoff < cutoffRecovery { factor *= afterCutoff / cutoffRecovery }
+        return factor
+    }
+
+    /// A stick deflection (0...1) for an output speed of `speed` deg/s: scaled by `stick-speed`,
+    /// shaped by `power`, then spread between `undeadzone-inner` and `undeadzone-outer`.
+    public func stickDeflection(atSpeed speed: Double) -> Double {
+        guard speed > 0, stickSpeed > 0 else { return 0 }
+        let linear = min(speed / stickSpeed, 1)
+        let shaped = power == 1 ? linear : pow(linear, power)
+        return undeadzoneInner + (undeadzoneOuter - undeadzoneInner) * shaped
+    }
+}

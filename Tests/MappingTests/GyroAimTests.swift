@@ -1,0 +1,128 @@
+import DaydreamProtocol
+import Foundation
+import Mapping
+import Testing
+
+/// Gyro aiming's arithmetic against hand-computed values: each key, continuity at each threshold,
+/// a slow steady turn's total, the stick's deflection, the spaces.
+@Suite("gyro aim")
+struct GyroAimTests {
+    static let flat = Vector3(x: 0, y: 1, z: 0)
+
+    static func settings(_ change: (inout GyroSettings) -> Void) -> GyroSettings {
+        var settings = GyroSettings()
+        change(&settings)
+        return settings
+    }
+
+    @Test func theCurveIsLinearInSpeedBetweenTheThresholds() {
+        let curve = Self.settings { $0.minSens = 1; $0.maxSens = 3; $0.minThreshold = 10; $0.maxThreshold = 30 }
+        #expect(curve.sensitivity(atSpeed: 5) == 1)
+        #expect(curve.sensitivity(atSpeed: 20) == 2)
+        #expect(curve.sensitivity(atSpeed: 25) == 2.5)
+        #expect(curve.sensitivity(atSpeed: 40) == 3)
+        for threshold in [10.0, 30.0] {
+            #expect(abs(curve.sensitivity(atSpeed: threshold - 1e-9) - curve.sensitivity(atSpeed: threshold + 1e-9)) < 1e-6)
+        }
+        let flat = Self.settings { $0.minSens = 2; $0.maxSens = 2 }
+        #expect(flat.sensitivity(atSpeed: 0) == 2 && flat.sensitivity(atSpeed: 500) == 2)
+    }
+
+    @Test func theCutoffSubtractsAndRecoveryTightensWithoutAJump() {
+        let cutoff = Self.settings { $0.cutoffSpeed = 5 }
+        #expect(cutoff.tightening(atSpeed: 4) == 0)
+        #expect(cutoff.tightening(atSpeed: 10) == 0.5)  // (10 - 5) / 10: the speed left is 5
+        #expect(cutoff.tightening(atSpeed: 5 + 1e-9) * (5 + 1e-9) < 1e-6, "motion starts from nothing at the cutoff")
+        let recovery = Self.settings { $0.cutoffRecovery = 10 }
+        #expect(recovery.tightening(atSpeed: 5) == 0.5)
+        #expect(recovery.tightening(atSpeed: 10) == 1)
+        #expect(recovery.tightening(atSpeed: 20) == 1)
+        #expect(abs(recovery.tightening(atSpeed: 10 - 1e-9) - 1) < 1e-6)
+        let both = Self.settings { $0.cutoffSpeed = 2; $0.cutoffRecovery = 4 }
+        #expect(both.tightening(atSpeed: 4) == 0.25)  // (4 - 2) / 4 left, then scaled by 2 / 4
+        #expect(both.tightening(atSpeed: 6) == 4.0 / 6.0)
+    }
+
+    /// 2 deg/s for 10 s, the turn today's air mouse lost entirely: with fractions carried it
+    /// arrives whole, 2 x 10 x 17.45 counts.
+    @Test func aSlowSteadyTurnLosesNothingToRounding() {
+        var aim = GyroAim(settings: GyroSettings())
+        let dt = 1.0 / 70
+        var total = (x: 0, y: 0)
+        for _ in 0..<700 {
+            let turn = aim.turn(rate: Vector3(x: 0, y: -2, z: 0), gravity: Self.flat, seconds: dt)
+            let counts = aim.mouseCounts(degrees: (turn.x * dt, turn.y * dt))
+            total.x += Int(counts.x)
+            total.y += Int(counts.y)
+        }
+        #expect(abs(Double(total.x) - 2 * 10 * GyroSettings.desktopCountsPerDegree) <= 1, "\(total.x)")
+        #expect(total.y == 0)
+    }
+
+    @Test func smoothingKeepsASteadyTurnAndSpreadsASlowJerk() {
+        let settings = Self.settings { $0.smoothThreshold = 10; $0.smoothTime = .milliseconds(100) }
+        let dt = 0.01
+        var steady = GyroAim(settings: settings)
+        var total = 0.0
+        for _ in 0..<300 { total += steady.turn(rate: Vector3(x: 0, y: -3, z: 0), gravity: Self.flat, seconds: dt).x * dt }
+        let lastWindow = steady.turn(rate: .zero, gravity: Self.flat, seconds: dt).x
+        #expect(abs(lastWindow - 3 * 0.9) < 1e-9, "steady: the average of equal samples is the sample")
+        total += lastWindow * dt
+        for _ in 0..<9 { total += steady.turn(rate: .zero, gravity: Self.flat, seconds: dt).x * dt }
+        #expect(abs(total - 9) < 1e-9, "3 deg/s for 3 s, smoothed, is still 9 degrees once the window has passed")
+
+        var jerk = GyroAim(settings: settings)
+        var outputs: [Double] = []
+        outputs.append(jerk.turn(rate: Vector3(x: 0, y: -4, z: 0), gravity: Self.flat, seconds: dt).x * dt)
+        for _ in 0..<20 { outputs.append(jerk.turn(rate: .zero, gravity: Self.flat, seconds: dt).x * dt) }
+        #expect(abs(outputs[0] - 0.004) < 1e-12, "the slow jerk is spread over the window's 10 packets: \(outputs[0])")
+        #expect(abs(outputs.reduce(0, +) - 0.04) < 1e-9, "but all of it arrives within the window")
+        // Fast input passes straight.
+        var fast = GyroAim(settings: settings)
+        #expect(fast.turn(rate: Vector3(x: 0, y: -50, z: 0), gravity: Self.flat, seconds: dt).x == 50)
+    }
+
+    @Test func verticalInvertAndSignsFollowTheAirMouse() {
+        var aim = GyroAim(settings: Self.settings { $0.vertical = 0.5 })
+        // Turning left (positive about y) is negative x; tipping up (positive about x) is negative y.
+        let turn = aim.turn(rate: Vector3(x: 4, y: 2, z: 0), gravity: Self.flat, seconds: 0.01)
+        #expect(turn.x == -2 && turn.y == -2)
+        var inverted = GyroAim(settings: Self.settings { $0.invertX = true; $0.invertY = true })
+        let mirrored = inverted.turn(rate: Vector3(x: 4, y: 2, z: 0), gravity: Self.flat, seconds: 0.01)
+        #expect(mirrored.x == 2 && mirrored.y == 4)
+    }
+
+    @Test func theStickFollowsTheRate() {
+        let aim = GyroAim(settings: Self.settings { $0.stickSpeed = 360 })
+        #expect(aim.stick(rate: (180, 0)) == (0.5, 0))
+        #expect(aim.stick(rate: (0, -720)) == (0, -1))
+        #expect(aim.stick(rate: (0, 0)) == (0, 0))
+        let diagonal = aim.stick(rate: (108, 144))  // speed 180
+        #expect(abs(diagonal.x - 0.3) < 1e-12 && abs(diagonal.y - 0.4) < 1e-12)
+        let shaped = GyroAim(settings: Self.settings { $0.stickSpeed = 360; $0.power = 2; $0.undeadzoneInner = 0.2; $0.undeadzoneOuter = 0.9 })
+        #expect(abs(shaped.stick(rate: (180, 0)).x - (0.2 + 0.7 * 0.25)) < 1e-12)
+        #expect(abs(shaped.stick(rate: (1e-9, 0)).x - 0.2) < 1e-6, "the game's inner deadzone undone")
+    }
+
+    @Test func spacesTakeYawAboutGravity() {
+        let angle = 60.0 * Double.pi / 180
+        // Pitched up 60 degrees: gravity in the y-z plane.
+        let pitched = Vector3(x: 0, y: cos(angle), z: sin(angle))
+        let turnAboutWorldUp = Vector3(x: 0, y: 10 * pitched.y, z: 10 * pitched.z)
+        let local = GyroAim.inSpaceForTests(.local, rate: turnAboutWorldUp, gravity: pitched)
+        #expect(abs(local.yaw - 5) < 1e-9, "the local yaw sees half of it")
+        let player = GyroAim.inSpaceForTests(.playerTurn, rate: turnAboutWorldUp, gravity: pitched)
+        #expect(abs(player.yaw - 10) < 1e-9 && player.pitch == 0)
+        #expect(GyroAim.inSpaceForTests(.playerTurn, rate: Vector3(x: 7, y: 0, z: 0), gravity: pitched) == (0, 7), "pitch never leaks into yaw")
+        // Leaning right (negative about the forward z axis) turns right.
+        #expect(GyroAim.inSpaceForTests(.playerLean, rate: Vector3(x: 0, y: 0, z: -8), gravity: Self.flat) == (-8, 0))
+        // Rolled 30 degrees: world yaw and pitch about the horizontal.
+        let roll = 30.0 * Double.pi / 180
+        let rolled = Vector3(x: sin(roll), y: cos(roll), z: 0)
+        let world = GyroAim.inSpaceForTests(.worldTurn, rate: Vector3(x: 10 * rolled.x, y: 10 * rolled.y, z: 0), gravity: rolled)
+        #expect(abs(world.yaw - 10) < 1e-9 && abs(world.pitch) < 1e-9)
+        let pitch = GyroAim.inSpaceForTests(.worldTurn, rate: Vector3(x: 6 * cos(roll), y: -6 * sin(roll), z: 0), gravity: rolled)
+        #expect(abs(pitch.yaw) < 1e-9 && abs(pitch.pitch - 6) < 1e-9)
+        #expect(GyroAim.inSpaceForTests(.worldTurn, rate: Vector3(x: 1, y: 2, z: 3), gravity: .zero) == (2, 1), "no gravity: local")
+    }
+}
