@@ -69,7 +69,7 @@ struct PreparedProfile: Sendable {
             }
         }
         airMouseCanPoint = profile.airMouse.always || (bound + self.chords.map(\.action)).contains(.airMouse)
-        motionReadsEveryPacket = airMouseCanPoint || profile.tilt != nil
+        motionReadsEveryPacket = airMouseCanPoint || profile.tilt != nil || profile.gyro != nil
     }
 }
 

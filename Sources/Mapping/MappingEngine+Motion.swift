@@ -18,6 +18,13 @@ struct MotionState: Sendable {
     var remainderY = 0.0
     /// The tilt's zero: the orientation recentred on, nil until the first snapshot.
     var zero: Quaternion?
+    /// Gyro aiming's state (carried fractions, the smoothing window), for the profile's settings.
+    var gyro = GyroAim(settings: GyroSettings())
+    /// Whether a `toggle` has the gyro on, and the buttons of the last packet (for its edges).
+    var gyroToggledOn = true
+    var gyroPreviousButtons: DaydreamButtons = []
+    /// Whether the gyro aimed on the last packet (a stick output is centred once when it stops).
+    var gyroWasOn = false
 
     /// Forgets the pointer's gesture; keeps the tilt's zero.
     mutating func resetGesture() {
@@ -25,6 +32,8 @@ struct MotionState: Sendable {
         lastStamp = nil
         remainderX = 0
         remainderY = 0
+        gyro.reset()
+        gyroWasOn = false
     }
 }
 
@@ -33,7 +42,11 @@ extension MappingEngine {
     static let longestGyroStep = 0.05
 
     mutating func updateMotion(_ input: ControllerInput, at time: MonotonicTime, into buffer: inout OutputBuffer) {
-        if prepared.airMouseCanPoint { updateAirMouse(input, at: time) }
+        if let gyro = prepared.profile.gyro {
+            updateGyro(gyro, input, at: time, into: &buffer)
+        } else if prepared.airMouseCanPoint {
+            updateAirMouse(input, at: time)
+        }
         if recenterRequested || motion.zero == nil {
             if recenterRequested { notices.append(.recentered) }
             recenterRequested = false

@@ -87,6 +87,8 @@ public struct Profile: Hashable, Sendable {
     public var motionSensors: Bool
     /// `pointer = { ... }` (absent = no absolute pointer).
     public var pointer: PointerSettings?
+    /// `gyro = { ... }` (absent = no gyro aiming).
+    public var gyro: GyroSettings?
     /// `applications = ["steam_app_1245620", "xonotic*"]`: the profile is switched to while one
     /// of these has the focus.
     public var applications: [ApplicationPattern] = []
@@ -97,7 +99,8 @@ public struct Profile: Hashable, Sendable {
         click: ButtonBinding? = nil, app: ButtonBinding? = nil, home: ButtonBinding? = nil,
         volumeUp: ButtonBinding? = nil, volumeDown: ButtonBinding? = nil,
         touchpad: TouchpadMode = .none, airMouse: AirMouseSettings = AirMouseSettings(),
-        tilt: TiltSettings? = nil, chords: [Chord] = [], motionSensors: Bool = false, pointer: PointerSettings? = nil
+        tilt: TiltSettings? = nil, chords: [Chord] = [], motionSensors: Bool = false, pointer: PointerSettings? = nil,
+        gyro: GyroSettings? = nil
     ) {
         self.name = name
         self.click = click
@@ -111,6 +114,7 @@ public struct Profile: Hashable, Sendable {
         self.chords = chords
         self.motionSensors = motionSensors
         self.pointer = pointer
+        self.gyro = gyro
     }
 
     /// The binding of one button.

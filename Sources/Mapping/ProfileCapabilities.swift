@@ -76,6 +76,17 @@ extension Profile {
         if let tilt {
             result.insertAbsolute(tilt.axis, .stick, on: tilt.device)
         }
+        if let gyro {
+            switch gyro.output {
+            case .mouse:
+                result.insertRelative(EventCode.relX, on: .mouse)
+                result.insertRelative(EventCode.relY, on: .mouse)
+            case .rightStick, .leftStick:
+                let (x, y) = gyro.output.stickAxes
+                result.insertAbsolute(x, .stick, on: .gamepad)
+                result.insertAbsolute(y, .stick, on: .gamepad)
+            }
+        }
         if motionSensors {
             result[.motion] = MotionSensors.capabilities
         }

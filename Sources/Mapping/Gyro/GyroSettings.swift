@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import EventVocabulary
 import Timebase
 
 /// `gyro = { ... }` in a profile: aiming with the controller's gyro, with the settings gyro
@@ -31,6 +32,8 @@ public struct GyroSettings: Hashable, Sendable {
 
     /// `output` (default mouse).
     public var output = Output.mouse
+    /// `on`, `off`, `toggle` (default: always on).
+    public var enabling = GyroSwitch.always
     /// `min-sens`, `max-sens` (MIN/MAX_GYRO_SENS; `sens` sets both, GYRO_SENS): output per degree
     /// turned below `min-threshold` and above `max-threshold`, linear in the speed between.
     public var minSens = 1.0
@@ -100,5 +103,12 @@ public struct GyroSettings: Hashable, Sendable {
         let linear = min(speed / stickSpeed, 1)
         let shaped = power == 1 ? linear : pow(linear, power)
         return undeadzoneInner + (undeadzoneOuter - undeadzoneInner) * shaped
+    }
+}
+
+extension GyroSettings.Output {
+    /// The gamepad axes a stick output moves: ABS_RX/ABS_RY or ABS_X/ABS_Y.
+    public var stickAxes: (x: UInt16, y: UInt16) {
+        self == .leftStick ? (EventCode.absX, EventCode.absY) : (EventCode.absRx, EventCode.absRy)
     }
 }
