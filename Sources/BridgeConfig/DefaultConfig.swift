@@ -201,6 +201,22 @@ touchpad = { mode = "stick", deadzone = 0.1, saturation = 0.9, shape = "circle" 
 # controller's clock; the default is false (no such device).
 # motion-sensors = false
 
+# Gyro aiming, for games without gyro support (JoyShockMapper's settings;
+# doc/configuration.md has every key, its range and JSM's name):
+#   output: "mouse", "right-stick" or "left-stick".
+#   sens (or min-sens and max-sens with min-threshold and max-threshold in
+#     deg/s): output per degree turned, linear in speed between the thresholds.
+#   counts-per-degree: mouse counts per degree of the game's camera (the
+#     default, 17.45, is the desktop's air mouse); vertical: factor on pitch.
+#   cutoff-speed, cutoff-recovery: tightening of slow turns (deg/s).
+#   smooth-threshold, smooth-time: average turns slower than the threshold.
+#   on, off, toggle: a button that enables, disables or toggles it, or
+#     off = "touch" (off while the thumb rests on the pad).
+#   space: "local", "player-turn", "player-lean" or "world-turn".
+#   invert-x, invert-y; for stick output stick-speed, undeadzone-inner,
+#     undeadzone-outer and power.
+# gyro = { sens = 2.0, off = "touch", smooth-threshold = 5.0, smooth-time = "125ms" }
+
 # Follow the focused application: while one of these has the focus, every
 # controller switches to this profile; when the focus moves to one no
 # profile lists, the profile from before comes back. Patterns are Wayland

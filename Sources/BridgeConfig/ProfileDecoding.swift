@@ -5,7 +5,7 @@ import Mapping
 extension ConfigReader {
     /// The keys of `[profile.NAME]`.
     static let profileKeys = ControllerButton.allCases.map(\.name)
-        + ["touchpad", "air-mouse", "tilt", "motion-sensors", "pointer", "applications", "chords"]
+        + ["touchpad", "air-mouse", "gyro", "tilt", "motion-sensors", "pointer", "applications", "chords"]
     /// The keys of `air-mouse = { ... }`.
     static let airMouseKeys = ["speed", "deadzone", "always", "invert-x", "invert-y", deviceKey]
     /// The keys of `tilt = { ... }`.
@@ -28,6 +28,9 @@ extension ConfigReader {
         }
         if let entry = table["air-mouse"], let airMouse = airMouse(entry.value, at: path.appending("air-mouse")) {
             profile.airMouse = airMouse
+        }
+        if let entry = table["gyro"] {
+            profile.gyro = gyro(entry.value, at: path.appending("gyro"))
         }
         if let entry = table["tilt"] {
             profile.tilt = tilt(entry.value, at: path.appending("tilt"))

@@ -25,6 +25,7 @@ struct ConfigReferenceTests {
             "keys: air-mouse": ConfigReader.airMouseKeys,
             "keys: tilt": ConfigReader.tiltKeys,
             "keys: pointer": ConfigReader.pointerKeys,
+            "keys: gyro": ConfigReader.gyroKeys,
             "values: identity": GamepadIdentity.allCases.map(\.rawValue),
             "values: action": ConfigReader.specialActionNames,
             "values: touchpad mode": ConfigReader.touchpadOptions.map(\.mode),
