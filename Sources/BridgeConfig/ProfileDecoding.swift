@@ -180,11 +180,24 @@ extension ConfigReader {
             users.append((EventCode.absHat0x, dpad.device, "touchpad d-pad hat"))
             users.append((EventCode.absHat0y, dpad.device, "touchpad d-pad hat"))
         }
-        guard let tilt = profile.tilt, let entry = table["tilt"] else { return }
-        if let user = users.first(where: { $0.axis == tilt.axis && $0.device == tilt.device }) {
-            let name = EventCodeNames.name(type: EventCodeNames.absolute, code: tilt.axis)
-            error(at: entry.value.position, "\(path.appending("tilt")): \(name) is already the \(user.what) of this profile; "
-                + "give tilt its own axis")
+        if let tilt = profile.tilt, let entry = table["tilt"] {
+            if let user = users.first(where: { $0.axis == tilt.axis && $0.device == tilt.device }) {
+                let name = EventCodeNames.name(type: EventCodeNames.absolute, code: tilt.axis)
+                error(at: entry.value.position, "\(path.appending("tilt")): \(name) is already the \(user.what) of this profile; "
+                    + "give tilt its own axis")
+            }
+            users.append((tilt.axis, tilt.device, "tilt axis"))
+        }
+        guard let gyro = profile.gyro, let entry = table["gyro"] else { return }
+        if table["air-mouse"] != nil {
+            error(at: entry.value.position, "\(path.appending("gyro")): the gyro and air-mouse both move the pointer; "
+                + "keep one (gyro = { ... } does all the air mouse does)")
+        }
+        guard gyro.output != .mouse else { return }
+        let axes = gyro.output.stickAxes
+        if let user = users.first(where: { ($0.axis == axes.x || $0.axis == axes.y) && $0.device == .gamepad }) {
+            error(at: entry.value.position, "\(path.appending("gyro")): the \(gyro.output.rawValue) is already the \(user.what) "
+                + "of this profile; send the gyro to the other stick")
         }
     }
 }

@@ -76,6 +76,12 @@ struct GyroDecodingTests {
         ])
         #expect(Self.errors("gyro = { output = \"stick\" }").first?.contains("unknown output 'stick'") == true)
         #expect(Self.errors("gyro = { sensitivity = 2 }").first?.contains("unknown key 'sensitivity'") == true)
+        #expect(Self.errors("gyro = { sens = 2 }\nair-mouse = { always = true }") == [
+            "c.toml:2:8: error: profile.aim.gyro: the gyro and air-mouse both move the pointer; keep one (gyro = { ... } does all the air mouse does)",
+        ])
+        #expect(Self.errors("gyro = { output = \"left-stick\" }\ntouchpad = { mode = \"stick\" }") == [
+            "c.toml:2:8: error: profile.aim.gyro: the left-stick is already the touchpad x-axis of this profile; send the gyro to the other stick",
+        ])
         #expect(Self.errors("gyro = { smooth-time = \"2s\" }").first?.hasPrefix("c.toml:2:24: error: profile.aim.gyro.smooth-time") == true)
     }
 }
