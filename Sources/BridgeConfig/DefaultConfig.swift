@@ -128,7 +128,7 @@ volume-up = "BTN_TR"
 volume-down = "BTN_TL"
 
 # The touchpad: mode = "none" (the default), "stick", "dpad", "trackpad",
-# "scroll" or "wheel", with that mode's options (each optional; the values
+# "scroll", "wheel" or "flick", with that mode's options (each optional; the values
 # shown are the defaults):
 #
 #   { mode = "stick", deadzone = 0.1, saturation = 0.9, shape = "circle",
@@ -172,6 +172,16 @@ volume-down = "BTN_TL"
 #       reverse: clockwise scrolls up instead.
 #       horizontal: scroll sideways instead of up and down.
 #       deadzone: radius (0...0.95) in the centre where circling does nothing.
+#
+#   { mode = "flick", rim = 0.6, flick-time = "100ms", snap = "none",
+#     snap-strength = 1.0 }
+#       Flick stick for shooters: touching the rim turns the game's camera
+#       to the touched direction (up is ahead, down behind) within
+#       flick-time; moving along the rim then turns it 1:1, as mouse motion.
+#       rim: how far out (0.1...1) a touch counts as on the rim.
+#       snap: "none", "4" or "8" directions; snap-strength (0...1) how far.
+#       counts-per-degree: the game's mouse counts per degree (default: the
+#       gyro's, else 17.45).
 touchpad = { mode = "stick", deadzone = 0.1, saturation = 0.9, shape = "circle" }
 
 # The gyro as a mouse pointer (values shown are the defaults):

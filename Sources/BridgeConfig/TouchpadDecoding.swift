@@ -1,5 +1,6 @@
 import EventVocabulary
 import Mapping
+import Timebase
 
 extension ConfigReader {
     /// The options each touchpad mode takes besides `mode`.
@@ -10,6 +11,7 @@ extension ConfigReader {
         ("trackpad", ["speed", "acceleration", deviceKey]),
         ("scroll", ["detents", "natural", "horizontal", deviceKey]),
         ("wheel", ["detents", "reverse", "horizontal", "deadzone", deviceKey]),
+        ("flick", ["rim", "flick-time", "snap", "snap-strength", "counts-per-degree"]),
     ]
 
     /// `touchpad = { mode = "...", ... }`.
@@ -34,6 +36,7 @@ extension ConfigReader {
         case "trackpad": result = .trackpad(trackpad(&reader))
         case "scroll": result = .scroll(scroll(&reader))
         case "wheel": result = .wheel(wheel(&reader))
+        case "flick": result = .flick(flick(&reader))
         default: result = .none
         }
         return reader.valid ? result : nil
@@ -123,6 +126,18 @@ extension ConfigReader {
         return scroll
     }
 
+    private mutating func flick(_ options: inout OptionReader) -> FlickOptions {
+        var flick = FlickOptions()
+        options.number("rim", in: 0.1...1, into: &flick.rim, reader: &self)
+        options.duration("flick-time", in: .milliseconds(1)...TimeSpan.seconds(1), into: &flick.flickTime, reader: &self)
+        options.choice("snap", into: &flick.snap, reader: &self)
+        options.number("snap-strength", in: 0...1, into: &flick.snapStrength, reader: &self)
+        var counts = flick.countsPerDegree ?? 0
+        options.number("counts-per-degree", in: 0.001...100_000, into: &counts, reader: &self)
+        if counts > 0 { flick.countsPerDegree = counts }
+        return flick
+    }
+
     private mutating func wheel(_ options: inout OptionReader) -> WheelOptions {
         var wheel = WheelOptions()
         options.number("detents", in: 1...360, into: &wheel.detents, reader: &self)
@@ -201,6 +216,11 @@ struct OptionReader {
         } else {
             valid = false
         }
+    }
+
+    mutating func duration(_ key: String, in range: ClosedRange<TimeSpan>, into target: inout TimeSpan, reader: inout ConfigReader) {
+        guard let entry = table[key] else { return }
+        if let span = reader.duration(entry.value, at: path.appending(key), in: range) { target = span } else { valid = false }
     }
 
     mutating func absoluteAxis(_ key: String, into target: inout UInt16, reader: inout ConfigReader) {

@@ -26,6 +26,8 @@ struct TouchpadState: Sendable {
     /// Hi-res units emitted since the last whole detent, horizontal and vertical.
     var detentX: Int32 = 0
     var detentY: Int32 = 0
+    /// The flick in progress, which outlives the touch that started it.
+    var flick = FlickState()
 
     mutating func reset() {
         self = TouchpadState()
@@ -79,6 +81,8 @@ extension MappingEngine {
             updateTrackpad(input, options, at: time)
         case .scroll(let options):
             updateScroll(input, options, at: time)
+        case .flick(let options):
+            updateFlick(input.touch, options, at: time)
         case .wheel(let options):
             updateWheel(input.touch, options)
         }

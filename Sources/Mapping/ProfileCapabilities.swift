@@ -68,6 +68,9 @@ extension Profile {
         case .wheel(let options):
             result.insertRelative(options.horizontal ? EventCode.relHwheel : EventCode.relWheel, on: options.device)
             result.insertRelative(options.horizontal ? EventCode.relHwheelHiRes : EventCode.relWheelHiRes, on: options.device)
+        case .flick:
+            result.insertRelative(EventCode.relX, on: .mouse)
+            result.insertRelative(EventCode.relY, on: .mouse)
         }
         if usesAirMouse {
             result.insertRelative(EventCode.relX, on: airMouse.device)

@@ -1,9 +1,10 @@
 import EventVocabulary
+import Timebase
 
 /// What the touchpad does in a profile.
 ///
 /// TOML: `touchpad = { mode = "stick", ... }` (or a `[profile.NAME.touchpad]` table) with
-/// `mode` one of `"none"`, `"stick"`, `"dpad"`, `"trackpad"`, `"scroll"`, `"wheel"` and that
+/// `mode` one of `"none"`, `"stick"`, `"dpad"`, `"trackpad"`, `"scroll"`, `"wheel"`, `"flick"` and that
 /// mode's options. No `touchpad` key means `"none"`.
 public enum TouchpadMode: Hashable, Sendable {
     /// `"none"`: the touchpad is ignored (the click is still a button).
@@ -18,9 +19,11 @@ public enum TouchpadMode: Hashable, Sendable {
     case scroll(ScrollOptions)
     /// `"wheel"`: circular scrolling around the rim, like an iPod's click wheel.
     case wheel(WheelOptions)
+    /// `"flick"`: flick stick on the rim: the camera turns to where the thumb lands, then follows it round.
+    case flick(FlickOptions)
 
     /// The TOML `mode` names.
-    public static let modeNames = ["none", "stick", "dpad", "trackpad", "scroll", "wheel"]
+    public static let modeNames = ["none", "stick", "dpad", "trackpad", "scroll", "wheel", "flick"]
 }
 
 /// How the round stick's output is shaped.
@@ -137,4 +140,52 @@ public struct WheelOptions: Hashable, Sendable {
 
     /// The defaults.
     public init() {}
+}
+
+/// `mode = "flick"`: flick stick on the pad's rim (JoyShockMapper's flick stick, FLICK_TIME,
+/// FLICK_SNAP_MODE, FLICK_SNAP_STRENGTH). Touching the rim turns the camera to the touched
+/// direction (up is straight ahead, right a quarter turn right, down a half turn) within
+/// `flick-time`; then moving along the rim turns it 1:1. The turn is mouse motion through the
+/// game's `counts-per-degree`.
+public struct FlickOptions: Hashable, Sendable {
+    /// `rim` (default 0.6): how far from the centre, as a fraction of the pad's radius, a touch
+    /// counts as on the rim.
+    public var rim: Double = 0.6
+    /// `flick-time` (default 100 ms): how long the flick's turn takes.
+    public var flickTime = TimeSpan.milliseconds(100)
+    /// `snap` (default none): flicks snap to 4 or 8 directions.
+    public var snap = FlickSnap.none
+    /// `snap-strength` (default 1): how far a flick moves towards its snapped direction, 0...1.
+    public var snapStrength: Double = 1
+    /// `counts-per-degree` (default: the profile's gyro's, else the desktop's 17.45).
+    public var countsPerDegree: Double?
+
+    /// The defaults.
+    public init() {}
+
+    /// The flick's turn for a touch at `degrees` (0 up, clockwise), snapped as set.
+    public func snapped(_ degrees: Double) -> Double {
+        guard let step = snap.step else { return degrees }
+        let nearest = (degrees / step).rounded() * step
+        return degrees + (nearest - degrees) * snapStrength
+    }
+}
+
+/// `snap`: the directions a flick snaps to.
+public enum FlickSnap: String, Hashable, Sendable, CaseIterable {
+    /// `"none"`.
+    case none
+    /// `"4"`: ahead, right, behind, left.
+    case four = "4"
+    /// `"8"`: the diagonals too.
+    case eight = "8"
+
+    /// Degrees between the directions; nil for none.
+    var step: Double? {
+        switch self {
+        case .none: nil
+        case .four: 90
+        case .eight: 45
+        }
+    }
 }
