@@ -13,7 +13,7 @@ import VirtualDevice
 @MainActor
 struct ReplayGoldenTests {
     static let configDirectory = Golden.testsDirectory.deletingLastPathComponent().appendingPathComponent("config")
-    static let configFiles = ["default.toml", "gamepad.toml", "mouse.toml", "presenter.toml", "media.toml"]
+    static let configFiles = ["default.toml", "gamepad.toml", "mouse.toml", "presenter.toml", "media.toml", "gyro-aim.toml"]
 
     static func load(_ file: String) throws -> MappingConfiguration {
         try ConfigLoader.load(.file(configDirectory.appendingPathComponent(file).path)).configuration
