@@ -63,17 +63,30 @@ struct BusAPITests {
             try busctl("get-property", BusAPITests.name, path, interface, property).stdout.trimmingCharacters(in: .newlines)
         }
 
-        /// `gdbus monitor` on the bridge's name, once it listens.
-        func monitor() throws -> BusClientTool {
+        /// `gdbus monitor` on the bridge's name, once it hears the bridge, and how much it had
+        /// printed by then. gdbus subscribes with the name as the sender and (GLib's fix for
+        /// CVE-2024-34397) drops signals until it has learnt the name's owner, which it may learn
+        /// after saying who owns the name: probe controllers (C0:DD:EE:00:AA:xx) are added until
+        /// one of their InterfacesAdded arrives.
+        func monitor() throws -> (tool: BusClientTool, baseline: Int) {
             let monitor = try BusClientTool(BusClientTool.gdbus, ["monitor", "--address", bus.socketAddress, "--dest", BusAPITests.name],
                                             directory: bus.directory.path)
             #expect(reactor.run(until: { monitor.stdout.contains("is owned by") }, timeout: .seconds(10), checkingEvery: .milliseconds(5)))
-            return monitor
+            var heard = false
+            for probe in 0..<100 where !heard {
+                _ = harness.controller(String(format: "C0:DD:EE:00:AA:%02X", probe))
+                heard = reactor.run(until: { monitor.stdout.contains("00_AA_") }, timeout: .milliseconds(100), checkingEvery: .milliseconds(5))
+            }
+            #expect(heard, "gdbus monitor never heard the bridge")
+            return (monitor, monitor.stdout.utf8.count)
         }
 
-        /// The signals the monitor printed, one line each, from the bridge's paths.
-        func signals(_ monitor: BusClientTool) -> [String] {
-            monitor.stdout.split(separator: "\n").map(String.init).filter { $0.hasPrefix("/org/daydream_bridge") }
+        /// The signals the monitor printed after `baseline`, one line each, from the bridge's
+        /// paths, without the probe controllers'.
+        func signals(_ monitor: (tool: BusClientTool, baseline: Int)) -> [String] {
+            String(decoding: Array(monitor.tool.stdout.utf8).dropFirst(monitor.baseline), as: UTF8.self)
+                .split(separator: "\n").map(String.init)
+                .filter { $0.hasPrefix("/org/daydream_bridge") && !$0.contains("00_AA_") }
         }
 
         /// A packet with `sequence`, as the link hands it over.
@@ -160,12 +173,12 @@ struct BusAPITests {
         let monitor = try rig.monitor()
         try DaemonTests.otherProfiles.write(toFile: rig.harness.configPath, atomically: true, encoding: .utf8)
         #expect(try rig.busctl("call", Self.name, Self.bridge, BridgeBusNames.bridgeInterface, "Reload").status == 0)
-        #expect(rig.reactor.run(until: { monitor.stdout.contains("arrows") }, timeout: .seconds(10), checkingEvery: .milliseconds(5)))
+        #expect(rig.reactor.run(until: { monitor.tool.stdout.contains("arrows") }, timeout: .seconds(10), checkingEvery: .milliseconds(5)))
         #expect(rig.signals(monitor) == [
             "/org/daydream_bridge: org.freedesktop.DBus.Properties.PropertiesChanged ('org.daydream_bridge.Bridge1', "
                 + "{'Profiles': <['pad', 'arrows']>}, @as [])",
         ])
-        monitor.stop()
+        monitor.tool.stop()
     }
 
     @Test func everyChangeArrivesAsASignal() throws {
@@ -178,7 +191,7 @@ struct BusAPITests {
         _ = rig.harness.daemon.switchProfile(to: "keys", address: nil)
         feed.batteryChanged(percent: 86, at: rig.reactor.now)
         for _ in 0..<5 { rig.harness.send(feed, []) }  // packets: counted, never announced
-        #expect(rig.reactor.run(until: { monitor.stdout.contains("byte 0x56") }, timeout: .seconds(10), checkingEvery: .milliseconds(5)))
+        #expect(rig.reactor.run(until: { monitor.tool.stdout.contains("byte 0x56") }, timeout: .seconds(10), checkingEvery: .milliseconds(5)))
         let changed = "/org/daydream_bridge/controller/C0_DD_EE_00_00_01: org.freedesktop.DBus.Properties.PropertiesChanged "
             + "('org.daydream_bridge.Controller1', "
         let signals = rig.signals(monitor)
@@ -193,7 +206,7 @@ struct BusAPITests {
             changed + "{'Profile': <'keys'>}, @as [])",
             changed + "{'Battery': <byte 0x56>}, @as [])",
         ])
-        monitor.stop()
+        monitor.tool.stop()
     }
 
     @Test func theNameIsTakenAgainWhenTheBusComesBack() throws {

@@ -67,13 +67,21 @@ struct ObjectServerTests {
             try run(BusClientTool.gdbus, [arguments[0], "--address", bus.address] + arguments.dropFirst())
         }
 
-        /// `gdbus monitor` on the server's name, once it is listening: it prints the name's owner
-        /// after its signal subscription, whose AddMatch the bus has then handled.
-        func monitor() throws -> BusClientTool {
+        /// `gdbus monitor` on the server's name, once it hears the server, and how much it had
+        /// printed by then. gdbus subscribes with the name as the sender and (GLib's fix for
+        /// CVE-2024-34397) drops signals until it has learnt the name's owner, which it may learn
+        /// after saying who owns the name: `Fixed` is announced until the monitor prints it.
+        func monitor() throws -> (tool: BusClientTool, baseline: Int) {
             let monitor = try BusClientTool(BusClientTool.gdbus, ["monitor", "--address", bus.address, "--dest", ObjectServerTests.name],
                                             directory: bus.directory.path)
             #expect(reactor.run(until: { monitor.stdout.contains("is owned by") }, timeout: .seconds(10), checkingEvery: .milliseconds(5)))
-            return monitor
+            var heard = false
+            for _ in 0..<100 where !heard {
+                server.propertiesChanged(path: "/test/thing", interface: "test.Thing1", names: ["Fixed"])
+                heard = reactor.run(until: { monitor.stdout.contains("'Fixed'") }, timeout: .milliseconds(100), checkingEvery: .milliseconds(5))
+            }
+            #expect(heard, "gdbus monitor never heard the server")
+            return (monitor, monitor.stdout.utf8.count)
         }
     }
 
@@ -140,13 +148,14 @@ struct ObjectServerTests {
         rig.server.propertiesChanged(path: "/test/thing", interface: "test.Thing1", names: ["Label", "Count"])
         rig.server.add(path: "/test/other", interfaces: [ExportedInterface(name: "test.Other1")])
         rig.server.remove(path: "/test/other")
-        #expect(rig.reactor.run(until: { monitor.stdout.contains("InterfacesRemoved") }, timeout: .seconds(10), checkingEvery: .milliseconds(5)))
-        let signals = monitor.stdout.split(separator: "\n").filter { $0.hasPrefix("/test") }
+        #expect(rig.reactor.run(until: { monitor.tool.stdout.contains("InterfacesRemoved") }, timeout: .seconds(10), checkingEvery: .milliseconds(5)))
+        let signals = String(decoding: Array(monitor.tool.stdout.utf8).dropFirst(monitor.baseline), as: UTF8.self)
+            .split(separator: "\n").filter { $0.hasPrefix("/test") }
         #expect(signals == [
             "/test/thing: org.freedesktop.DBus.Properties.PropertiesChanged ('test.Thing1', {'Label': <'three'>}, @as [])",
             "/test: org.freedesktop.DBus.ObjectManager.InterfacesAdded (objectpath '/test/other', {'test.Other1': @a{sv} {}})",
             "/test: org.freedesktop.DBus.ObjectManager.InterfacesRemoved (objectpath '/test/other', ['test.Other1'])",
         ], "Count is read on demand: no signal carries it")
-        monitor.stop()
+        monitor.tool.stop()
     }
 }
