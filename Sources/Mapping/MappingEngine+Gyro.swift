@@ -6,7 +6,6 @@ extension MappingEngine {
     /// Gyro aiming for one packet: the time since the last one by the controller's clock (as the
     /// air mouse takes it), the switch, then `GyroAim`'s turn as mouse counts or a stick deflection.
     mutating func updateGyro(_ settings: GyroSettings, _ input: ControllerInput, at time: MonotonicTime, into buffer: inout OutputBuffer) {
-        if motion.gyro.settings != settings { motion.gyro = GyroAim(settings: settings) }
         let last = motion.lastTime
         let lastStamp = motion.lastStamp
         motion.lastTime = time

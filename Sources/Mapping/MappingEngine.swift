@@ -51,6 +51,7 @@ public struct MappingEngine: ~Copyable, Sendable {
         didSet {
             // Only replaced whole (a switch or a reload), never changed in place on the packet path.
             if prepared.profile.pointer != oldValue.profile.pointer { pointer.filtersNeedRestart = true }
+            if prepared.profile.gyro != oldValue.profile.gyro { motion.gyro = Self.gyroAim(for: prepared.profile) }
         }
     }
     var profileIndex: Int
@@ -98,6 +99,13 @@ public struct MappingEngine: ~Copyable, Sendable {
         pendingTaps.reserveCapacity(ControllerButton.allCases.count)
         notices = []
         notices.reserveCapacity(4)
+        motion.gyro = Self.gyroAim(for: prepared.profile)
+    }
+
+    /// A fresh gyro aim for `profile`'s settings (the defaults without a gyro): made when the
+    /// profile is, not compared on every packet.
+    static func gyroAim(for profile: Profile) -> GyroAim {
+        GyroAim(settings: profile.gyro ?? GyroSettings())
     }
 
     /// The active profile's name ("" when the configuration has none).
