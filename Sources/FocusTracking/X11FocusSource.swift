@@ -73,8 +73,20 @@ public final class X11FocusSource: FocusSource {
     // MARK: Events
 
     private func readEvents() {
+        var activeChanged = takeEvents(queuedOnly: false)
+        while activeChanged, let changed {
+            changed(currentFocus())
+            // Waiting for those replies, xcb may have read further events off the socket and
+            // queued them: the descriptor will not say so again, so take them now.
+            activeChanged = takeEvents(queuedOnly: true)
+        }
+    }
+
+    /// Takes the events waiting (from the socket, or only those xcb has queued already); true
+    /// when one says the active window changed. Stops the source when the connection broke.
+    private func takeEvents(queuedOnly: Bool) -> Bool {
         var activeChanged = false
-        while let event = xcb_poll_for_event(connection) {
+        while let event = queuedOnly ? xcb_poll_for_queued_event(connection) : xcb_poll_for_event(connection) {
             defer { free(event) }
             guard event.pointee.response_type & 0x7f == XCB_PROPERTY_NOTIFY else { continue }
             let notify = UnsafeMutableRawPointer(event).assumingMemoryBound(to: xcb_property_notify_event_t.self).pointee
@@ -84,9 +96,9 @@ public final class X11FocusSource: FocusSource {
             watch?.cancel()
             watch = nil
             ended?("the X server closed the connection")
-            return
+            return false
         }
-        if activeChanged { changed?(currentFocus()) }
+        return activeChanged
     }
 
     /// The active window's WM_CLASS and title; nothing when no window is active.
