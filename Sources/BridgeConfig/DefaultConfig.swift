@@ -113,6 +113,7 @@ identity = "default"
 #   "previous-profile"           switch to the previous profile;
 #   "profile:NAME"               switch to profile NAME;
 #   "recenter"                   take the current orientation as tilt's zero;
+#   "gyro-calibrate"             measure the gyro's bias (lay it still 2 s);
 #   "none"                       do nothing (the button is ignored).
 # or a tap/hold pair, each part optional:
 #   { tap = ACTION, hold = ACTION, hold-time = "500ms" }

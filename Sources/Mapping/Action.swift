@@ -47,7 +47,7 @@ public enum ControllerButton: Int, CaseIterable, Hashable, Sendable, CustomStrin
 ///
 /// TOML: a code name (`"BTN_SOUTH"`), a list of code names (a combination, `["KEY_LEFTCTRL", "KEY_C"]`),
 /// or one of the special names in lower case: `"air-mouse"`, `"next-profile"`, `"previous-profile"`,
-/// `"recenter"`, `"none"`, or `"profile:NAME"`.
+/// `"recenter"`, `"gyro-calibrate"`, `"none"`, or `"profile:NAME"`.
 public enum Action: Hashable, Sendable {
     /// `EV_KEY` codes pressed in this order and released in reverse order; one code for a plain key.
     /// Each code goes to the device `OutputDeviceKind.routeKey` names.
@@ -62,13 +62,15 @@ public enum Action: Hashable, Sendable {
     case profile(String)
     /// `"recenter"`: take the current orientation as the tilt's zero.
     case recenter
+    /// `"gyro-calibrate"`: measure the gyro's bias while the controller is held still (2 s).
+    case calibrateGyro
     /// `"none"`: do nothing (swallows the button).
     case none
 
     /// The special actions by TOML name (everything but `keys` and `profile:NAME`).
     public static let specialNames: [(name: String, action: Action)] = [
         ("air-mouse", .airMouse), ("next-profile", .nextProfile), ("previous-profile", .previousProfile),
-        ("recenter", .recenter), ("none", .none),
+        ("recenter", .recenter), ("gyro-calibrate", .calibrateGyro), ("none", .none),
     ]
 
     /// The prefix of `"profile:NAME"`.

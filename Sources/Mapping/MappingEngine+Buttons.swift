@@ -274,6 +274,7 @@ extension MappingEngine {
         case .previousProfile: request = .previous
         case .profile(let name): request = .named(name)
         case .recenter: recenterRequested = true
+        case .calibrateGyro: startGyroCalibration()
         case .keys, .airMouse, .none: break
         }
     }

@@ -13,7 +13,8 @@ extension MappingEngine {
         let on = settings.enabling.isOn(buttons: input.buttons, previous: motion.gyroPreviousButtons,
                                         touching: input.touch != nil, toggledOn: &motion.gyroToggledOn)
         motion.gyroPreviousButtons = input.buttons
-        guard on, let last else {
+        // Not while the bias is measured: the player holds the controller still for it.
+        guard on, calibration == nil, let last else {
             if motion.gyroWasOn { stopGyro(settings, into: &buffer) }
             motion.gyroWasOn = false
             return
@@ -22,7 +23,8 @@ extension MappingEngine {
         let interval = SampleInterval.between(lastStamp, input.controllerTime, arrival: time - last)
         let seconds = min(max(interval.seconds, 0), Self.longestGyroStep)
         let degreesPerRadian = 180 / Double.pi
-        let rate = input.rotationRate
+        let measured = input.rotationRate
+        let rate = Vector3(x: measured.x - gyroBias.x, y: measured.y - gyroBias.y, z: measured.z - gyroBias.z)
         let degrees = Vector3(x: rate.x * degreesPerRadian, y: rate.y * degreesPerRadian, z: rate.z * degreesPerRadian)
         // In place: a copy of the aim would copy its smoothing window on every packet.
         let turn = motion.gyro.turn(rate: degrees, gravity: input.acceleration, seconds: seconds)

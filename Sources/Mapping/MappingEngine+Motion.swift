@@ -64,7 +64,8 @@ extension MappingEngine {
         let lastStamp = motion.lastStamp
         motion.lastTime = time
         motion.lastStamp = input.controllerTime
-        guard settings.always || airMouseHolds > 0 else {
+        // Not while the bias is measured: the player holds the controller still for it.
+        guard settings.always || airMouseHolds > 0, calibration == nil else {
             motion.remainderX = 0
             motion.remainderY = 0
             return
@@ -75,8 +76,9 @@ extension MappingEngine {
         let seconds = min(max(interval.seconds, 0), Self.longestGyroStep)
         let gain = settings.speed * 1000 * seconds
         // Turning left (positive about the vertical y axis) moves left; tipping up (positive about x) moves up.
-        var dx = -Self.withoutDrift(input.rotationRate.y, settings.deadzone) * gain
-        var dy = -Self.withoutDrift(input.rotationRate.x, settings.deadzone) * gain
+        let rate = input.rotationRate
+        var dx = -Self.withoutDrift(rate.y - gyroBias.y, settings.deadzone) * gain
+        var dy = -Self.withoutDrift(rate.x - gyroBias.x, settings.deadzone) * gain
         if settings.invertX { dx = -dx }
         if settings.invertY { dy = -dy }
         output.addRelative(EventCode.relX, takeWholeCounts(dx, remainder: &motion.remainderX), on: settings.device)

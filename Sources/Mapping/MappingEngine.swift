@@ -8,6 +8,14 @@ public enum MappingNotice: Hashable, Sendable {
     case profileChanged(from: String, to: String)
     /// The tilt's zero was taken from the current orientation.
     case recentered
+    /// The gyro's bias is being measured: hold the controller still.
+    case gyroCalibrationStarted
+    /// The bias measurement got this far (0...1; said at each tenth).
+    case gyroCalibrationProgress(Double)
+    /// The gyro's bias was measured (rad/s about each axis) and is applied from now on.
+    case gyroCalibrated(Vector3)
+    /// The controller moved while the bias was measured: nothing changed.
+    case gyroCalibrationFailed
 }
 
 /// The pure mapping engine: controller snapshots and the time in, output events and the next deadline out.
@@ -78,6 +86,10 @@ public struct MappingEngine: ~Copyable, Sendable {
     public private(set) var hasNotices = false
     var touchpad = TouchpadState()
     var motion = MotionState()
+    /// The gyro's measured bias (rad/s), taken off the rate before aiming.
+    public internal(set) var gyroBias = Vector3.zero
+    /// The bias measurement in progress.
+    var calibration: GyroCalibrationRun?
     /// The motion sensor's `MSC_TIMESTAMP`, kept across releases so it never goes back.
     var motionClock = MotionSensorClock()
     /// The absolute pointer's filters.
@@ -155,6 +167,7 @@ public struct MappingEngine: ~Copyable, Sendable {
         }
         if prepared.profile.motionSensors { updateMotionSensors(input, at: time, into: &buffer) }
         if let pointer = prepared.profile.pointer { updatePointer(pointer, input, at: time, into: &buffer) }
+        if calibration != nil { measureGyroBias(input, at: time) }
         output.flushRelative(into: &buffer)
         buffer.endFrame()
     }

@@ -120,6 +120,15 @@ struct TimelineRunner: ~Copyable {
                 lines.append("\(Self.format(time)) notice profile \(from) -> \(to)")
             case .recentered:
                 lines.append("\(Self.format(time)) notice recentered")
+            case .gyroCalibrationStarted:
+                lines.append("\(Self.format(time)) notice calibrating")
+            case .gyroCalibrationProgress(let fraction):
+                lines.append("\(Self.format(time)) notice calibrating \(Int((fraction * 100).rounded()))%")
+            case .gyroCalibrated(let bias):
+                let degrees = [bias.x, bias.y, bias.z].map { String(Double(Int(($0 * 18000 / Double.pi).rounded())) / 100) }
+                lines.append("\(Self.format(time)) notice calibrated \(degrees.joined(separator: " ")) deg/s")
+            case .gyroCalibrationFailed:
+                lines.append("\(Self.format(time)) notice calibration failed")
             }
         }
     }

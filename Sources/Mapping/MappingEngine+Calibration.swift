@@ -1,0 +1,60 @@
+import DaydreamProtocol
+import Timebase
+
+/// A bias measurement in progress: the average, and the last packet's arrival and stamp (the
+/// hold is timed by the controller's clock, as the gyro's motion is).
+struct GyroCalibrationRun: Sendable {
+    var measurement: GyroCalibration
+    var lastTime: MonotonicTime?
+    var lastStamp: UInt16?
+    /// The last progress said, in tenths: a notice goes out at each further tenth.
+    var tenthsSaid = 0
+}
+
+extension MappingEngine {
+    /// Starts measuring the gyro's bias over the next `duration` seconds (the controller held
+    /// still); progress and the result arrive as notices, and the result applies at once. Called
+    /// again while measuring: starts over.
+    public mutating func startGyroCalibration(duration: Double = GyroCalibration.defaultDuration) {
+        calibration = GyroCalibrationRun(measurement: GyroCalibration(duration: duration))
+        notices.append(.gyroCalibrationStarted)
+    }
+
+    /// Stops a bias measurement without a result; the bias stays as it was.
+    public mutating func cancelGyroCalibration() {
+        calibration = nil
+    }
+
+    /// Takes a bias measured before (a stored one, after a reconnect or a restart).
+    public mutating func setGyroBias(_ bias: Vector3) {
+        gyroBias = bias
+    }
+
+    /// How far a bias measurement is (0...1), nil when none runs.
+    public var gyroCalibrationProgress: Double? {
+        calibration?.measurement.progress
+    }
+
+    mutating func measureGyroBias(_ input: ControllerInput, at time: MonotonicTime) {
+        guard var run = calibration else { return }
+        let seconds = run.lastTime.map { SampleInterval.between(run.lastStamp, input.controllerTime, arrival: time - $0).seconds } ?? 0
+        run.lastTime = time
+        run.lastStamp = input.controllerTime
+        switch run.measurement.add(input.rotationRate, seconds: seconds) {
+        case .measuring(let fraction):
+            let tenths = Int(fraction * 10)
+            if tenths > run.tenthsSaid {
+                run.tenthsSaid = tenths
+                notices.append(.gyroCalibrationProgress(Double(tenths) / 10))
+            }
+            calibration = run
+        case .done(let bias):
+            calibration = nil
+            gyroBias = bias
+            notices.append(.gyroCalibrated(bias))
+        case .moved:
+            calibration = nil
+            notices.append(.gyroCalibrationFailed)
+        }
+    }
+}
