@@ -12,11 +12,7 @@ enum FocusSourceChoice {
 
     /// The variables the choice reads.
     static func processEnvironment() -> [String: String] {
-        var result: [String: String] = [:]
-        for name in ["DISPLAY", "WAYLAND_DISPLAY", "XDG_CURRENT_DESKTOP", "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR"] {
-            if let value = getenv(name) { result[name] = String(cString: value) }
-        }
-        return result
+        ProcessEnvironment.values(["DISPLAY", "WAYLAND_DISPLAY", "XDG_CURRENT_DESKTOP", "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR"])
     }
 
     /// The source for this session: on Wayland, a wlroots compositor's toplevels (KDE and GNOME

@@ -35,11 +35,7 @@ public enum BusChoice: String, CaseIterable, Sendable {
 
     /// The variables the choice reads, from this process's environment.
     public static func processEnvironment() -> [String: String] {
-        var result: [String: String] = [:]
-        for name in ["DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR"] {
-            if let value = getenv(name) { result[name] = String(cString: value) }
-        }
-        return result
+        ProcessEnvironment.values(["DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR"])
     }
 
     /// `the session bus`, for log lines.

@@ -35,10 +35,6 @@ public enum ControlSocketPath {
 
     /// This process's environment, for the functions above.
     public static func processEnvironment() -> [String: String] {
-        var result: [String: String] = [:]
-        for name in ["XDG_RUNTIME_DIR", "RUNTIME_DIRECTORY"] {
-            if let value = getenv(name) { result[name] = String(cString: value) }
-        }
-        return result
+        ProcessEnvironment.values(["XDG_RUNTIME_DIR", "RUNTIME_DIRECTORY"])
     }
 }
