@@ -58,11 +58,36 @@ public enum ControlClient {
 
     /// Sends `request` to the daemon at `path`.
     public static func send(_ request: ControlRequest, to path: String) throws(ControlClientError) -> ControlReply {
+        try send(request, to: path, silence: replyTimeout) { _ in }
+    }
+
+    /// Sends `request`, whose reply streams, to the first of `paths` where a daemon listens;
+    /// `line` sees each line after the first as it arrives. The reply, once the daemon closes it,
+    /// holds them all. Fails when the daemon says nothing for `silence`.
+    public static func stream(
+        _ request: ControlRequest, paths: [String], silence: TimeSpan, line: (String) -> Void
+    ) throws(ControlClientError) -> ControlReply {
+        var firstProblem: ControlClientError?
+        for path in paths {
+            do {
+                return try send(request, to: path, silence: silence, line: line)
+            } catch .noDaemon {
+                continue
+            } catch {
+                if firstProblem == nil { firstProblem = error }
+            }
+        }
+        throw firstProblem ?? .noDaemon(paths: paths)
+    }
+
+    private static func send(
+        _ request: ControlRequest, to path: String, silence: TimeSpan, line: (String) -> Void
+    ) throws(ControlClientError) -> ControlReply {
         let connection = try connect(path)
         let descriptor = connection.rawValue
         var timeout = timeval(
-            tv_sec: Int(replyTimeout.nanoseconds / 1_000_000_000),
-            tv_usec: Int(replyTimeout.nanoseconds % 1_000_000_000 / 1000))
+            tv_sec: Int(silence.nanoseconds / 1_000_000_000),
+            tv_usec: Int(silence.nanoseconds % 1_000_000_000 / 1000))
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         guard FileOutput.write(request.line + "\n", to: descriptor) else {
@@ -70,15 +95,20 @@ public enum ControlClient {
         }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
+        var linesSeen = 0
         while true {
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                if errno == EAGAIN || errno == EWOULDBLOCK { throw .timedOut(path: path, after: replyTimeout) }
+                if errno == EAGAIN || errno == EWOULDBLOCK { throw .timedOut(path: path, after: silence) }
                 throw .failed(call: "read", path: path, code: errno)
             }
             if count == 0 { break }
             bytes += chunk[0..<count]
+            // Each whole line after the first, as soon as it is here.
+            let complete = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast()
+            for text in complete.dropFirst(max(linesSeen, 1)) { line(String(decoding: text, as: UTF8.self)) }
+            linesSeen = max(linesSeen, complete.count)
         }
         // The read is done: the connection closes here, before the reply is looked at.
         _ = consume connection

@@ -9,6 +9,8 @@
 /// focus [ID...]              the focused application's ids (app_id, or WM_CLASS instance and class);
 ///                            none: nothing has the focus. Profiles follow it (`applications`)
 /// active-profile             the profile every controller was last switched to (new ones start in it)
+/// calibrate [ADDRESS]        measure the gyro's bias of every controller (or one) held still; the
+///                            reply streams: `ok`, progress lines as the hold goes on, then each result
 /// ```
 public enum ControlRequest: Hashable, Sendable {
     /// `profile NAME [ADDRESS]`.
@@ -23,6 +25,8 @@ public enum ControlRequest: Hashable, Sendable {
     case focus(ids: [String])
     /// `active-profile`.
     case activeProfile
+    /// `calibrate [ADDRESS]`: a streamed reply.
+    case calibrate(address: String?)
 
     /// The longest request line accepted, in bytes.
     public static let maximumLength = 512
@@ -41,12 +45,15 @@ public enum ControlRequest: Hashable, Sendable {
         case ("dsu", 1): return .success(.dsu)
         case ("focus", _): return .success(.focus(ids: Array(words.dropFirst())))
         case ("active-profile", 1): return .success(.activeProfile)
+        case ("calibrate", 1): return .success(.calibrate(address: nil))
+        case ("calibrate", 2): return .success(.calibrate(address: words[1]))
+        case ("calibrate", _): return .failure(ControlError("usage: calibrate [ADDRESS]"))
         case (nil, _): return .failure(ControlError("empty request; requests: \(requestNames)"))
         case (let word?, _): return .failure(ControlError("unknown request '\(word)'; requests: \(requestNames)"))
         }
     }
 
-    private static let requestNames = "profile, next-profile, status, dsu, focus, active-profile"
+    private static let requestNames = "profile, next-profile, status, dsu, focus, active-profile, calibrate"
 
     /// The line a client sends, without the newline.
     public var line: String {
@@ -57,7 +64,15 @@ public enum ControlRequest: Hashable, Sendable {
         case .dsu: "dsu"
         case .focus(let ids): (["focus"] + ids).joined(separator: " ")
         case .activeProfile: "active-profile"
+        case .calibrate(let address): (["calibrate"] + (address.map { [$0] } ?? [])).joined(separator: " ")
         }
+    }
+
+    /// Whether the reply streams (lines as they come, until the daemon closes) rather than
+    /// arriving whole.
+    public var streamsReply: Bool {
+        if case .calibrate = self { return true }
+        return false
     }
 }
 
@@ -91,10 +106,14 @@ public struct ControlReply: Hashable, Sendable {
         ControlReply(succeeded: false, message: message, details: [])
     }
 
+    /// The lines sent, without their newlines.
+    public var lines: [String] {
+        [succeeded ? "ok" : "error: \(message)"] + details
+    }
+
     /// The text sent, each line ending in a newline.
     public var text: String {
-        let first = succeeded ? "ok" : "error: \(message)"
-        return ([first] + details).map { $0 + "\n" }.joined()
+        lines.map { $0 + "\n" }.joined()
     }
 
     /// Parses a reply's text; nil when it does not start with `ok` or `error: `.

@@ -19,7 +19,8 @@ public struct ControlSocketError: Error, Equatable, Sendable, CustomStringConver
 }
 
 /// The daemon's control socket: a Unix stream socket on the event loop. Each connection sends one
-/// request line and gets one reply (see `ControlRequest`), then the daemon closes it. A client that
+/// request line and gets one reply (see `ControlRequest`), then the daemon closes it; a request whose
+/// reply streams gets a `ControlStream` the daemon writes to until it finishes. A client that
 /// sends nothing for two seconds is dropped. Created with mode 0660 in a directory made 0700 when new.
 ///
 /// At most `maximumClients` are served at once; while that many are connected, or while `accept`
@@ -36,6 +37,7 @@ public final class ControlServer {
     public let path: String
     private let reactor: Reactor
     private let handler: @MainActor (ControlRequest) -> ControlReply
+    private let streamHandler: (@MainActor (ControlStream) -> Void)?
     private var listener: FileDescriptor?
     /// The socket file this server made: the only file at `path` it removes.
     private var socketFile: SocketFile?
@@ -52,14 +54,21 @@ public final class ControlServer {
         var buffer: [UInt8] = []
         var watch: IOWatch?
         var timeout: ScheduledTimer?
+        /// Set once the request's reply streams.
+        var stream: ControlStream?
     }
 
     /// Listens at `path`; a stale socket left by a crashed daemon is replaced, a live one is an
-    /// error, and so is anything at `path` that is not a socket (it is left as it is).
-    public init(path: String, reactor: Reactor, handler: @escaping @MainActor (ControlRequest) -> ControlReply) throws(ControlSocketError) {
+    /// error, and so is anything at `path` that is not a socket (it is left as it is). Requests
+    /// whose replies stream go to `streamHandler` (none: they are refused).
+    public init(
+        path: String, reactor: Reactor, handler: @escaping @MainActor (ControlRequest) -> ControlReply,
+        streamHandler: (@MainActor (ControlStream) -> Void)? = nil
+    ) throws(ControlSocketError) {
         self.path = path
         self.reactor = reactor
         self.handler = handler
+        self.streamHandler = streamHandler
         guard let address = UnixSocketAddress(path: path) else {
             throw ControlSocketError("the control socket path is too long: \(path)")
         }
@@ -141,7 +150,10 @@ public final class ControlServer {
             client.socket = FileDescriptor(owning: descriptor)
             clients[descriptor] = client
             do {
-                client.watch = try reactor.watch(descriptor, interest: .readable) { [weak self] _ in self?.read(descriptor) }
+                client.watch = try reactor.watch(descriptor, interest: .readable) { [weak self] events in
+                    if events.contains(.writable) { self?.flushClient(descriptor) }
+                    if !events.subtracting(.writable).isEmpty { self?.read(descriptor) }
+                }
             } catch {
                 Logger.warning("control socket: cannot watch a client: \(error)")
                 drop(descriptor)
@@ -183,23 +195,58 @@ public final class ControlServer {
         let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
         if count < 0, errno == EAGAIN || errno == EINTR { return }
         guard count > 0 else { return drop(descriptor) }
+        // A streaming client has said its request: anything more it sends is ignored.
+        guard client.stream == nil else { return }
         client.buffer += chunk[0..<count]
         if let newline = client.buffer.firstIndex(of: UInt8(ascii: "\n")) {
             let line = String(decoding: client.buffer[..<newline], as: UTF8.self)
-            answer(descriptor, handle(line))
+            handle(line, from: descriptor, client)
         } else if client.buffer.count > ControlRequest.maximumLength {
             answer(descriptor, .error("request too long"))
         }
     }
 
-    private func handle(_ line: String) -> ControlReply {
+    private func handle(_ line: String, from descriptor: Int32, _ client: Client) {
         switch ControlRequest.parse(line) {
         case .success(let request):
             Logger.debug("control socket: \(request.line)")
-            return handler(request)
+            guard request.streamsReply else { return answer(descriptor, handler(request)) }
+            guard let streamHandler else { return answer(descriptor, .error("this daemon cannot answer '\(request.line)'")) }
+            // A stream lasts as long as the daemon has something to say.
+            client.timeout?.cancel()
+            client.timeout = nil
+            let stream = ControlStream(request: request, descriptor: descriptor, server: self)
+            client.stream = stream
+            streamHandler(stream)
         case .failure(let error):
-            return .error(error.message)
+            answer(descriptor, .error(error.message))
         }
+    }
+
+    /// Writes what `stream` has queued, as much as the socket takes; closes when it is finished
+    /// and all sent, and drops a client that lets too much pile up.
+    func flush(_ stream: ControlStream) {
+        guard let client = clients[stream.descriptor], client.stream === stream else { return }
+        flushClient(stream.descriptor)
+    }
+
+    private func flushClient(_ descriptor: Int32) {
+        guard let client = clients[descriptor], let stream = client.stream else { return }
+        while !stream.pending.isEmpty {
+            let written = stream.pending.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK { break }
+                return drop(descriptor)
+            }
+            stream.pending.removeFirst(written)
+        }
+        if stream.pending.count > ControlStream.maximumQueued {
+            Logger.warning("control socket: a client fell \(stream.pending.count) bytes behind '\(stream.request.line)'; dropped")
+            return drop(descriptor)
+        }
+        if stream.pending.isEmpty && stream.finishing { return drop(descriptor) }
+        client.watch?.interest = stream.pending.isEmpty ? .readable : [.readable, .writable]
     }
 
     /// Writes the reply (small enough for the socket buffer: one write) and closes.
@@ -214,5 +261,6 @@ public final class ControlServer {
         client.timeout?.cancel()
         try? client.socket.take()?.close()
         updateListening()
+        client.stream?.ended()
     }
 }
