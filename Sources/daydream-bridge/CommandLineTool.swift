@@ -14,6 +14,7 @@ enum CommandLineTool {
     static let commands: [any Subcommand.Type] = [
         RunCommand.self,
         ProfileCommand.self,
+        CalibrateCommand.self,
         FollowFocusCommand.self,
         DecodeCommand.self,
         CheckConfigCommand.self,

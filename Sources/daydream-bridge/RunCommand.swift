@@ -146,6 +146,7 @@ enum RunCommand: Subcommand {
             let daemon = try BridgeDaemon<SinkOutput>(loaded: loaded, profile: profile, reactor: reactor) { configuration, label throws(VirtualDeviceError) in
                 SinkOutput(sink: try makeSink(configuration), label: label)
             }
+            daemon.biasStore = GyroBiasStore.forDaemon(environment: GyroBiasStore.processEnvironment())
             let dsu = dsuAddress.flatMap { DSUStartup.start(on: $0, reactor: reactor) }
             return try serve(
                 daemon, dsu: dsu, bus: bus, reactor: reactor, controlSocket: controlSocket, recording: recording,

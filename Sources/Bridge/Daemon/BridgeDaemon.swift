@@ -4,6 +4,7 @@ import Glibc
 import BridgeConfig
 import DSUServer
 import DaydreamCore
+import DaydreamProtocol
 import Descriptors
 import EventLoop
 import Mapping
@@ -54,6 +55,13 @@ public final class BridgeDaemon<Output: DeviceOutput> {
     /// The application a desktop said has the focus (`follow-focus`, `SetFocusedApplication`), if any.
     public var focusedApplication: FocusedApplication? { follower.focused }
     private var follower = FocusFollower()
+    /// Where measured gyro biases are kept (none: measured ones apply until exit only); set
+    /// before controllers arrive.
+    public var biasStore: GyroBiasStore? {
+        get { calibrations.store }
+        set { calibrations = GyroCalibrations(store: newValue) }
+    }
+    private var calibrations = GyroCalibrations(store: nil)
     /// True while the daemon switches profiles itself (focus, reload): the engines' notices of
     /// those switches are not switches by hand.
     private var switchingItself = false
@@ -99,6 +107,8 @@ public final class BridgeDaemon<Output: DeviceOutput> {
             do {
                 control = try ControlServer(path: controlSocket, reactor: reactor) { [weak self] request in
                     self?.handle(request) ?? .error("stopping")
+                } streamHandler: { [weak self] stream in
+                    self?.handle(stream)
                 }
                 Logger.debug("control socket at \(controlSocket)")
             } catch {
@@ -184,6 +194,7 @@ public final class BridgeDaemon<Output: DeviceOutput> {
         let session = ControllerSession(
             address: address, configuration: configuration, profileName: profileOverride, output: output, scheduler: reactor
         )
+        if let bias = calibrations.biases[address.uppercased()] { session.setGyroBias(bias) }
         session.noticeHandler = { [weak self] session, notice in
             switch notice {
             case .profileChanged(let from, let to):
@@ -192,10 +203,25 @@ public final class BridgeDaemon<Output: DeviceOutput> {
                 self?.updateStatus()
             case .recentered:
                 Logger.info("\(session.address ?? "controller"): tilt recentred")
+            case .gyroCalibrationStarted:
+                Logger.notice("\(address): measuring the gyro's bias: hold the controller still")
+                self?.changeHandler?()
+            case .gyroCalibrationProgress(let fraction):
+                self?.calibrations.progress(fraction, for: address)
+            case .gyroCalibrationFailed:
+                self?.calibrations.moved(address)
+                self?.changeHandler?()
+            case .gyroCalibrated(let bias):
+                self?.calibrations.measured(bias, for: address)
+                self?.changeHandler?()
             }
         }
         session.linkHandler = { [weak self] session, connected in
             Logger.notice("\(session.address ?? "controller"): \(connected ? "connected" : "disconnected; everything released")")
+            if !connected, session.gyroCalibrationProgress != nil {
+                session.cancelGyroCalibration()
+                self?.calibrations.disconnected(address)
+            }
             self?.updateStatus()
         }
         session.readingHandler = { [weak self] _ in self?.changeHandler?() }
@@ -241,6 +267,46 @@ public final class BridgeDaemon<Output: DeviceOutput> {
         }
         updateStatus()
         return .ok(statusLines)
+    }
+
+    /// Starts measuring the gyro's bias of every connected controller (or the one at `address`),
+    /// the controller held still; the lines say what was started. `stream`, when given, hears
+    /// the progress and each result, and is finished when all have ended.
+    public func calibrateGyro(address: String?, stream: ControlStream? = nil) -> ControlReply {
+        guard let targets = try? sessions(for: address) else {
+            let reply = ControlReply.error("no controller \(address ?? ""); controllers: \(controllerList)")
+            stream.map { reply.lines.forEach($0.send); $0.finish() }
+            return reply
+        }
+        let connected = targets.filter { target in slots.contains { $0.address == target.0 && $0.feed?.isConnected == true } }
+        if connected.isEmpty {
+            let reply = ControlReply.error("no controller is connected to measure; connect one, hold it still and calibrate again")
+            stream.map { reply.lines.forEach($0.send); $0.finish() }
+            return reply
+        }
+        for (_, session) in connected { session.calibrateGyro() }
+        let addresses = connected.map(\.0)
+        if let stream {
+            calibrations.report(addresses, on: stream, reactor: reactor) { [weak self] address in
+                _ = try? self?.sessions(for: address).forEach { $0.1.cancelGyroCalibration() }
+            }
+        }
+        return .ok(addresses.map { "\($0): measuring the gyro's bias" })
+    }
+
+    /// One line per controller: its gyro bias, or that it has none.
+    public var calibrationLines: [String] {
+        calibrations.lines(for: slots.compactMap(\.address))
+    }
+
+    /// The bias measured for the controller at `address`, if any (rad/s about each axis).
+    public func gyroBias(address: String) -> Vector3? {
+        calibrations.biases[address.uppercased()]
+    }
+
+    private var controllerList: String {
+        let addresses = slots.compactMap(\.address)
+        return addresses.isEmpty ? "none" : addresses.joined(separator: ", ")
     }
 
     /// Takes the orientation of the next motion packet as the tilt's zero, for every controller
@@ -312,6 +378,16 @@ public final class BridgeDaemon<Output: DeviceOutput> {
         case .focus(let ids):
             { setFocusedApplication(FocusedApplication(ids: ids)); return .ok(statusLines) }()
         case .activeProfile: .ok([activeProfile])
+        case .calibrate(let address): calibrateGyro(address: address)
+        }
+    }
+
+    private func handle(_ stream: ControlStream) {
+        switch stream.request {
+        case .calibrate(let address): _ = calibrateGyro(address: address, stream: stream)
+        default:
+            stream.send("error: '\(stream.request.line)' does not stream")
+            stream.finish()
         }
     }
 
@@ -426,7 +502,8 @@ public final class BridgeDaemon<Output: DeviceOutput> {
             return ControllerStatus(
                 address: address, name: slot.feed?.name, isConnected: slot.feed?.isConnected == true,
                 batteryPercent: slot.feed?.batteryPercent, firmware: slot.feed?.deviceInformation.firmwareVersion,
-                profile: session.profileName, statistics: session.statistics)
+                profile: session.profileName, statistics: session.statistics,
+                gyroBias: calibrations.biases[address.uppercased()], isCalibrating: session.gyroCalibrationProgress != nil)
         }
     }
 

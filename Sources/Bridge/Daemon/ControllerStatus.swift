@@ -1,4 +1,5 @@
 import DaydreamCore
+import DaydreamProtocol
 
 /// What the daemon shows of one controller (the D-Bus API's `Controller1` properties).
 public struct ControllerStatus: Equatable, Sendable {
@@ -16,4 +17,8 @@ public struct ControllerStatus: Equatable, Sendable {
     public var profile: String
     /// Its packets received, lost and malformed.
     public var statistics: DDControllerStatistics
+    /// The gyro's measured bias (rad/s about each axis), once calibrated.
+    public var gyroBias: Vector3?
+    /// Whether the gyro's bias is being measured now.
+    public var isCalibrating: Bool
 }

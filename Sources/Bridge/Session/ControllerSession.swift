@@ -121,6 +121,25 @@ public final class ControllerSession<Output: BridgeOutput>: ControllerConsumer {
         engine.requestRecenter()
     }
 
+    /// Starts measuring the gyro's bias (the controller held still); a notice says how it ended.
+    public func calibrateGyro() {
+        engine.startGyroCalibration()
+        reportNotices()
+    }
+
+    /// Stops a bias measurement without a result (the controller went away).
+    public func cancelGyroCalibration() {
+        engine.cancelGyroCalibration()
+    }
+
+    /// Applies a bias measured before.
+    public func setGyroBias(_ bias: Vector3) {
+        engine.setGyroBias(bias)
+    }
+
+    /// How far a bias measurement is (0...1), nil when none runs.
+    public var gyroCalibrationProgress: Double? { engine.gyroCalibrationProgress }
+
     /// Runs the engine's deadlines up to `time` (the timer calls this).
     public func advance(to time: MonotonicTime) {
         engine.advance(to: time, into: &buffer)
