@@ -120,8 +120,8 @@ struct BusAPITests {
         #expect(try rig.get(Self.bridge, BridgeBusNames.bridgeInterface, "Identity") == "s \"default\"")
         let all = try rig.gdbus("call", "--dest", Self.name, "--object-path", Self.controller, "--method",
                                 "org.freedesktop.DBus.Properties.GetAll", BridgeBusNames.controllerInterface)
-        #expect(all.stdout == "({'Address': <'C0:DD:EE:00:00:01'>, 'Battery': <byte 0x57>, 'Connected': <true>, "
-            + "'Firmware': <'1.2.3'>, 'Name': <''>, 'Packets': <uint64 3>, 'PacketsLost': <uint64 2>, "
+        #expect(all.stdout == "({'Address': <'C0:DD:EE:00:00:01'>, 'Battery': <byte 0x57>, 'Calibrating': <false>, 'Connected': <true>, "
+            + "'Firmware': <'1.2.3'>, 'GyroBias': <@ad []>, 'Name': <''>, 'Packets': <uint64 3>, 'PacketsLost': <uint64 2>, "
             + "'PacketsMalformed': <uint64 1>, 'Profile': <'pad'>},)\n", "\(all.stderr)")
         let managed = try rig.gdbus("call", "--dest", Self.name, "--object-path", Self.bridge, "--method",
                                     "org.freedesktop.DBus.ObjectManager.GetManagedObjects")
@@ -206,6 +206,36 @@ struct BusAPITests {
             changed + "{'Profile': <'keys'>}, @as [])",
             changed + "{'Battery': <byte 0x56>}, @as [])",
         ])
+        monitor.tool.stop()
+    }
+
+    /// `CalibrateGyro()`: `Calibrating` goes true, and after the hold (2 s by the controller's
+    /// stamps) `GyroBias` holds the measured rate in deg/s and `Calibrating` goes false.
+    @Test func calibrateGyroAnnouncesTheHoldAndTheBias() throws {
+        let rig = try Rig()
+        defer { rig.finish() }
+        let feed = rig.connectController()
+        let monitor = try rig.monitor()
+        let interface = BridgeBusNames.controllerInterface
+        let refused = try rig.busctl("call", Self.name, Self.controller, interface, "CalibrateGyro")
+        #expect(refused.status == 0, "\(refused.stderr)")
+        #expect(try rig.get(Self.controller, interface, "Calibrating") == "b true")
+        for index in 0...200 {
+            let packet = DaydreamPacket(time: UInt16(index * 10 % 512), sequence: UInt8(index % 32), gyro: RawVector(-2, 0, 4))
+            var bytes = PacketBytes()
+            bytes.withUnsafeMutableBytes { packet.encode(into: $0) }
+            bytes.withUnsafeBytes { feed.receive($0, at: rig.reactor.now) }
+        }
+        #expect(rig.reactor.run(until: { monitor.tool.stdout.contains("'GyroBias': <[") }, timeout: .seconds(10), checkingEvery: .milliseconds(5)))
+        let changed = "\(Self.controller): org.freedesktop.DBus.Properties.PropertiesChanged ('org.daydream_bridge.Controller1', "
+        // -2 and 4 counts of 2048/4095 deg/s, averaged over 200 packets (the last digits are the sum's rounding).
+        let signals = rig.signals(monitor).suffix(2)
+        #expect(signals.first == changed + "{'Calibrating': <true>}, @as [])")
+        #expect(signals.last?.hasPrefix(changed + "{'Calibrating': <false>, 'GyroBias': <[-1.00024420024") == true, "\(signals)")
+        #expect(signals.last?.contains(", 0.0, 2.0004884004") == true, "\(signals)")
+        feed.linkChanged(connected: false, at: rig.reactor.now)
+        let offline = try rig.busctl("call", Self.name, Self.controller, interface, "CalibrateGyro")
+        #expect(offline.stderr.contains("is not connected; connect it, hold it still and calibrate again"), "\(offline.stderr)")
         monitor.tool.stop()
     }
 

@@ -16,6 +16,9 @@ public protocol BridgeBusBackend: AnyObject {
     func reload() -> ConfigReloader.Outcome
     /// Takes the next motion packet's orientation as the tilt's zero.
     func recenter(address: String?) -> ControlReply
+    /// Starts measuring the gyro's bias of every connected controller (or the one at
+    /// `address`); `stream`, when given, hears the progress and results.
+    func calibrateGyro(address: String?, stream: ControlStream?) -> ControlReply
     /// Notes the application a desktop says has the focus.
     func setFocusedApplication(_ application: FocusedApplication)
 }

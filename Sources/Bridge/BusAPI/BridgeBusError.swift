@@ -12,6 +12,11 @@ enum BridgeBusError {
         error("NoController", "no controller \(address)")
     }
 
+    /// A controller that is not connected, so it cannot be measured.
+    static func notConnected(_ address: String) -> DBusError {
+        error("NotConnected", "controller \(address) is not connected; connect it, hold it still and calibrate again")
+    }
+
     /// A reload that found errors: the running config stays.
     static func invalidConfig(_ reasons: [String]) -> DBusError {
         error("InvalidConfig", "the config has errors, so the running one stays:\n" + reasons.joined(separator: "\n"))

@@ -1,4 +1,5 @@
 import DBus
+import DaydreamProtocol
 import Mapping
 
 /// The API's two interfaces, answered from the daemon: `Bridge1` on `/org/daydream_bridge` and
@@ -46,7 +47,8 @@ enum BridgeBusInterfaces {
     }
 
     /// `Controller1` for the controller at `address`: `Address`, `Name`, `Connected`, `Battery`,
-    /// `Firmware`, `Profile` (writable), `Packets`, `PacketsLost`, `PacketsMalformed`; `Recenter`.
+    /// `Firmware`, `Profile` (writable), `Packets`, `PacketsLost`, `PacketsMalformed`, `GyroBias`
+    /// (deg/s about x, y, z; empty until calibrated), `Calibrating`; `Recenter`, `CalibrateGyro`.
     static func controller(_ backend: some BridgeBusBackend, address: String) -> ExportedInterface {
         func status() -> ControllerStatus? { backend.controllers.first { $0.address == address } }
         return ExportedInterface(
@@ -54,6 +56,13 @@ enum BridgeBusInterfaces {
             methods: [
                 ExportedMethod("Recenter") { _ in
                     guard backend.recenter(address: address).succeeded else { return .failure(BridgeBusError.noController(address)) }
+                    return .success([])
+                },
+                ExportedMethod("CalibrateGyro") { _ in
+                    guard status()?.isConnected == true else { return .failure(BridgeBusError.notConnected(address)) }
+                    guard backend.calibrateGyro(address: address, stream: nil).succeeded else {
+                        return .failure(BridgeBusError.noController(address))
+                    }
                     return .success([])
                 },
             ],
@@ -69,6 +78,8 @@ enum BridgeBusInterfaces {
                 ExportedProperty("Packets", "t", emitsChangedSignal: false) { .uint64(UInt64(status()?.statistics.received ?? 0)) },
                 ExportedProperty("PacketsLost", "t", emitsChangedSignal: false) { .uint64(UInt64(status()?.statistics.lost ?? 0)) },
                 ExportedProperty("PacketsMalformed", "t", emitsChangedSignal: false) { .uint64(UInt64(status()?.statistics.malformed ?? 0)) },
+                ExportedProperty("GyroBias", "ad") { .array(element: "d", gyroBiasDegrees(status()?.gyroBias)) },
+                ExportedProperty("Calibrating", "b") { .boolean(status()?.isCalibrating == true) },
             ])
     }
 
@@ -80,7 +91,16 @@ enum BridgeBusInterfaces {
         if old.batteryPercent != new.batteryPercent { names.append("Battery") }
         if old.firmware != new.firmware { names.append("Firmware") }
         if old.profile != new.profile { names.append("Profile") }
+        if old.gyroBias != new.gyroBias { names.append("GyroBias") }
+        if old.isCalibrating != new.isCalibrating { names.append("Calibrating") }
         return names
+    }
+
+    /// The bias in deg/s about x, y and z; none before a calibration.
+    static func gyroBiasDegrees(_ bias: Vector3?) -> [DBusValue] {
+        guard let bias else { return [] }
+        let scale = 180 / Double.pi
+        return [.double(bias.x * scale), .double(bias.y * scale), .double(bias.z * scale)]
     }
 
     static func profileNames(_ backend: some BridgeBusBackend) -> [String] {
