@@ -9,6 +9,8 @@
 /// focus [ID...]              the focused application's ids (app_id, or WM_CLASS instance and class);
 ///                            none: nothing has the focus. Profiles follow it (`applications`)
 /// active-profile             the profile every controller was last switched to (new ones start in it)
+/// watch                      stream each controller's packets (at most 60 a second), link, battery,
+///                            profile and output events as they happen (see `ControllerWatch`)
 /// calibrate [ADDRESS]        measure the gyro's bias of every controller (or one) held still; the
 ///                            reply streams: `ok`, progress lines as the hold goes on, then each result
 /// ```
@@ -27,6 +29,8 @@ public enum ControlRequest: Hashable, Sendable {
     case activeProfile
     /// `calibrate [ADDRESS]`: a streamed reply.
     case calibrate(address: String?)
+    /// `watch`: a streamed reply that lasts until the client leaves.
+    case watch
 
     /// The longest request line accepted, in bytes.
     public static let maximumLength = 512
@@ -48,12 +52,14 @@ public enum ControlRequest: Hashable, Sendable {
         case ("calibrate", 1): return .success(.calibrate(address: nil))
         case ("calibrate", 2): return .success(.calibrate(address: words[1]))
         case ("calibrate", _): return .failure(ControlError("usage: calibrate [ADDRESS]"))
+        case ("watch", 1): return .success(.watch)
+        case ("watch", _): return .failure(ControlError("usage: watch"))
         case (nil, _): return .failure(ControlError("empty request; requests: \(requestNames)"))
         case (let word?, _): return .failure(ControlError("unknown request '\(word)'; requests: \(requestNames)"))
         }
     }
 
-    private static let requestNames = "profile, next-profile, status, dsu, focus, active-profile, calibrate"
+    private static let requestNames = "profile, next-profile, status, dsu, focus, active-profile, calibrate, watch"
 
     /// The line a client sends, without the newline.
     public var line: String {
@@ -65,14 +71,17 @@ public enum ControlRequest: Hashable, Sendable {
         case .focus(let ids): (["focus"] + ids).joined(separator: " ")
         case .activeProfile: "active-profile"
         case .calibrate(let address): (["calibrate"] + (address.map { [$0] } ?? [])).joined(separator: " ")
+        case .watch: "watch"
         }
     }
 
     /// Whether the reply streams (lines as they come, until the daemon closes) rather than
     /// arriving whole.
     public var streamsReply: Bool {
-        if case .calibrate = self { return true }
-        return false
+        switch self {
+        case .calibrate, .watch: true
+        default: false
+        }
     }
 }
 

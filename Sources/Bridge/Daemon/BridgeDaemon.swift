@@ -62,6 +62,12 @@ public final class BridgeDaemon<Output: DeviceOutput> {
         set { calibrations = GyroCalibrations(store: newValue) }
     }
     private var calibrations = GyroCalibrations(store: nil)
+    /// The `watch` streams and their taps on the controllers.
+    private lazy var watch: ControllerWatch = {
+        let watch = ControllerWatch(reactor: reactor)
+        watch.onIdle = { [weak self] in self?.setTapping(false) }
+        return watch
+    }()
     /// True while the daemon switches profiles itself (focus, reload): the engines' notices of
     /// those switches are not switches by hand.
     private var switchingItself = false
@@ -181,6 +187,7 @@ public final class BridgeDaemon<Output: DeviceOutput> {
             slot.attachSession(to: feed)
             Logger.notice("\(address): controller connected, profile \(session.profileName)")
         }
+        if watch.isWatching { tap(slot, true) }
         updateStatus()
     }
 
@@ -199,6 +206,7 @@ public final class BridgeDaemon<Output: DeviceOutput> {
             switch notice {
             case .profileChanged(let from, let to):
                 Logger.notice("\(session.address ?? "controller"): profile \(from) -> \(to)")
+                if self?.watch.isWatching == true, let now = self?.reactor.now { self?.watch.send(address, "profile \(to)", at: now) }
                 if self?.switchingItself == false { self?.follower.switchedByHand() }
                 self?.updateStatus()
             case .recentered:
@@ -379,15 +387,52 @@ public final class BridgeDaemon<Output: DeviceOutput> {
             { setFocusedApplication(FocusedApplication(ids: ids)); return .ok(statusLines) }()
         case .activeProfile: .ok([activeProfile])
         case .calibrate(let address): calibrateGyro(address: address)
+        case .watch: .error("watch streams: it is answered as a stream")
         }
     }
 
     private func handle(_ stream: ControlStream) {
         switch stream.request {
         case .calibrate(let address): _ = calibrateGyro(address: address, stream: stream)
+        case .watch: startWatching(stream)
         default:
             stream.send("error: '\(stream.request.line)' does not stream")
             stream.finish()
+        }
+    }
+
+    // MARK: Watch
+
+    private func startWatching(_ stream: ControlStream) {
+        var current: [(address: String, text: String)] = []
+        for slot in slots {
+            guard let address = slot.address, let session = slot.session else { continue }
+            current.append((address, slot.feed?.isConnected == true ? "connected" : "disconnected"))
+            if let battery = slot.feed?.batteryPercent { current.append((address, "battery \(battery)")) }
+            current.append((address, "profile \(session.profileName)"))
+        }
+        let first = !watch.isWatching
+        watch.add(stream, current: current)
+        if first { setTapping(true) }
+    }
+
+    /// Puts the watch's taps on every controller, or takes them off.
+    private func setTapping(_ on: Bool) {
+        for slot in slots { tap(slot, on) }
+    }
+
+    private func tap(_ slot: ControllerSlot<Output>, _ on: Bool) {
+        guard let address = slot.address, let session = slot.session else { return }
+        let packets = watch.tap(for: address)
+        if on {
+            // Before the session, so a packet's line comes before the events it causes.
+            slot.feed?.detach(session)
+            slot.feed?.attach(packets)
+            slot.feed?.attach(session)
+            session.eventTap = { [weak self] events, time in self?.watch.send(events, of: address, at: time) }
+        } else {
+            slot.feed?.detach(packets)
+            session.eventTap = nil
         }
     }
 
@@ -466,6 +511,7 @@ public final class BridgeDaemon<Output: DeviceOutput> {
             let session = makeSession(address: address, output: slot.output)
             if let previousProfile, new.profile(named: previousProfile) != nil { session.switchProfile(to: previousProfile, at: now) }
             slot.replaceSession(with: session)
+            if watch.isWatching { tap(slot, true) }
         }
         updateStatus()
     }

@@ -26,6 +26,9 @@ public final class ControllerSession<Output: BridgeOutput>: ControllerConsumer {
     public var linkHandler: (@MainActor (ControllerSession, Bool) -> Void)?
     /// Called when the controller's battery level or Device Information was read.
     public var readingHandler: (@MainActor (ControllerSession) -> Void)?
+    /// Sees each frame of output events before the devices do (a `watch` stream); nil, the
+    /// usual case, costs a packet one check. Unchecked like `engine`: set only between packets.
+    @exclusivity(unchecked) public var eventTap: (@MainActor (UnsafeBufferPointer<OutputEvent>, MonotonicTime) -> Void)?
     /// The packets received, lost on the way (gaps in the sequence) and malformed (dropped).
     public var statistics: DDControllerStatistics { counter.statistics }
     /// Notifications that were not packets, dropped.
@@ -206,6 +209,7 @@ public final class ControllerSession<Output: BridgeOutput>: ControllerConsumer {
 
     private func flush(at time: MonotonicTime) {
         guard !buffer.isEmpty else { return }
+        if let eventTap { buffer.withEvents { eventTap($0, time) } }
         Self.send(&buffer, to: output, at: time)
     }
 

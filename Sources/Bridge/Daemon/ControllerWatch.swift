@@ -1,0 +1,118 @@
+import DaydreamCore
+import DaydreamProtocol
+import EventLoop
+import EventVocabulary
+import Recording
+import Timebase
+
+/// The `watch` streams: what each controller does and what the bridge makes of it, as lines a
+/// client can play like a recording. Each line starts with the controller's address and the
+/// seconds since the stream began, then a recording's event (a packet in hex, `connected`,
+/// `disconnected`, `battery N`), `profile NAME`, or `event DEVICE TYPE CODE VALUE` for each
+/// output event (the frames' `SYN_REPORT`s left out). Packets go out at most `maximumRate` a
+/// second per controller, the latest one winning; everything else goes out as it happens.
+/// Nothing is tapped while no stream watches.
+@MainActor
+final class ControllerWatch {
+    /// The most packets a second each controller sends to a stream.
+    static let maximumRate = 60
+    static let packetInterval = TimeSpan(nanoseconds: 1_000_000_000 / Int64(maximumRate))
+
+    private let reactor: Reactor
+    private var streams: [(stream: ControlStream, start: MonotonicTime)] = []
+    private var taps: [String: PacketTap] = [:]
+    /// Runs when the last stream ends: the taps come off.
+    var onIdle: (@MainActor () -> Void)?
+
+    /// Whether any stream watches.
+    var isWatching: Bool { !streams.isEmpty }
+
+    init(reactor: Reactor) {
+        self.reactor = reactor
+    }
+
+    /// Starts `stream`: `ok`, then each controller's state as it is now (`lines`).
+    func add(_ stream: ControlStream, current lines: [(address: String, text: String)]) {
+        stream.send("ok")
+        streams.append((stream, reactor.now))
+        for line in lines { stream.send("\(line.address) 0.000000 \(line.text)") }
+        stream.onEnd = { [weak self, weak stream] in
+            guard let self else { return }
+            self.streams.removeAll { $0.stream === stream }
+            if self.streams.isEmpty { self.onIdle?() }
+        }
+    }
+
+    /// Tells every stream `text` about the controller at `address`.
+    func send(_ address: String, _ text: String, at time: MonotonicTime) {
+        for watcher in streams {
+            watcher.stream.send("\(address) \(RecordingFormat.formatTime(time - watcher.start)) \(text)")
+        }
+    }
+
+    /// Sends the output events of one frame.
+    func send(_ events: UnsafeBufferPointer<OutputEvent>, of address: String, at time: MonotonicTime) {
+        for event in events where !event.isSynReport { send(address, "event " + EventCodeNames.line(event), at: time) }
+    }
+
+    /// The consumer to attach to the controller's feed while streams watch.
+    func tap(for address: String) -> PacketTap {
+        if let tap = taps[address] { return tap }
+        let tap = PacketTap(address: address, watch: self, reactor: reactor)
+        taps[address] = tap
+        return tap
+    }
+
+    /// A controller's packets, link and battery, thinned to `maximumRate`.
+    final class PacketTap: ControllerConsumer {
+        let address: String
+        private unowned let watch: ControllerWatch
+        private let reactor: Reactor
+        private var lastSent: MonotonicTime?
+        private var waiting: (bytes: PacketBytes, time: MonotonicTime)?
+        private var timer: ScheduledTimer?
+
+        init(address: String, watch: ControllerWatch, reactor: Reactor) {
+            self.address = address
+            self.watch = watch
+            self.reactor = reactor
+        }
+
+        func receive(_ bytes: UnsafeRawBufferPointer, at time: MonotonicTime) {
+            guard watch.isWatching, bytes.count == PacketLayout.length else { return }
+            var packet = PacketBytes()
+            packet.withUnsafeMutableBytes { $0.copyMemory(from: bytes) }
+            if let lastSent, time - lastSent < ControllerWatch.packetInterval {
+                waiting = (packet, time)
+                if timer == nil {
+                    timer = reactor.schedule(at: lastSent + ControllerWatch.packetInterval) { [weak self] in self?.sendWaiting() }
+                }
+                return
+            }
+            send(packet, at: time)
+        }
+
+        func linkChanged(connected: Bool, at time: MonotonicTime) {
+            if !connected { sendWaiting() }
+            watch.send(address, connected ? "connected" : "disconnected", at: time)
+        }
+
+        func batteryChanged(percent: Int, at time: MonotonicTime) {
+            watch.send(address, "battery \(percent)", at: time)
+        }
+
+        private func sendWaiting() {
+            timer?.cancel()
+            timer = nil
+            guard let waiting else { return }
+            self.waiting = nil
+            send(waiting.bytes, at: waiting.time)
+        }
+
+        private func send(_ packet: PacketBytes, at time: MonotonicTime) {
+            lastSent = time
+            let hex = packet.withUnsafeBytes { Hex.encode(Array($0)) }
+            watch.send(address, hex, at: time)
+        }
+    }
+}

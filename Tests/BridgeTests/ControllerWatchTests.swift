@@ -1,0 +1,98 @@
+@testable import Bridge
+import DaydreamCore
+import DaydreamProtocol
+import Descriptors
+import EventLoop
+import Foundation
+import Testing
+import Timebase
+
+/// `watch` on the daemon's control socket: the state at the start, packets thinned to 60 a
+/// second with the latest winning, link, battery, profile and output events as they happen,
+/// and nothing tapped once the last watcher leaves.
+@Suite("watch", .serialized)
+@MainActor
+struct ControllerWatchTests {
+    /// A client on the test's own loop: connects, asks, and reads what has arrived.
+    final class Client {
+        let descriptor: Int32
+        var text = ""
+
+        init(_ path: String, request: String) throws {
+            let connection = try ControlClient.connect(path, nonBlocking: true)
+            descriptor = dup(connection.rawValue)
+            _ = FileOutput.write(request + "\n", to: descriptor)
+        }
+
+        /// The lines so far, without the times (the second word).
+        var lines: [String] {
+            text.split(separator: "\n").map { line in
+                let words = line.split(separator: " ", maxSplits: 2).map(String.init)
+                return words.count == 3 ? "\(words[0]) \(words[2])" : String(line)
+            }
+        }
+
+        func readAvailable() {
+            var bytes = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+                guard count > 0 else { return }
+                text += String(decoding: bytes[..<count], as: UTF8.self)
+            }
+        }
+
+        func close() { Glibc.close(descriptor) }
+    }
+
+    static func packet(_ sequence: Int, buttons: DaydreamButtons = []) -> PacketBytes {
+        var bytes = PacketBytes()
+        bytes.withUnsafeMutableBytes { DaydreamPacket(sequence: UInt8(sequence % 32), buttons: buttons).encode(into: $0) }
+        return bytes
+    }
+
+    static func hex(_ bytes: PacketBytes) -> String { bytes.withUnsafeBytes { Hex.encode(Array($0)) } }
+
+    @Test func aWatcherSeesStatePacketsAndEventsAndLeavesNoTapBehind() throws {
+        let harness = try DaemonTests.Harness()
+        defer { harness.finish() }
+        let path = harness.directory + "/run/control"
+        try harness.daemon.start(controlSocket: path)
+        let feed = harness.controller()
+        feed.batteryChanged(percent: 77, at: harness.reactor.now)
+        let client = try Client(path, request: "watch")
+        let address = "C0:DD:EE:00:00:01"
+        #expect(harness.reactor.run(until: { client.readAvailable(); return client.lines.count == 4 }, timeout: .seconds(5)))
+        #expect(client.lines == ["ok", "\(address) connected", "\(address) battery 77", "\(address) profile pad"])
+        #expect(feed.consumerCount == 2)
+
+        // A click, then nine more packets at once: the click's packet goes out, the rest wait
+        // and only the latest follows, a sixtieth of a second later.
+        let click = Self.packet(1, buttons: .click)
+        click.withUnsafeBytes { feed.receive($0, at: harness.reactor.now) }
+        var last = click
+        for sequence in 2...10 {
+            last = Self.packet(sequence, buttons: .click)
+            last.withUnsafeBytes { feed.receive($0, at: harness.reactor.now) }
+        }
+        // Written at once, without a turn of the loop: the click's packet and events, not the latest.
+        client.readAvailable()
+        #expect(client.lines.count == 6 && !client.lines.contains("\(address) \(Self.hex(last))"), "\(client.lines)")
+        _ = harness.daemon.switchProfile(to: "keys", address: nil)
+        #expect(harness.reactor.run(until: { client.readAvailable(); return client.lines.contains("\(address) \(Self.hex(last))") },
+                                    timeout: .seconds(5)))
+        #expect(Array(client.lines.dropFirst(4)) == [
+            "\(address) \(Self.hex(click))",
+            "\(address) event gamepad EV_KEY BTN_SOUTH 1",
+            "\(address) event gamepad EV_KEY BTN_SOUTH 0",
+            "\(address) profile keys",
+            "\(address) \(Self.hex(last))",
+        ])
+
+        feed.linkChanged(connected: false, at: harness.reactor.now)
+        #expect(harness.reactor.run(until: { client.readAvailable(); return client.lines.last == "\(address) disconnected" }, timeout: .seconds(5)))
+
+        // The watcher leaves: the taps come off.
+        client.close()
+        #expect(harness.reactor.run(until: { feed.consumerCount == 1 }, timeout: .seconds(5)))
+    }
+}
