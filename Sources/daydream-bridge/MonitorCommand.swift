@@ -24,11 +24,10 @@ enum MonitorCommand: Subcommand {
     battery, packets per second and lost packets. Redraws in place on the
     terminal's alternate screen; works inside tmux and screen.
 
-    Shows the first paired controller that connects, or ADDRESS. Do not run
-    it beside 'run' for the same controller: each takes its packets.
-
-    While a bridge runs, its DSU server's address and clients are shown too
-    (asked over its control socket once a second).
+    Shows the first paired controller that connects, or ADDRESS. While a
+    bridge runs, the controller is shown through the bridge (its control
+    socket's watch stream, at most 60 packets a second) rather than taken
+    from it, with the bridge's DSU server's address and clients.
     """
     static let notes = """
     Keys: q quits. SIGINT, SIGTERM and SIGHUP quit too; the terminal is
@@ -72,13 +71,16 @@ enum MonitorCommand: Subcommand {
         return ExitCode.success
     }
 
-    /// The first paired controller that connects (or `address`), through BlueZ. Log lines would
-    /// scribble over the screen, so the newest one is shown as the status line instead.
+    /// The first paired controller that connects (or `address`): through the running bridge's
+    /// `watch` stream when one answers, else through BlueZ. Log lines would scribble over the
+    /// screen, so the newest one is shown as the status line instead.
     @MainActor
     private static func live(terminal: Terminal, address: String?) -> Int32 {
-        let model = MonitorModel(feed: nil, source: "live")
+        let paths = ControlSocketPath.candidatesForClient(environment: ControlSocketPath.processEnvironment())
         do {
             let reactor = try Reactor()
+            if let bridged = try throughBridge(terminal: terminal, address: address, paths: paths, reactor: reactor) { return bridged }
+            let model = MonitorModel(feed: nil, source: "live")
             let app = try MonitorApp(model: model, terminal: terminal, reactor: reactor)
             var managerOptions = DaydreamControllerManager.Options()
             managerOptions.makesControllerModels = false  // the monitor's model consumes the packets itself
@@ -99,9 +101,7 @@ enum MonitorCommand: Subcommand {
                 model.attach(feed)
             }
             manager.problemHandler = { model.message = $0.advice }
-            let daemon = MonitorDaemonPoller(
-                model: model, paths: ControlSocketPath.candidatesForClient(environment: ControlSocketPath.processEnvironment()),
-                reactor: reactor)
+            let daemon = MonitorDaemonPoller(model: model, paths: paths, reactor: reactor)
             try app.start()
             manager.start()
             daemon.start()
@@ -112,6 +112,33 @@ enum MonitorCommand: Subcommand {
             printError("Error: \(error)")
             return ExitCode.failure
         }
+        return ExitCode.success
+    }
+
+    /// The view through a running bridge's `watch` stream (packets thinned to 60 a second); nil
+    /// when no bridge answers.
+    @MainActor
+    private static func throughBridge(terminal: Terminal, address: String?, paths: [String], reactor: Reactor) throws -> Int32? {
+        let model = MonitorModel(feed: nil, source: "through the bridge")
+        let controllers = WatchedControllers()
+        controllers.feedAdded = { feed in
+            guard model.feed == nil, address == nil || feed.address.uppercased() == address else { return }
+            model.attach(feed)
+        }
+        let watch = ControlWatchClient(paths: paths, reactor: reactor) { line in
+            controllers.take(line, at: reactor.now)
+        } ended: { reason in
+            controllers.endAll(at: reactor.now)
+            model.message = "the bridge stopped" + (reason.map { ": \($0)" } ?? "")
+        }
+        guard let watch else { return nil }
+        defer { watch.stop() }
+        let app = try MonitorApp(model: model, terminal: terminal, reactor: reactor)
+        let daemon = MonitorDaemonPoller(model: model, paths: [watch.path], reactor: reactor)
+        try app.start()
+        daemon.start()
+        reactor.run()
+        daemon.stop()
         return ExitCode.success
     }
 }

@@ -91,6 +91,17 @@ struct ControllerWatchTests {
         feed.linkChanged(connected: false, at: harness.reactor.now)
         #expect(harness.reactor.run(until: { client.readAvailable(); return client.lines.last == "\(address) disconnected" }, timeout: .seconds(5)))
 
+        // Every line reads back as what it says.
+        let parsed = client.text.split(separator: "\n").dropFirst().map { WatchLine($0) }
+        #expect(parsed.allSatisfy { $0 != nil && $0?.address == address })
+        #expect(parsed.compactMap { $0?.event } == [
+            .connected, .battery(77), .profile("pad"), .packet(click.withUnsafeBytes { Array($0) }),
+            .output("gamepad EV_KEY BTN_SOUTH 1"), .output("gamepad EV_KEY BTN_SOUTH 0"), .profile("keys"),
+            .packet(last.withUnsafeBytes { Array($0) }), .disconnected,
+        ])
+        #expect(WatchLine("C0:DD:EE:00:00:01 0.5 0012") == nil, "a packet of the wrong length")
+        #expect(WatchLine("C0:DD:EE:00:00:01 soon connected") == nil)
+
         // The watcher leaves: the taps come off.
         client.close()
         #expect(harness.reactor.run(until: { feed.consumerCount == 1 }, timeout: .seconds(5)))

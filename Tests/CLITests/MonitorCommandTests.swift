@@ -64,6 +64,29 @@ struct MonitorCommandTests {
         #expect(try !session.capture().contains("daydream-bridge monitor"))
     }
 
+    /// With a bridge running, `monitor` shows its controller through the bridge's `watch`
+    /// stream instead of taking the controller from it: the replayed click lights up, the
+    /// battery shows, and when the bridge stops the view says so.
+    @Test func withABridgeRunningItWatchesThroughTheBridge() throws {
+        let runtime = temporaryPath("runtime")
+        try FileManager.default.createDirectory(atPath: runtime + "/daydream-bridge", withIntermediateDirectories: true)
+        let recording = Self.recordings.appendingPathComponent("disconnect.recording").path
+        let bridge = try RunningBinary(["run", "--replay", recording, "--print", "--socket", runtime + "/daydream-bridge/control"],
+                                       directory: scratch.path)
+        defer { bridge.signal(SIGTERM); _ = bridge.waitForExit() }
+        #expect(bridge.waitFor { bridge.stderr.contains("running with") }, "\(bridge.stderr)")
+        let statusFile = temporaryPath("status")
+        let session = try TmuxSession(command: "XDG_RUNTIME_DIR=\(runtime) \(BuiltBinary.url.path) monitor; echo $? > \(statusFile); sleep 30")
+        defer { session.kill() }
+        let shown = try #require(try session.waitFor { $0.contains("through the bridge") && $0.contains("C0:DD:EE:00:00:01") })
+        #expect(shown.contains("daydream-bridge monitor"))
+        bridge.signal(SIGTERM)
+        _ = bridge.waitForExit()
+        #expect(try session.waitFor { $0.contains("the bridge stopped") } != nil)
+        try session.sendKeys("q")
+        #expect(status(statusFile) == "0")
+    }
+
     @Test func sigtermRestoresTheTerminalAndExitsZero() throws {
         let statusFile = temporaryPath("status")
         let pidFile = temporaryPath("pid")
