@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import DaydreamProtocol
+import Descriptors
 
 /// Each controller's measured gyro bias, kept in the state directory so it applies after a
 /// reconnect and a restart: one line per controller, `AA:BB:CC:DD:EE:FF X Y Z` (rad/s), in
@@ -51,15 +52,10 @@ public struct GyroBiasStore: Sendable {
             return "cannot make \(directory): \(String(cString: strerror(errno)))"
         }
         // Written beside and renamed over: a crash never leaves half a file.
-        let temporary = path + ".new"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { return "cannot write \(temporary): \(String(cString: strerror(errno)))" }
-        let bytes = Array(text.utf8)
-        let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-        close(descriptor)
-        guard written == bytes.count, rename(temporary, path) == 0 else {
-            unlink(temporary)
-            return "cannot write \(path): \(String(cString: strerror(errno)))"
+        do {
+            try FileReplacement.write(Array(text.utf8), to: path)
+        } catch {
+            return "cannot write \(path): \(error)"
         }
         return nil
     }
