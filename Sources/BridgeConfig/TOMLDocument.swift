@@ -49,6 +49,7 @@ public struct TOMLDocument: Sendable, Equatable {
     private static func value(at index: Int, in nodes: UnsafeBufferPointer<ctoml_node>) -> TOMLValue {
         let node = nodes[index]
         let position = SourcePosition(node.position)
+        let end = SourcePosition(node.end_position)
         let children = node.first_child ..< node.first_child + node.child_count
         switch node.kind {
         case CTOML_TABLE:
@@ -59,23 +60,23 @@ public struct TOMLDocument: Sendable, Equatable {
                     value: value(at: child, in: nodes)
                 )
             }
-            return TOMLValue(.table(TOMLTable(entries: entries)), at: position)
+            return TOMLValue(.table(TOMLTable(entries: entries)), at: position, end: end)
         case CTOML_ARRAY:
-            return TOMLValue(.array(children.map { value(at: $0, in: nodes) }), at: position)
+            return TOMLValue(.array(children.map { value(at: $0, in: nodes) }), at: position, end: end)
         case CTOML_STRING:
-            return TOMLValue(.string(text(node.text, node.text_length)), at: position)
+            return TOMLValue(.string(text(node.text, node.text_length)), at: position, end: end)
         case CTOML_INTEGER:
-            return TOMLValue(.integer(node.integer), at: position)
+            return TOMLValue(.integer(node.integer), at: position, end: end)
         case CTOML_FLOAT:
-            return TOMLValue(.float(node.floating), at: position)
+            return TOMLValue(.float(node.floating), at: position, end: end)
         case CTOML_BOOLEAN:
-            return TOMLValue(.boolean(node.boolean != 0), at: position)
+            return TOMLValue(.boolean(node.boolean != 0), at: position, end: end)
         case CTOML_DATE:
-            return TOMLValue(.date(text(node.text, node.text_length)), at: position)
+            return TOMLValue(.date(text(node.text, node.text_length)), at: position, end: end)
         case CTOML_TIME:
-            return TOMLValue(.time(text(node.text, node.text_length)), at: position)
+            return TOMLValue(.time(text(node.text, node.text_length)), at: position, end: end)
         default:
-            return TOMLValue(.dateTime(text(node.text, node.text_length)), at: position)
+            return TOMLValue(.dateTime(text(node.text, node.text_length)), at: position, end: end)
         }
     }
 

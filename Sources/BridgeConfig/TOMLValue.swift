@@ -20,11 +20,15 @@ public struct TOMLValue: Sendable, Equatable {
     public var content: Content
     /// Where the value starts in the text.
     public var position: SourcePosition
+    /// Just past the value's last character (unknown for tables made of `[headers]`); what an
+    /// edit in place replaces runs from `position` to here.
+    public var end: SourcePosition
 
-    /// A value holding `content`, written at `position`.
-    public init(_ content: Content, at position: SourcePosition) {
+    /// A value holding `content`, written from `position` to just before `end`.
+    public init(_ content: Content, at position: SourcePosition, end: SourcePosition = .unknown) {
         self.content = content
         self.position = position
+        self.end = end
     }
 
     /// The table, when the value is one.

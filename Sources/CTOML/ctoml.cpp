@@ -52,6 +52,7 @@ void flatten(ctoml_document &document, size_t index, const toml::node &node) {
     {
         ctoml_node &target = document.nodes[index];
         target.position = position_of(node.source().begin);
+        target.end_position = position_of(node.source().end);
         switch (node.type()) {
         case toml::node_type::table:
             target.kind = CTOML_TABLE;

@@ -43,6 +43,8 @@ typedef struct ctoml_node {
     ctoml_kind kind;
     /* Where the value starts (for a table: its header or its first key). */
     ctoml_position position;
+    /* Just past the value's last character, as toml++ records it (inline values). */
+    ctoml_position end_position;
     /* The key naming this node in its parent table, and where that key is
        written; key is NULL for the root and for array elements. */
     const char *key;

@@ -1,0 +1,132 @@
+import Descriptors
+
+/// One change to a config's text, made where the parser says the value is written, so every
+/// other byte (comments, order, blank lines, spacing) stays as it was: what the editor page
+/// saves. The result is checked before it is returned: an edit that would make the config
+/// invalid gives its diagnostics and no text.
+public struct ConfigEdit: Sendable, Equatable {
+    /// The profile the setting belongs to.
+    public var profile: String
+    /// The setting's key in the profile (`click`, `touchpad`, `gyro`).
+    public var key: String
+    /// The new value as TOML text (`"KEY_SPACE"`, `{ mode = "flick" }`); nil removes the key.
+    public var value: String?
+
+    /// Sets (or, with a nil `value`, removes) `key` in `profile`.
+    public init(profile: String, key: String, value: String?) {
+        self.profile = profile
+        self.key = key
+        self.value = value
+    }
+
+    /// Why an edit was not made.
+    public enum Failure: Error, Sendable, Equatable {
+        /// The text before the edit does not parse: it must be fixed by hand first.
+        case unparsable(ConfigDiagnostic)
+        /// The profile is written in a way an edit in place cannot extend (an inline table, or
+        /// dotted keys elsewhere): the message says so.
+        case notEditable(String)
+        /// The edited text is not a valid config: its diagnostics, at their positions in it.
+        case invalid([ConfigDiagnostic])
+        /// The file could not be read or written: the system's reason.
+        case file(String)
+    }
+
+    /// Makes the edit in the file at `path`: read, edited, checked, then written in its place
+    /// (`FileReplacement`: a reader sees the old file or the new one). The file is untouched
+    /// unless the edited text is a valid config. The new text on success.
+    public func apply(toFileAt path: String) -> Result<String, Failure> {
+        let bytes: [UInt8]
+        do {
+            bytes = try ConfigFile.read(path)
+        } catch {
+            return .failure(.file(error.description))
+        }
+        let result = applied(to: String(decoding: bytes, as: UTF8.self))
+        guard case .success(let text) = result else { return result }
+        do {
+            try FileReplacement.write(Array(text.utf8), to: path)
+        } catch {
+            return .failure(.file(error.description))
+        }
+        return result
+    }
+
+    /// `text` with the edit made; its diagnostics when the result would not load.
+    public func applied(to text: String) -> Result<String, Failure> {
+        let document: TOMLDocument
+        do {
+            document = try TOMLDocument(parsing: Array(text.utf8))
+        } catch {
+            return .failure(.unparsable(ConfigDiagnostic(at: error.position, error.message)))
+        }
+        let lines = SourceLines(text)
+        let edited: String
+        switch locate(in: document, lines) {
+        case .value(let written):
+            guard written.end != .unknown, let start = lines.offset(of: written.position), let end = lines.offset(of: written.end) else {
+                return .failure(.notEditable("\(profile).\(key) is written across a table header; edit it by hand"))
+            }
+            edited = value.map { lines.replacing(start..<end, with: $0) } ?? lines.removingLine(containing: written.position)
+        case .table(let afterLine):
+            guard let value else { return .success(text) }
+            edited = lines.inserting("\(Self.bareOrQuoted(key)) = \(value)", afterLine: afterLine)
+        case .noProfile:
+            guard let value else { return .success(text) }
+            let separator = text.isEmpty || text.hasSuffix("\n\n") ? "" : text.hasSuffix("\n") ? "\n" : "\n\n"
+            edited = text + separator + "[profile.\(Self.bareOrQuoted(profile))]\n\(Self.bareOrQuoted(key)) = \(value)\n"
+        case .notEditable(let reason):
+            return .failure(.notEditable(reason))
+        }
+        do {
+            _ = try ConfigDecoder.decodeAll(Array(edited.utf8))
+        } catch {
+            return .failure(.invalid(error.diagnostics))
+        }
+        return .success(edited)
+    }
+
+    private enum Place {
+        /// The key is written: its value.
+        case value(TOMLValue)
+        /// The profile's `[profile.NAME]` table is written, without the key: the line to add it after.
+        case table(afterLine: Int)
+        /// No profile of that name.
+        case noProfile
+        case notEditable(String)
+    }
+
+    private func locate(in document: TOMLDocument, _ lines: SourceLines) -> Place {
+        guard let profiles = document.root["profile"]?.value.table, let entry = profiles[profile] else { return .noProfile }
+        guard let table = entry.value.table else { return .notEditable("profile.\(profile) is not a table") }
+        if let written = table[key] { return .value(written.value) }
+        // A `[profile.NAME]` header starts at its line; an inline table or dotted keys do not
+        // give a place to add a line that stays inside the profile.
+        let header = entry.value.position
+        guard lines.scalar(at: header) == "[" else {
+            return .notEditable("profile.\(profile) is written inline; add \(key) by hand")
+        }
+        // After its last line of keys: a sub-table with a header of its own (`[profile.NAME.gyro]`)
+        // comes after them, and a line added below that would land in it.
+        let keys = table.entries.filter { lines.scalar(at: $0.value.position) != "[" }
+        let last = keys.map { max($0.value.end.line, $0.value.position.line) }.max() ?? header.line
+        guard table.entries.allSatisfy({ $0.keyPosition.line >= header.line }) else {
+            return .notEditable("profile.\(profile) is written with dotted keys outside its table; add \(key) by hand")
+        }
+        return .table(afterLine: max(last, header.line))
+    }
+
+    /// `key` as TOML writes it: bare when it can be, else quoted.
+    static func bareOrQuoted(_ key: String) -> String {
+        let bare = !key.isEmpty && key.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_"
+        }
+        guard !bare else { return key }
+        var quoted = "\""
+        for character in key {
+            if character == "\\" || character == "\"" { quoted.append("\\") }
+            quoted.append(character)
+        }
+        return quoted + "\""
+    }
+}
