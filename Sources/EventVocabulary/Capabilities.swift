@@ -192,25 +192,10 @@ public struct Capabilities: Hashable, Sendable {
 }
 
 extension DeviceCapabilities {
-    /// Adds the codes a device of `kind` needs to be classified as one (see `Capabilities`).
+    /// Adds the codes a device of `kind` needs to be classified as one (its description's).
     mutating func addClassificationCodes(for kind: OutputDeviceKind) {
-        switch kind {
-        case .gamepad:
-            insertKey(EventCode.btnSouth)
-            let gamepadButtons = keys.filter { (EventCode.btnJoystick..<EventCode.btnDigi).contains($0) }
-            if gamepadButtons.count < 2 { insertKey(EventCode.btnEast) }
-            insertAbsolute(EventCode.absX, .stick)
-            insertAbsolute(EventCode.absY, .stick)
-        case .mouse:
-            insertRelative(EventCode.relX)
-            insertRelative(EventCode.relY)
-            insertKey(EventCode.btnLeft)
-        case .keyboard:
-            break
-        case .motion:
-            formUnion(MotionSensors.capabilities)
-        case .pointer:
-            formUnion(AbsolutePointer.capabilities)
-        }
+        let details = kind.details
+        formUnion(details.classificationCodes)
+        details.classify?(&self)
     }
 }

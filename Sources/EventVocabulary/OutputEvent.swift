@@ -67,21 +67,27 @@ public enum OutputDeviceKind: UInt8, CaseIterable, Hashable, Sendable, CustomStr
         }
     }
 
-    /// Whether a device of this kind may carry the code without udev, libinput or SDL taking it
-    /// for another class: the kind `route` names, for the motion sensor its own axes and
-    /// `MSC_TIMESTAMP` (`MotionSensors.carries`), for the pointer its axes and buttons
-    /// (`AbsolutePointer.carries`).
-    public func accepts(type: UInt16, code: UInt16) -> Bool {
+    /// The kind's description: identity, properties, classification codes, settings (one file
+    /// per kind under `Kinds/`). A new kind is a case here, its line below, and its file.
+    public var details: DeviceKindDescription {
         switch self {
-        case .motion: MotionSensors.carries(type: type, code: code)
-        case .pointer: AbsolutePointer.carries(type: type, code: code)
-        default: Self.route(type: type, code: code) == self
+        case .gamepad: .gamepad
+        case .mouse: .mouse
+        case .keyboard: .keyboard
+        case .motion: .motion
+        case .pointer: .pointer
         }
     }
 
-    /// Whether a setting's `device = ...` may name this kind: every kind but the motion sensor,
-    /// whose axes carry the sensors alone, and the pointer, whose axes carry the orientation alone.
-    public var takesSettings: Bool { self != .motion && self != .pointer }
+    /// Whether a device of this kind may carry the code without udev, libinput or SDL taking it
+    /// for another class: one of its own codes for a kind of fixed codes, else the kind `route` names.
+    public func accepts(type: UInt16, code: UInt16) -> Bool {
+        if let own = details.ownCodes { return own.carries(type: type, code: code) }
+        return Self.route(type: type, code: code) == self
+    }
+
+    /// Whether a setting's `device = ...` may name this kind.
+    public var takesSettings: Bool { details.takesSettings }
 
     /// The kinds a setting may name that accept every one of `codes` (as `(type, code)`), in `allCases` order.
     public static func kinds(accepting codes: [(type: UInt16, code: UInt16)]) -> [OutputDeviceKind] {
@@ -89,15 +95,7 @@ public enum OutputDeviceKind: UInt8, CaseIterable, Hashable, Sendable, CustomStr
     }
 
     /// The config name: "gamepad", "mouse", "keyboard", "motion" or "pointer".
-    public var description: String {
-        switch self {
-        case .gamepad: "gamepad"
-        case .mouse: "mouse"
-        case .keyboard: "keyboard"
-        case .motion: "motion"
-        case .pointer: "pointer"
-        }
-    }
+    public var description: String { details.name }
 }
 
 /// One Linux input event for one virtual device (type and code as in `linux/input-event-codes.h`).

@@ -35,31 +35,24 @@ extension DeviceIdentity {
     /// code layout changes in a way that needs new SDL mappings.
     public static let projectVersion: UInt16 = 0x0001
 
+    /// The bridge's own device of `kind`: its description's name and product number on the
+    /// project's vendor number, `BUS_VIRTUAL`.
+    public init(_ kind: OutputDeviceKind) {
+        let details = kind.details
+        self.init(name: details.deviceName, bus: BusType.virtual, vendor: Self.projectVendor, product: details.product,
+                  version: Self.projectVersion)
+    }
+
     /// The bridge's own gamepad: `BUS_VIRTUAL` da7d:0001.
-    public static let gamepad = DeviceIdentity(
-        name: "Daydream Controller Gamepad", bus: BusType.virtual,
-        vendor: projectVendor, product: 0x0001, version: projectVersion)
-
+    public static let gamepad = DeviceIdentity(.gamepad)
     /// The bridge's mouse: `BUS_VIRTUAL` da7d:0002.
-    public static let mouse = DeviceIdentity(
-        name: "Daydream Controller Mouse", bus: BusType.virtual,
-        vendor: projectVendor, product: 0x0002, version: projectVersion)
-
+    public static let mouse = DeviceIdentity(.mouse)
     /// The bridge's keyboard: `BUS_VIRTUAL` da7d:0003.
-    public static let keyboard = DeviceIdentity(
-        name: "Daydream Controller Keyboard", bus: BusType.virtual,
-        vendor: projectVendor, product: 0x0003, version: projectVersion)
-
-    /// The bridge's motion sensors: `BUS_VIRTUAL` da7d:0004, named as hid-playstation names
-    /// a pad's ("... Motion Sensors"), a suffix SDL never takes for a gamepad.
-    public static let motion = DeviceIdentity(
-        name: "Daydream Controller Motion Sensors", bus: BusType.virtual,
-        vendor: projectVendor, product: 0x0004, version: projectVersion)
-
+    public static let keyboard = DeviceIdentity(.keyboard)
+    /// The bridge's motion sensors: `BUS_VIRTUAL` da7d:0004.
+    public static let motion = DeviceIdentity(.motion)
     /// The bridge's absolute pointer: `BUS_VIRTUAL` da7d:0005.
-    public static let pointer = DeviceIdentity(
-        name: "Daydream Controller Pointer", bus: BusType.virtual,
-        vendor: projectVendor, product: 0x0005, version: projectVersion)
+    public static let pointer = DeviceIdentity(.pointer)
 
     /// A wired Xbox 360 pad as the kernel's xpad driver presents it:
     /// `BUS_USB` 045e:028e, version 0x0114, "Microsoft X-Box 360 pad".

@@ -4,18 +4,11 @@ import EventVocabulary
 /// per kind, the classification codes udev and SDL need, and the checks that
 /// keep classes apart.
 public enum DeviceLayout {
-    /// The description of the device of `kind` carrying `capabilities`.
-    ///
-    /// - gamepad: always `BTN_SOUTH` (= `BTN_GAMEPAD`), a second gamepad
-    ///   button and centred `ABS_X`/`ABS_Y`, never a mouse button; with
-    ///   `.xbox360`, exactly `XboxPad`'s codes (the profile's codes must be among them);
-    ///   with `.dualsense` (the uinput pad it falls back to), exactly `FixedPad.dualsense`'s;
-    /// - mouse: always `REL_X`, `REL_Y` and `BTN_LEFT`, so udev and libinput
-    ///   take it for a mouse even when a profile only scrolls;
-    /// - keyboard: the keys as given;
-    /// - motion: exactly `MotionSensors.capabilities`, with `INPUT_PROP_ACCELEROMETER`;
-    /// - pointer: exactly `AbsolutePointer.capabilities`, with no property (not direct: a
-    ///   pointer, not a touchscreen).
+    /// The description of the device of `kind` carrying `capabilities`: the kind's identity,
+    /// properties and classification codes (`OutputDeviceKind.details`), except that the
+    /// gamepad's identity is the configured one: with `.xbox360`, exactly `XboxPad`'s codes (the
+    /// profile's codes must be among them); with `.dualsense` (the uinput pad it falls back to),
+    /// exactly `FixedPad.dualsense`'s. Codes that belong to another kind are refused.
     public static func description(
         for kind: OutputDeviceKind, capabilities: DeviceCapabilities, gamepadIdentity: GamepadIdentity = .default
     ) throws(VirtualDeviceError) -> DeviceDescription {
@@ -23,19 +16,9 @@ public enum DeviceLayout {
         classified[kind] = capabilities
         classified.addClassificationCodes()
         let codes = classified[kind] ?? capabilities
-        let description: DeviceDescription
-        switch kind {
-        case .gamepad:
-            description = try gamepad(codes, identity: gamepadIdentity)
-        case .mouse:
-            description = DeviceDescription(identity: .mouse, capabilities: codes)
-        case .keyboard:
-            description = DeviceDescription(identity: .keyboard, capabilities: codes)
-        case .motion:
-            description = DeviceDescription(identity: .motion, capabilities: codes, properties: [InputProperty.accelerometer])
-        case .pointer:
-            description = DeviceDescription(identity: .pointer, capabilities: codes)
-        }
+        let description = kind == .gamepad
+            ? try gamepad(codes, identity: gamepadIdentity)
+            : DeviceDescription(identity: DeviceIdentity(kind), capabilities: codes, properties: kind.details.properties)
         try checkRouting(description, kind: kind)
         try description.validate()
         return description

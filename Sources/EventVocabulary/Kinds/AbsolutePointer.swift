@@ -20,10 +20,15 @@ public enum AbsolutePointer {
 
     /// Whether a code is one of the device's own.
     public static func carries(type: UInt16, code: UInt16) -> Bool {
-        switch type {
-        case EventType.abs: code == EventCode.absX || code == EventCode.absY
-        case EventType.key: buttons.contains(code)
-        default: false
-        }
+        capabilities.carries(type: type, code: code)
     }
+}
+
+extension DeviceKindDescription {
+    /// The absolute pointer: `BUS_VIRTUAL` da7d:0005, exactly `AbsolutePointer.capabilities`
+    /// and no property (a pointer, not a touchscreen). No code routes to it and no setting may
+    /// name it: its axes carry the orientation alone.
+    public static let pointer = DeviceKindDescription(
+        name: "pointer", deviceName: "Daydream Controller Pointer", product: 0x0005,
+        classificationCodes: AbsolutePointer.capabilities, ownCodes: AbsolutePointer.capabilities, takesSettings: false)
 }

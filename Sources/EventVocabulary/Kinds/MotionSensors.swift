@@ -38,10 +38,17 @@ public enum MotionSensors {
 
     /// Whether a code is one of the device's own.
     public static func carries(type: UInt16, code: UInt16) -> Bool {
-        switch type {
-        case EventType.abs: code >= EventCode.absX && code <= EventCode.absRz
-        case EventType.msc: code == EventCode.mscTimestamp
-        default: false
-        }
+        capabilities.carries(type: type, code: code)
     }
+}
+
+extension DeviceKindDescription {
+    /// The motion sensors: `BUS_VIRTUAL` da7d:0004, named as hid-playstation names a pad's
+    /// ("... Motion Sensors", a suffix SDL never takes for a gamepad), with
+    /// `INPUT_PROP_ACCELEROMETER` and exactly `MotionSensors.capabilities`. No code routes to
+    /// it and no setting may name it: its axes carry the sensors alone.
+    public static let motion = DeviceKindDescription(
+        name: "motion", deviceName: "Daydream Controller Motion Sensors", product: 0x0004,
+        properties: [InputProperty.accelerometer],
+        classificationCodes: MotionSensors.capabilities, ownCodes: MotionSensors.capabilities, takesSettings: false)
 }
