@@ -49,13 +49,16 @@ public struct DeviceDescription: Hashable, Sendable {
         let name = identity.name
         let info = axis.info
         let axisName = EventCodeNames.name(type: EventType.abs, code: axis.code)
-        if axis.code >= EventCode.absMtSlot {
-            throw .invalidDescription(name, "absolute axis \(axisName) is not supported (multitouch)")
+        if axis.code > EventCode.absMax {
+            throw .invalidDescription(name, "absolute axis code \(axis.code) is above ABS_MAX")
         }
-        if info.minimum >= info.maximum {
+        // One multitouch slot is ABS_MT_SLOT 0...0; every other axis needs a span.
+        if info.minimum > info.maximum || (info.minimum == info.maximum && axis.code != EventCode.absMtSlot) {
             throw .invalidDescription(name, "\(axisName) has minimum \(info.minimum) not below maximum \(info.maximum)")
         }
-        if info.value < info.minimum || info.value > info.maximum {
+        // A slot's tracking id rests at -1, no contact, below its range by the kernel's convention.
+        let restsAsNoContact = axis.code == EventCode.absMtTrackingId && info.value == -1
+        if !restsAsNoContact && (info.value < info.minimum || info.value > info.maximum) {
             throw .invalidDescription(name, "\(axisName) rests at \(info.value), outside \(info.minimum)...\(info.maximum)")
         }
         let span = Int64(info.maximum) - Int64(info.minimum)

@@ -18,7 +18,8 @@ struct DeviceModel {
 
     /// An axis's value at rest: 0, but the centre of the screen on the absolute pointer.
     private static func rest(of key: AxisKey) -> Int32 {
-        key.device == OutputDeviceKind.pointer.rawValue ? AbsolutePointer.axis.value : 0
+        // A kind of fixed codes says its axes' rest; the others' axes rest centred at 0.
+        OutputDeviceKind(rawValue: key.device)?.details.ownCodes?.absInfo(key.code)?.value ?? 0
     }
 
     /// The problems in one engine call's events, in order.

@@ -144,7 +144,7 @@ struct TimelineRunner: ~Copyable {
             return nil
         case EventType.abs:
             guard let info = device.absInfo(event.code) else { break }
-            return (info.minimum...info.maximum).contains(event.value)
+            return (info.minimum...info.maximum).contains(event.value) || event.value == info.value
                 ? nil : "\(name) \(event.value) outside the \(event.device)'s \(info.minimum)...\(info.maximum)"
         default:
             break
