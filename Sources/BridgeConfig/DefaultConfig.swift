@@ -129,8 +129,8 @@ volume-up = "BTN_TR"
 volume-down = "BTN_TL"
 
 # The touchpad: mode = "none" (the default), "stick", "dpad", "trackpad",
-# "scroll", "wheel" or "flick", with that mode's options (each optional; the values
-# shown are the defaults):
+# "scroll", "wheel", "flick" or "touchpad", with that mode's options (each optional;
+# the values shown are the defaults):
 #
 #   { mode = "stick", deadzone = 0.1, saturation = 0.9, shape = "circle",
 #     x-axis = "ABS_X", y-axis = "ABS_Y" }
@@ -183,6 +183,10 @@ volume-down = "BTN_TL"
 #       snap: "none", "4" or "8" directions; snap-strength (0...1) how far.
 #       counts-per-degree: the game's mouse counts per degree (default: the
 #       gyro's, else 17.45).
+#
+#   { mode = "touchpad" }
+#       The pad as a real touchpad: the desktop's libinput moves the
+#       pointer, taps and scrolls with its own touchpad settings.
 touchpad = { mode = "stick", deadzone = 0.1, saturation = 0.9, shape = "circle" }
 
 # The gyro as a mouse pointer (values shown are the defaults):

@@ -12,6 +12,7 @@ extension ConfigReader {
         ("scroll", ["detents", "natural", "horizontal", deviceKey]),
         ("wheel", ["detents", "reverse", "horizontal", "deadzone", deviceKey]),
         ("flick", ["rim", "flick-time", "snap", "snap-strength", "counts-per-degree"]),
+        ("touchpad", []),
     ]
 
     /// `touchpad = { mode = "...", ... }`.
@@ -37,6 +38,7 @@ extension ConfigReader {
         case "scroll": result = .scroll(scroll(&reader))
         case "wheel": result = .wheel(wheel(&reader))
         case "flick": result = .flick(flick(&reader))
+        case "touchpad": result = .touchpad
         default: result = .none
         }
         return reader.valid ? result : nil

@@ -18,11 +18,14 @@ public enum OutputDeviceKind: UInt8, CaseIterable, Hashable, Sendable, CustomStr
     /// buttons, made when a profile has `pointer = { ... }`. No code routes to it and no
     /// setting's `device` may name it.
     case pointer = 4
+    /// The touchpad (`TouchSurface`): the pad as a real touchpad, made when a profile has
+    /// `touchpad = { mode = "touchpad" }`. No code routes to it and no setting may name it.
+    case touchpad = 5
 
     /// The number of kinds: the size of every per-device table.
     public static let count = allCases.count
 
-    /// The kind with this config name (`"gamepad"`, `"mouse"`, `"keyboard"`, `"motion"`, `"pointer"`), or nil.
+    /// The kind with this config name (`"gamepad"`, `"mouse"`, `"keyboard"`, `"motion"`, `"pointer"`, `"touchpad"`), or nil.
     public init?(name: String) {
         guard let kind = Self.allCases.first(where: { $0.description == name }) else { return nil }
         self = kind
@@ -76,6 +79,7 @@ public enum OutputDeviceKind: UInt8, CaseIterable, Hashable, Sendable, CustomStr
         case .keyboard: .keyboard
         case .motion: .motion
         case .pointer: .pointer
+        case .touchpad: .touchpad
         }
     }
 

@@ -28,6 +28,9 @@ struct TouchpadState: Sendable {
     var detentY: Int32 = 0
     /// The flick in progress, which outlives the touch that started it.
     var flick = FlickState()
+    /// Whether the touchpad device has a finger down, and the last touch's tracking id.
+    var surfaceTouching = false
+    var surfaceTrackingID: Int32 = -1
 
     mutating func reset() {
         self = TouchpadState()
@@ -85,7 +88,37 @@ extension MappingEngine {
             updateFlick(input.touch, options, at: time)
         case .wheel(let options):
             updateWheel(input.touch, options)
+        case .touchpad:
+            updateTouchSurface(input.touch, into: &buffer)
         }
+    }
+
+    // MARK: Touchpad device
+
+    /// The finger as the touchpad device's one slot: a new tracking id and `BTN_TOUCH` with
+    /// `BTN_TOOL_FINGER` when it lands, its position while it stays, -1 and both up when it lifts.
+    private mutating func updateTouchSurface(_ touch: TouchPoint?, into buffer: inout OutputBuffer) {
+        guard let touch else {
+            guard touchpad.surfaceTouching else { return }
+            touchpad.surfaceTouching = false
+            output.setAbsolute(EventCode.absMtTrackingId, TouchSurface.noContact, on: .touchpad, into: &buffer)
+            output.release(EventCode.btnTouch, on: .touchpad, into: &buffer)
+            output.release(EventCode.btnToolFinger, on: .touchpad, into: &buffer)
+            return
+        }
+        let x = Int32((touch.x * Double(TouchSurface.maximum)).rounded())
+        let y = Int32((touch.y * Double(TouchSurface.maximum)).rounded())
+        if !touchpad.surfaceTouching {
+            touchpad.surfaceTouching = true
+            touchpad.surfaceTrackingID = (touchpad.surfaceTrackingID &+ 1) & 0xFFFF
+            output.setAbsolute(EventCode.absMtTrackingId, touchpad.surfaceTrackingID, on: .touchpad, into: &buffer)
+            output.press(EventCode.btnTouch, on: .touchpad, into: &buffer)
+            output.press(EventCode.btnToolFinger, on: .touchpad, into: &buffer)
+        }
+        output.setAbsolute(EventCode.absMtPositionX, x, on: .touchpad, into: &buffer)
+        output.setAbsolute(EventCode.absMtPositionY, y, on: .touchpad, into: &buffer)
+        output.setAbsolute(EventCode.absX, x, on: .touchpad, into: &buffer)
+        output.setAbsolute(EventCode.absY, y, on: .touchpad, into: &buffer)
     }
 
     // MARK: Stick

@@ -71,6 +71,8 @@ extension Profile {
         case .flick:
             result.insertRelative(EventCode.relX, on: .mouse)
             result.insertRelative(EventCode.relY, on: .mouse)
+        case .touchpad:
+            result[.touchpad] = TouchSurface.capabilities
         }
         if usesAirMouse {
             result.insertRelative(EventCode.relX, on: airMouse.device)

@@ -4,7 +4,7 @@ import Timebase
 /// What the touchpad does in a profile.
 ///
 /// TOML: `touchpad = { mode = "stick", ... }` (or a `[profile.NAME.touchpad]` table) with
-/// `mode` one of `"none"`, `"stick"`, `"dpad"`, `"trackpad"`, `"scroll"`, `"wheel"`, `"flick"` and that
+/// `mode` one of `"none"`, `"stick"`, `"dpad"`, `"trackpad"`, `"scroll"`, `"wheel"`, `"flick"`, `"touchpad"` and that
 /// mode's options. No `touchpad` key means `"none"`.
 public enum TouchpadMode: Hashable, Sendable {
     /// `"none"`: the touchpad is ignored (the click is still a button).
@@ -21,9 +21,12 @@ public enum TouchpadMode: Hashable, Sendable {
     case wheel(WheelOptions)
     /// `"flick"`: flick stick on the rim: the camera turns to where the thumb lands, then follows it round.
     case flick(FlickOptions)
+    /// `"touchpad"`: the pad as a real touchpad (the touchpad device, `TouchSurface`): the
+    /// desktop's libinput moves the pointer, taps and scrolls with its own settings.
+    case touchpad
 
     /// The TOML `mode` names.
-    public static let modeNames = ["none", "stick", "dpad", "trackpad", "scroll", "wheel", "flick"]
+    public static let modeNames = ["none", "stick", "dpad", "trackpad", "scroll", "wheel", "flick", "touchpad"]
 }
 
 /// How the round stick's output is shaped.

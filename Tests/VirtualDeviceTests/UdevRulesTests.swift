@@ -125,6 +125,16 @@ struct UdevRulesTests {
         #expect(result.tags.isEmpty)
     }
 
+    /// input_id guesses a touchscreen from BTN_TOUCH and a mouse from BTN_LEFT; the touchpad is
+    /// a touchpad, nothing else, with no seat tag of its own (libinput opens it as the seat's).
+    @Test func touchpadIsATouchpadNotATouchscreenOrAMouse() throws {
+        let rules = try Self.load(Self.deviceRules)
+        let guessed = ["ID_INPUT": "1", "ID_INPUT_TOUCHSCREEN": "1", "ID_INPUT_MOUSE": "1", "ID_INPUT_KEY": "1"]
+        let result = rules.evaluate(Self.device(DeviceIdentity(.touchpad), guessed: guessed))
+        #expect(result.environment == ["ID_INPUT": "1", "ID_INPUT_TOUCHPAD": "1", "DAYDREAM_BRIDGE_DEVICE": "touchpad"])
+        #expect(result.tags.isEmpty)
+    }
+
     /// The virtual DualSense's hidraw and motion nodes (under /dev/uhid's device) go to the seat
     /// user; its pad node is left to systemd; a real DualSense's nodes are left alone.
     @Test func theUhidDualSensesHidrawAndMotionNodesGoToTheSeatUser() throws {
