@@ -1,0 +1,137 @@
+"""The touchpad device (touchpad = { mode = "touchpad" }): a touchpad to real
+udev and to libinput, whose pointer motion follows a swipe and whose
+tap-to-click turns a short touch into a click."""
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+
+from evdev import ecodes
+
+from bridge_helpers import ensure_paired, start_bridge, wait_streaming
+from input_devices import InputDevice, udev_properties_of, wait_for_device
+from libinput_cli import libinput_devices
+from rig import scenario
+from waiting import wait_until
+
+NAME, ADDRESS = "pad", "C0:DD:EE:00:00:01"
+TOUCHPAD = "Daydream Controller Touchpad"
+CONFIG = """
+[profile.pad]
+touchpad = { mode = "touchpad" }
+"""
+# A swipe right across the middle, a pause, then a tap (60 ms, still), then time for
+# libinput's tap timeout to pass.
+TIMELINE = """rate 60
+at 100ms touch 60 128
+at 200ms touch 60 128 -> 200 128 over 400ms
+at 700ms lift
+at 1200ms touch 128 128
+at 1260ms lift
+at 2200ms end
+"""
+
+
+def libinput_block(name: str) -> dict[str, str]:
+    """`libinput list-devices`'s lines for the device called `name`, by their label."""
+    output = subprocess.run(["libinput", "list-devices"], capture_output=True, text=True, timeout=60).stdout
+    block, inside = {}, False
+    for line in output.splitlines():
+        if line.startswith("Device:"):
+            inside = line.split(":", 1)[1].strip() == name
+        elif inside and ":" in line:
+            label, value = line.split(":", 1)
+            block[label.strip()] = value.strip()
+    return block
+
+
+class DebugEvents:
+    """`libinput debug-events --enable-tap` on the udev seat, as a compositor with tapping on
+    reads it, once it has added the touchpad."""
+
+    MOTION = re.compile(r"POINTER_MOTION\s+\S+\s+(-?[\d.]+)/\s*(-?[\d.]+)")
+    BUTTON = re.compile(r"POINTER_BUTTON\s+\S+\s+BTN_LEFT \(\d+\) (pressed|released)")
+
+    def __init__(self, rig) -> None:
+        self.path = os.path.join(rig.logs, "libinput-touchpad-events.log")
+        self.log = open(self.path, "w")
+        self.process = subprocess.Popen(["stdbuf", "-oL", "libinput", "debug-events", "--udev", "seat0", "--enable-tap"],
+                                        stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        added = lambda: any("DEVICE_ADDED" in line and TOUCHPAD in line for line in self.text().splitlines())
+        ok = wait_until(lambda: added() or self.process.poll() is not None, timeout=30)
+        assert ok and self.process.poll() is None and added(), f"libinput did not add the touchpad: {self.text()}"
+
+    def text(self) -> str:
+        with open(self.path, encoding="utf-8", errors="replace") as file:
+            return file.read()
+
+    def stop(self) -> str:
+        self.process.send_signal(signal.SIGINT)
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.log.close()
+        return self.text()
+
+
+@scenario("touchpad device: a touchpad to udev and libinput; a swipe moves the pointer, a tap clicks",
+          needs=("run",), udev=True)
+def touchpad_device(rig):
+    """touchpad = { mode = "touchpad" } makes "Daydream Controller Touchpad" (0006:da7d:0006,
+    one multitouch slot, ABS_X/Y and the slot's position 0...255 at 8 units/mm, BTN_TOUCH,
+    BTN_TOOL_FINGER, BTN_LEFT, INPUT_PROP_POINTER and INPUT_PROP_BUTTONPAD): udev's ID_INPUT_TOUCHPAD
+    and nothing else; libinput lists it as a pointer with tapping (off by default) and edge
+    scrolling, the options of a touchpad. With tapping on, a swipe right gives POINTER_MOTION to the right and no click;
+    a 60 ms touch gives one BTN_LEFT press and release."""
+    ensure_paired(rig, NAME, ADDRESS)
+    mark = rig.emulator.mark()
+    start_bridge(rig, CONFIG)
+    touchpad = wait_for_device(lambda n: n == TOUCHPAD, timeout=30)
+    try:
+        wait_streaming(rig, NAME, since=mark)
+        info = touchpad.device.info
+        assert (info.bustype, info.vendor, info.product) == (0x06, 0xDA7D, 0x0006), f"touchpad device id: {info}"
+        assert sorted(touchpad.device.input_props()) == [ecodes.INPUT_PROP_POINTER, ecodes.INPUT_PROP_BUTTONPAD], \
+            f"input properties: {touchpad.device.input_props()}"
+        capabilities = touchpad.device.capabilities(absinfo=True)
+        axes = dict(capabilities.get(ecodes.EV_ABS, []))
+        for code in (ecodes.ABS_X, ecodes.ABS_Y, ecodes.ABS_MT_POSITION_X, ecodes.ABS_MT_POSITION_Y):
+            assert (axes[code].min, axes[code].max, axes[code].resolution) == (0, 255, 8), f"axis {code}: {axes[code]}"
+        assert axes[ecodes.ABS_MT_SLOT].max == 0, f"slots: {axes[ecodes.ABS_MT_SLOT]}"
+        properties = udev_properties_of([touchpad])[0]
+        assert properties.get("ID_INPUT_TOUCHPAD") == "1", f"udev: {properties}"
+        for wrong in ("ID_INPUT_MOUSE", "ID_INPUT_TOUCHSCREEN", "ID_INPUT_TABLET", "ID_INPUT_JOYSTICK"):
+            assert wrong not in properties, f"the touchpad is also {wrong}: {properties}"
+        listed = libinput_devices()
+        assert listed.get(TOUCHPAD) == "pointer", f"libinput list-devices: {listed}"
+        block = libinput_block(TOUCHPAD)
+        # Tapping and edge scrolling are a touchpad's options (a mouse shows n/a); one finger
+        # only, so no two-finger scrolling and no gestures.
+        assert block.get("Tap-to-click") == "disabled", f"libinput's touchpad: {block}"
+        assert "edge" in block.get("Scroll methods", ""), f"libinput's touchpad: {block}"
+    finally:
+        touchpad.close()
+
+    libinput = DebugEvents(rig)
+    try:
+        started_at = len(libinput.text())
+        mark = rig.emulator.mark()
+        length = rig.play(NAME, TIMELINE)
+        rig.emulator.wait_event("play_finished", NAME, since=mark, timeout=length + 30)
+        wait_until(lambda: libinput.BUTTON.findall(libinput.text()[started_at:]).count("released") >= 1, timeout=10)
+    finally:
+        text = libinput.stop()
+    events = text[started_at:]
+    motion = [(float(x), float(y)) for x, y in libinput.MOTION.findall(events)]
+    buttons = libinput.BUTTON.findall(events)
+    assert len(motion) >= 5, f"libinput saw {len(motion)} POINTER_MOTION events: {events}"
+    right = sum(x for x, _ in motion)
+    down = sum(y for _, y in motion)
+    assert right > 20 and abs(down) < right / 4, f"the swipe right moved the pointer by ({right:.1f}, {down:.1f})"
+    assert buttons == ["pressed", "released"], f"libinput's BTN_LEFT from the tap: {buttons}"
+    rig.figure(f"touchpad device: libinput moved the pointer ({right:.1f}, {down:.1f}) for a 140-unit swipe right "
+               f"({len(motion)} POINTER_MOTION), and the 60 ms touch was one tap click")
