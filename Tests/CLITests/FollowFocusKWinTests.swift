@@ -1,0 +1,152 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+/// `follow-focus` on KDE Plasma: KWin 5.27 (Debian 12's), headless (`--virtual`) with Xwayland, runs
+/// the script follow-focus loads over D-Bus; X11 windows of two applications open and close, and
+/// the replaying daemon's profile follows what KWin activates, through the script's D-Bus calls.
+@Suite("follow-focus on KDE Plasma", .serialized, .enabled(if: BuiltBinary.exists && KWinRig.available,
+    "needs kwin_wayland, Xwayland, dbus-daemon, xmessage and xfontsel (kwin-wayland, xwayland, x11-utils)"))
+struct FollowFocusKWinTests {
+    static let config = """
+    [bridge]
+    profile = "desktop"
+
+    [profile.desktop]
+    click = "BTN_LEFT"
+
+    [profile.shooter]
+    click = "BTN_SOUTH"
+    applications = ["xmessage"]
+
+    [profile.notes]
+    click = "KEY_ENTER"
+    applications = ["XFontSel"]
+    """
+
+    @Test func theProfileFollowsTheWindowKWinActivates() throws {
+        let kwin = try KWinRig()
+        defer { kwin.stop() }
+        let scratch = try RunCommandTests.makeDirectory()
+        _ = chmod(scratch.path, 0o755)
+        try Self.config.save(toFile: scratch.path + "/config.toml")
+        // On KWin's session bus, which lets only its own user in: the daemon and follow-focus run as that user.
+        let socket = kwin.runtime + "/control"
+        let daemon = try kwin.run(["run", "--replay", scratch.path + "/held.recording", "--print", "--socket", socket,
+                                   "--bus", "session", "--config", scratch.path + "/config.toml"], name: "bridge")
+        defer { daemon.signal(SIGTERM); _ = daemon.waitForExit() }
+        #expect(daemon.waitFor { FollowFocusX11Tests.profile(socket).contains("desktop, connected") }, "\(daemon.stderr)")
+        #expect(daemon.waitFor { daemon.stderr.contains("D-Bus API on the session bus") }, "\(daemon.stderr)")
+        let follower = try kwin.run(["follow-focus", "--socket", socket], name: "follower")
+        defer { follower.signal(SIGTERM); _ = follower.waitForExit() }
+        #expect(follower.waitFor { follower.stderr.contains("following the focus through a KWin script") }, "\(follower.stderr)")
+
+        var latencies: [Double] = []
+        func expect(_ profile: String, after change: () throws -> Void) rethrows {
+            let changed = Date()
+            try change()
+            #expect(daemon.waitFor(timeout: 15) { FollowFocusX11Tests.profile(socket).contains("\(profile), connected") },
+                    "\(profile): \(FollowFocusX11Tests.profile(socket))\n\(daemon.stderr.suffix(1500))\n\(follower.stderr)")
+            latencies.append(Date().timeIntervalSince(changed) * 1000)
+        }
+        var game: RunningBinary?
+        var notes: RunningBinary?
+        // A new window is activated; a closed one hands the focus to the one below it.
+        try expect("shooter") { game = try kwin.x11Client("/usr/bin/xmessage", ["-name", "game", "a game"]) }
+        try expect("notes") { notes = try kwin.x11Client("/usr/bin/xfontsel", []) }
+        expect("shooter") { notes?.stop() }
+        expect("desktop") { game?.stop() }
+        print("follow-focus KWin: window opened or closed to profile switch, as seen through the socket: "
+            + latencies.map { String(format: "%.0f ms", $0) }.joined(separator: ", "))
+        #expect(follower.process.isRunning, "\(follower.stderr)")
+    }
+}
+
+/// A headless KWin (Wayland, `--virtual`, with Xwayland) on a session bus of its own, for the
+/// duration of a test. As root, the bus, KWin and everything that talks to them run as `nobody`
+/// (the session bus admits its own user only), in a runtime directory of their own. KWin runs
+/// from a copy: Debian's binary carries a file capability that `nobody` may not exec with.
+final class KWinRig {
+    static let available = ["/usr/bin/kwin_wayland", "/usr/bin/Xwayland", "/usr/bin/dbus-daemon", "/usr/bin/xmessage", "/usr/bin/xfontsel"]
+        .allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
+
+    private let scratch: TemporaryDirectory
+    /// KWin's XDG_RUNTIME_DIR, owned by its user.
+    let runtime: String
+    private let bus: RunningBinary
+    private let compositor: RunningBinary
+    /// The environment of KWin's session: its bus, Wayland and X11 displays, KDE as the desktop.
+    let environment: [String: String]
+
+    init() throws {
+        scratch = try TemporaryDirectory(prefix: "daydream-kwin")
+        _ = chmod(scratch.path, 0o755)
+        runtime = scratch.path + "/runtime"
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+        if getuid() == 0 { _ = chown(runtime, 65534, 65534) }
+        _ = chmod(runtime, 0o700)
+        let kwin = scratch.path + "/kwin_wayland"
+        try FileManager.default.copyItem(atPath: "/usr/bin/kwin_wayland", toPath: kwin)
+        let home = ["XDG_RUNTIME_DIR": runtime, "HOME": runtime]
+        bus = try RunningBinary(program: SwayRig.asUser[0], Array(SwayRig.asUser.dropFirst())
+                                    + ["/usr/bin/dbus-daemon", "--session", "--nofork", "--print-address=1"],
+                                directory: scratch.path, name: "dbus", environment: home)
+        let busOutput = bus
+        guard bus.waitFor(timeout: 10, { busOutput.stdout.hasSuffix("\n") }) else {
+            throw TestFailure("dbus-daemon did not start: \(bus.stderr)")
+        }
+        let address = bus.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let displayFile = runtime + "/display"
+        compositor = try RunningBinary(
+            program: SwayRig.asUser[0], Array(SwayRig.asUser.dropFirst()) + [
+                kwin, "--xwayland", "--virtual", "--socket", "wayland-kwin", "--no-lockscreen", "--no-global-shortcuts",
+                "--width", "640", "--height", "480", "sh -c 'echo $DISPLAY > \(displayFile)'",
+            ],
+            directory: scratch.path, name: "kwin", environment: home.merging(["DBUS_SESSION_BUS_ADDRESS": address]) { $1 })
+        let compositor = compositor
+        func display() -> String? {
+            (try? String(contentsOfFile: displayFile, encoding: .utf8)).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        }
+        guard compositor.waitFor(timeout: 60, { display()?.hasPrefix(":") == true }), let display = display() else {
+            throw TestFailure("KWin did not start Xwayland: \(compositor.stderr.suffix(2000))")
+        }
+        environment = home.merging([
+            "DBUS_SESSION_BUS_ADDRESS": address, "WAYLAND_DISPLAY": "wayland-kwin", "DISPLAY": display, "XDG_CURRENT_DESKTOP": "KDE",
+        ]) { $1 }
+    }
+
+    /// The built binary with `arguments`, as KWin's user, in its session.
+    func run(_ arguments: [String], name: String) throws -> RunningBinary {
+        try RunningBinary(program: SwayRig.asUser[0], Array(SwayRig.asUser.dropFirst()) + [BuiltBinary.url.path] + arguments,
+                          directory: scratch.path, name: name, environment: environment)
+    }
+
+    /// An X11 program on KWin's Xwayland, as its user.
+    func x11Client(_ program: String, _ arguments: [String]) throws -> RunningBinary {
+        try RunningBinary(program: SwayRig.asUser[0], Array(SwayRig.asUser.dropFirst()) + [program] + arguments,
+                          directory: scratch.path, name: URL(fileURLWithPath: program).lastPathComponent, environment: environment)
+    }
+
+    func stop() {
+        compositor.stop()
+        bus.stop()
+        DesktopSession.killProcesses(runningIn: runtime)
+    }
+}
+
+/// The processes a desktop's session leaves: services its bus started (dconf-service,
+/// gnome-shell-calendar-server), found by the session's XDG_RUNTIME_DIR in their environment.
+enum DesktopSession {
+    static func killProcesses(runningIn runtime: String) {
+        let marker = Array("XDG_RUNTIME_DIR=\(runtime)".utf8) + [0]
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = Int32(entry), pid != getpid(),
+                  let environment = FileManager.default.contents(atPath: "/proc/\(entry)/environ") else { continue }
+            if [UInt8](environment).split(separator: 0, omittingEmptySubsequences: false)
+                .contains(where: { Array($0) + [0] == marker }) {
+                kill(pid, SIGKILL)
+            }
+        }
+    }
+}
