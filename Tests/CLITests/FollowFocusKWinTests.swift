@@ -43,21 +43,28 @@ struct FollowFocusKWinTests {
         #expect(follower.waitFor { follower.stderr.contains("following the focus through a KWin script") }, "\(follower.stderr)")
 
         var latencies: [Double] = []
-        func expect(_ profile: String, after change: () throws -> Void) rethrows {
-            let changed = Date()
-            try change()
-            #expect(daemon.waitFor(timeout: 15) { FollowFocusX11Tests.profile(socket).contains("\(profile), connected") },
-                    "\(profile): \(FollowFocusX11Tests.profile(socket))\n\(daemon.stderr.suffix(1500))\n\(follower.stderr)")
-            latencies.append(Date().timeIntervalSince(changed) * 1000)
+        /// Waits for the daemon's log of a switch to `profile` after `change`: the time from the
+        /// change's start (an upper bound) to the log line, read every 20 ms.
+        func expect(_ profile: String, after change: () throws -> Date?) rethrows -> Double {
+            let switches = daemon.stderr.components(separatedBy: "-> \(profile)").count
+            var changed = Date()
+            if let started = try change() { changed = started }
+            #expect(daemon.waitFor(timeout: 15) { daemon.stderr.components(separatedBy: "-> \(profile)").count > switches },
+                    "\(profile): \(daemon.stderr.suffix(1500))\n\(follower.stderr)")
+            #expect(FollowFocusX11Tests.profile(socket).contains("\(profile), connected"))
+            return Date().timeIntervalSince(changed) * 1000
         }
         var game: RunningBinary?
         var notes: RunningBinary?
-        // A new window is activated; a closed one hands the focus to the one below it.
-        try expect("shooter") { game = try kwin.x11Client("/usr/bin/xmessage", ["-name", "game", "a game"]) }
-        try expect("notes") { notes = try kwin.x11Client("/usr/bin/xfontsel", []) }
-        expect("shooter") { notes?.stop() }
-        expect("desktop") { game?.stop() }
-        print("follow-focus KWin: window opened or closed to profile switch, as seen through the socket: "
+        // A new window is activated (its start is in these times, so they are not kept).
+        _ = try expect("shooter") { game = try kwin.x11Client("/usr/bin/xmessage", ["-name", "game", "a game"]); return nil }
+        _ = try expect("notes") { notes = try kwin.x11Client("/usr/bin/xfontsel", []); return nil }
+        // Activated by a KWin script, as a click would; a closed window hands the focus to the one below.
+        latencies.append(try expect("shooter") { try kwin.activate("xmessage") })
+        latencies.append(try expect("notes") { try kwin.activate("xfontsel") })
+        latencies.append(expect("shooter") { notes?.stop(); return nil })
+        latencies.append(expect("desktop") { game?.stop(); return nil })
+        print("follow-focus KWin: from the D-Bus call that runs an activating script, or a window's close, to the daemon's log of the switch (read every 20 ms): "
             + latencies.map { String(format: "%.0f ms", $0) }.joined(separator: ", "))
         #expect(follower.process.isRunning, "\(follower.stderr)")
     }
@@ -78,6 +85,7 @@ final class KWinRig {
     private let compositor: RunningBinary
     /// The environment of KWin's session: its bus, Wayland and X11 displays, KDE as the desktop.
     let environment: [String: String]
+    private var activations = 0
 
     init() throws {
         scratch = try TemporaryDirectory(prefix: "daydream-kwin")
@@ -126,6 +134,33 @@ final class KWinRig {
     func x11Client(_ program: String, _ arguments: [String]) throws -> RunningBinary {
         try RunningBinary(program: SwayRig.asUser[0], Array(SwayRig.asUser.dropFirst()) + [program] + arguments,
                           directory: scratch.path, name: URL(fileURLWithPath: program).lastPathComponent, environment: environment)
+    }
+
+    /// Activates the first window whose resource class is `windowClass`, with a KWin script loaded
+    /// and run over D-Bus (a headless KWin has no input to click with); when the `start` call that
+    /// runs it began.
+    func activate(_ windowClass: String) throws -> Date {
+        activations += 1
+        let name = "daydream-bridge-tests-activate-\(activations)"
+        let path = runtime + "/\(name).js"
+        try """
+        var clients = workspace.clientList();
+        for (var i = 0; i < clients.length; i++) {
+            if (String(clients[i].resourceClass).toLowerCase() == "\(windowClass.lowercased())") { workspace.activeClient = clients[i]; break; }
+        }
+
+        """.save(toFile: path)
+        _ = chmod(path, 0o644)
+        var started = Date()
+        for call in [["loadScript", path, name], ["start"], ["unloadScript", name]] {
+            if call[0] == "start" { started = Date() }
+            let tool = try RunningBinary(program: SwayRig.asUser[0], Array(SwayRig.asUser.dropFirst()) + [
+                "/usr/bin/gdbus", "call", "--session", "--dest", "org.kde.KWin", "--object-path", "/Scripting",
+                "--method", "org.kde.kwin.Scripting." + call[0],
+            ] + call.dropFirst(), directory: scratch.path, name: "gdbus", environment: environment)
+            guard tool.waitForExit(timeout: 10) == 0 else { throw TestFailure("KWin's \(call[0]) failed: \(tool.stderr)") }
+        }
+        return started
     }
 
     func stop() {
