@@ -46,6 +46,34 @@ struct GyroEngineTests {
         #expect(frames.joined().allSatisfy { $0.device == .mouse })
     }
 
+    /// doc/configuration.md says `air-mouse = { speed = S, always = true }` (without its drift
+    /// deadzone) moves the pointer as `gyro = { sens = S }` does: the same counts for a turn.
+    @Test func theAirMouseWithoutDeadzoneMovesAsGyroWithTheSameSens() {
+        var gyro = GyroSettings()
+        gyro.minSens = 2.5
+        gyro.maxSens = 2.5
+        var airMouse = AirMouseSettings()
+        airMouse.speed = 2.5
+        airMouse.deadzone = 0
+        airMouse.always = true
+        let turn = (0...200).map { index in Self.packet(yawDegrees: index < 100 ? -30 : 12, pitchDegrees: index < 50 ? 7 : -4) }
+        var engine = MappingEngine(configuration: MappingConfiguration(profiles: [Profile(name: "air", airMouse: airMouse)]))
+        var frames: [[OutputEvent]] = []
+        for (index, input) in turn.enumerated() {
+            var buffer = OutputBuffer()
+            engine.update(input, at: .milliseconds(Int64(index * 10)), into: &buffer)
+            frames.append(buffer.events)
+        }
+        let gyroFrames = Self.run(gyro, turn)
+        for code in [EventCode.relX, EventCode.relY] {
+            #expect(abs(Self.sum(frames, code) - Self.sum(gyroFrames, code)) <= 1, "code \(code)")
+        }
+        // After the first packet, 99 at 30 deg/s right and 101 at 12 left: 17.58 degrees right.
+        let degreesRight: Double = 30 * 0.99 - 12 * 1.01
+        let counts: Double = degreesRight * 2.5 * 1000 * Double.pi / 180
+        #expect(abs(Double(Self.sum(gyroFrames, EventCode.relX)) - counts) <= 1)
+    }
+
     @Test func offWhileTouchingStopsInThePacketTheFingerLands() {
         var settings = GyroSettings()
         settings.enabling = .offWhileTouched
