@@ -137,6 +137,7 @@ public final class BridgeDaemon<Output: DeviceOutput> {
         changeHandler = nil
         notify { try $0.stopping(status: "stopping") }
         let now = reactor.now
+        setTapping(false)
         for slot in slots {
             if let session = slot.session { slot.feed?.detach(session) }
             slot.session?.stop(at: now)

@@ -66,7 +66,7 @@ final class ControllerWatch {
     /// A controller's packets, link and battery, thinned to `maximumRate`.
     final class PacketTap: ControllerConsumer {
         let address: String
-        private unowned let watch: ControllerWatch
+        private weak var watch: ControllerWatch?
         private let reactor: Reactor
         private var lastSent: MonotonicTime?
         private var waiting: (bytes: PacketBytes, time: MonotonicTime)?
@@ -79,7 +79,7 @@ final class ControllerWatch {
         }
 
         func receive(_ bytes: UnsafeRawBufferPointer, at time: MonotonicTime) {
-            guard watch.isWatching, bytes.count == PacketLayout.length else { return }
+            guard watch?.isWatching == true, bytes.count == PacketLayout.length else { return }
             var packet = PacketBytes()
             packet.withUnsafeMutableBytes { $0.copyMemory(from: bytes) }
             if let lastSent, time - lastSent < ControllerWatch.packetInterval {
@@ -94,11 +94,11 @@ final class ControllerWatch {
 
         func linkChanged(connected: Bool, at time: MonotonicTime) {
             if !connected { sendWaiting() }
-            watch.send(address, connected ? "connected" : "disconnected", at: time)
+            watch?.send(address, connected ? "connected" : "disconnected", at: time)
         }
 
         func batteryChanged(percent: Int, at time: MonotonicTime) {
-            watch.send(address, "battery \(percent)", at: time)
+            watch?.send(address, "battery \(percent)", at: time)
         }
 
         private func sendWaiting() {
@@ -112,7 +112,7 @@ final class ControllerWatch {
         private func send(_ packet: PacketBytes, at time: MonotonicTime) {
             lastSent = time
             let hex = packet.withUnsafeBytes { Hex.encode(Array($0)) }
-            watch.send(address, hex, at: time)
+            watch?.send(address, hex, at: time)
         }
     }
 }
