@@ -1,7 +1,12 @@
 """The `libinput` command-line tool, as the scenarios read it."""
 from __future__ import annotations
 
+import os
+import re
+import signal
 import subprocess
+
+from waiting import wait_until
 
 
 def libinput_devices() -> dict[str, str]:
@@ -16,3 +21,45 @@ def libinput_devices() -> dict[str, str]:
         elif line.startswith("Capabilities:") and name is not None:
             devices[name] = line.split(":", 1)[1].strip()
     return devices
+
+
+class DebugEventsLog:
+    """`libinput debug-events` on the udev seat, as a compositor reads it, writing to
+    `<logs>/<name>.log`; returns once libinput has added every device in `devices`."""
+
+    def __init__(self, logs: str, name: str, devices: list[str], timeout: float = 30.0) -> None:
+        self.path = os.path.join(logs, f"{name}.log")
+        self.log = open(self.path, "w")
+        self.process = subprocess.Popen(["stdbuf", "-oL", "libinput", "debug-events", "--udev", "seat0"],
+                                        stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+
+        def added() -> bool:
+            lines = [line for line in self.text().splitlines() if "DEVICE_ADDED" in line]
+            return all(any(device in line for line in lines) for device in devices)
+        ok = wait_until(lambda: added() or self.process.poll() is not None, timeout=timeout)
+        if not (ok and self.process.poll() is None and added()):
+            self.stop()
+            raise AssertionError(f"libinput debug-events did not add {devices}: {self.text()}")
+
+    def text(self) -> str:
+        with open(self.path, encoding="utf-8", errors="replace") as file:
+            return file.read()
+
+    def stop(self) -> str:
+        """Stops libinput (SIGINT, as a user would); everything it printed."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
+        return self.text()
+
+
+def unaccelerated_motion(text: str) -> list[tuple[float, float]]:
+    """The unaccelerated (dx, dy) of every POINTER_MOTION line of `libinput debug-events`:
+    for a mouse without a DPI setting, the device's own counts."""
+    pattern = r"POINTER_MOTION\s+\S+\s+\S+/\s*\S+\s+\(\s*([+-]?[\d.]+)/\s*([+-]?[\d.]+)\)"
+    return [(float(x), float(y)) for x, y in re.findall(pattern, text)]
