@@ -37,6 +37,10 @@ struct BenchReport {
     var daemonInstructionNote: String?
     /// The shipped profile with the most events per packet (the JSON's `instructions_per_packet`).
     var busiestProfile: String?
+    /// The config whose costliest profile gives gyro aiming's figure (config/NAME.toml).
+    static let gyroAimFile = "gyro-aim"
+    /// The most instructions per packet gyro aiming may take.
+    static let gyroAimLimit = 1200
     /// Anything that kept a measurement from being complete.
     var notes: [String] = []
 
@@ -90,7 +94,7 @@ struct BenchReport {
         lines.append(contentsOf: loadLines())
         for note in notes { lines.append("Note: \(note)") }
         lines.append("")
-        lines.append("Targets: instructions per packet <= 1200 (busiest profile), pipeline p99 <= 2000 ns, fd to write p99 <= 50 µs, DSU datagram p99 <= 100 µs after the frame, <= 0.5 % of a core at 400 packets/s, RSS <= 15 MB, 0 wake-ups/s idle.")
+        lines.append("Targets: instructions per packet <= 1200 (busiest profile; gyro-aim.toml's costliest too), pipeline p99 <= 2000 ns, fd to write p99 <= 50 µs, DSU datagram p99 <= 100 µs after the frame, <= 0.5 % of a core at 400 packets/s, RSS <= 15 MB, 0 wake-ups/s idle.")
         return lines.joined(separator: "\n")
     }
 
@@ -109,6 +113,13 @@ struct BenchReport {
         instructionCounts.first { $0.profile == busiestProfile }
     }
 
+    /// Gyro aiming's figure (the JSON's `gyro_aim_instructions_per_packet`): the instruction count
+    /// of config/gyro-aim.toml's costliest profile (the shooter's gyro to the mouse). Not the one
+    /// with the most events: its profiles write as many events a packet.
+    var gyroAimInstructionCount: InstructionCount? {
+        instructionCounts.filter { $0.profile.hasPrefix(Self.gyroAimFile + ".") }.max { $0.perPacket < $1.perPacket }
+    }
+
     /// The instruction counts, one row a profile, or why there are none.
     func instructionLines() -> [String] {
         var lines: [String] = []
@@ -119,8 +130,20 @@ struct BenchReport {
             lines.append(" callgrind, (\(Callgrind.long) packets - \(Callgrind.short)) / \(Callgrind.long - Callgrind.short):")
         }
         for count in instructionCounts {
-            let mark = count.profile == busiestProfile ? "  (busiest)" : ""
+            let marks = [count.profile == busiestProfile ? "busiest" : nil,
+                         count.profile == gyroAimInstructionCount?.profile ? "gyro aiming, limit \(Self.gyroAimLimit)" : nil].compactMap { $0 }
+            let mark = marks.isEmpty ? "" : "  (" + marks.joined(separator: "; ") + ")"
             lines.append(row([count.profile, String(Int(count.perPacket.rounded()))], widths: [28, 7]) + mark)
+        }
+        if !instructionCounts.isEmpty {
+            if let gyro = gyroAimInstructionCount {
+                let perPacket = Int(gyro.perPacket.rounded())
+                let verdict = perPacket <= Self.gyroAimLimit ? "within" : "OVER"
+                lines.append("Gyro aiming (config/\(Self.gyroAimFile).toml's costliest profile, \(gyro.profile)): \(perPacket) instructions per packet, "
+                             + "\(verdict) the limit of \(Self.gyroAimLimit)")
+            } else {
+                lines.append("Gyro aiming: not counted (no profile of config/\(Self.gyroAimFile).toml was measured)")
+            }
         }
         if let daemon = daemonInstructionCount {
             lines.append("Instructions per packet in the daemon itself (run --write-events - under the daemon load, soak.toml's stick;")
@@ -147,6 +170,8 @@ struct BenchReport {
             ("pipeline_cold_p50_ns", number(coldPipelines.last?.perPacket.p50)),
             ("instructions_per_packet", number(busiestInstructionCount?.perPacket)),
             ("instructions_per_packet_profile", busiestInstructionCount.map { "\"\($0.profile)\"" } ?? "null"),
+            ("gyro_aim_instructions_per_packet", number(gyroAimInstructionCount?.perPacket)),
+            ("gyro_aim_instructions_per_packet_profile", gyroAimInstructionCount.map { "\"\($0.profile)\"" } ?? "null"),
             ("daemon_instructions_per_packet", number(daemonInstructionCount?.perPacket)),
             ("fd_to_write_p50_us", number(fdToWrite?.latency.p50)),
             ("fd_to_write_p99_us", number(fdToWrite?.latency.p99)),
