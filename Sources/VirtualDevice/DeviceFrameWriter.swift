@@ -4,7 +4,7 @@ import EventVocabulary
 /// not declare (the kernel would drop them silently), keeps the device's `DeviceState`, and
 /// writes each frame with one `write(2)` through an `InputEventWriter`.
 ///
-/// `UInputDevice` writes to its uinput fd through one; `PipeDeviceSet` writes the same frames to a pipe.
+/// `UInputDevice` writes to its uinput fd through one; a `VirtualDeviceSet` on a file descriptor writes the same frames to it.
 final class DeviceFrameWriter {
     /// The state as last written (a frame counts once its write succeeded, not before) and the
     /// state the frames asked for, including the one being buffered: the second is ahead of the

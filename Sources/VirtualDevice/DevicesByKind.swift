@@ -8,6 +8,8 @@ protocol FrameSink: AnyObject {
     func releaseAll() throws(VirtualDeviceError)
     /// The device's name and where its frames go, for the log: `"Daydream Controller Mouse" at /dev/input/event7`.
     var placement: String { get }
+    /// The device's state after the frames written so far.
+    var state: DeviceState { get }
 }
 
 extension UInputDevice: FrameSink {
@@ -19,8 +21,8 @@ extension DeviceFrameWriter: FrameSink {
 }
 
 /// One device per kind the capabilities have, laid out by `DeviceLayout`, with each event
-/// routed to the device it names: what every `OutputSink` with devices shares
-/// (`VirtualDeviceSet`, `PipeDeviceSet`, `RecordingSink`).
+/// routed to the device it names: what `VirtualDeviceSet` keeps for each place its frames may go
+/// (uinput, a file descriptor, memory).
 struct DevicesByKind<Device: FrameSink> {
     /// The devices, indexed by `OutputDeviceKind.rawValue`.
     private let devices: [Device?]

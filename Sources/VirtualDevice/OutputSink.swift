@@ -1,8 +1,8 @@
 import EventVocabulary
 import Timebase
 
-/// Where the bridge writes the mapping's output: uinput devices (`VirtualDeviceSet`), raw frames
-/// on a file descriptor (`PipeDeviceSet`), memory (`RecordingSink`), or printed lines. Each sink
+/// Where the bridge writes the mapping's output: devices (`VirtualDeviceSet`: uinput, raw frames
+/// on a file descriptor, or memory), or printed lines. Each sink
 /// says what it is (`summary`), so whoever holds one needs no other type.
 public protocol OutputSink: AnyObject {
     /// Writes `events`, produced at `time`, in order. Each device's events go out as one frame

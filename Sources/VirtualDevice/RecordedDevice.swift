@@ -1,11 +1,11 @@
 import EventVocabulary
 
-/// The events a `RecordingSink` accepted, shared by its devices, in order.
+/// The events a recording `VirtualDeviceSet` accepted, shared by its devices, in order.
 final class EventLog {
     var events: [OutputEvent] = []
 }
 
-/// One device of a `RecordingSink`: checks each event as the real device would (declared codes,
+/// One device of a recording `VirtualDeviceSet`: checks each event as the real device would (declared codes,
 /// its `DeviceState`) and appends it to the sink's log instead of writing it.
 final class RecordedDevice: FrameSink {
     let kind: OutputDeviceKind

@@ -135,7 +135,7 @@ enum RunCommand: Subcommand {
             }
             if descriptor != STDOUT_FILENO { eventsFile = FileDescriptor(owning: descriptor) }
             makeSink = { configuration throws(VirtualDeviceError) in
-                try PipeDeviceSet(capabilities: configuration.capabilities, gamepadIdentity: configuration.gamepadIdentity, fileDescriptor: descriptor)
+                try VirtualDeviceSet(capabilities: configuration.capabilities, gamepadIdentity: configuration.gamepadIdentity, fileDescriptor: descriptor)
             }
         } else {
             makeSink = { configuration throws(VirtualDeviceError) in

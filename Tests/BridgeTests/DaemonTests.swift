@@ -13,18 +13,18 @@ import Testing
 import Timebase
 import VirtualDevice
 
-/// A controller's devices in memory: every event checked by a `RecordingSink` (the devices' own
-/// rules) and kept, in order, with the devices' generation (a reload that changes capabilities makes new ones).
+/// A controller's devices in memory: every event checked by a recording `VirtualDeviceSet` (the
+/// devices' own rules) and kept, in order, with the devices' generation (a reload that changes capabilities makes new ones).
 @MainActor
 final class TestDeviceOutput: DeviceOutput {
-    let sink: RecordingSink
+    let sink: VirtualDeviceSet
     let generation: Int
     var label: String
     var events: [OutputEvent] = []
     var refused: [VirtualDeviceError] = []
 
     init(configuration: MappingConfiguration, label: String, generation: Int) throws(VirtualDeviceError) {
-        sink = try RecordingSink(capabilities: configuration.capabilities, gamepadIdentity: configuration.gamepadIdentity)
+        sink = try VirtualDeviceSet.recording(capabilities: configuration.capabilities, gamepadIdentity: configuration.gamepadIdentity)
         self.label = label
         self.generation = generation
     }

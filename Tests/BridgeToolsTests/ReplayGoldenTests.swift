@@ -20,12 +20,12 @@ struct ReplayGoldenTests {
     }
 
     /// Replays `recording` in `profile`, returning the lines `replay --print` prints, every event
-    /// also checked by a `RecordingSink` (the devices' own rules) and the devices left at rest.
+    /// also checked by a recording `VirtualDeviceSet` (the devices' own rules) and the devices left at rest.
     static func replayLines(_ recording: Recording, _ configuration: MappingConfiguration, profile: String) throws -> [String] {
         let output = CollectingOutput()
         let replay = Replay(recording: recording, configuration: configuration, profileName: profile, output: output)
         replay.run()
-        let sink = try RecordingSink(capabilities: configuration.capabilities, gamepadIdentity: configuration.gamepadIdentity)
+        let sink = try VirtualDeviceSet.recording(capabilities: configuration.capabilities, gamepadIdentity: configuration.gamepadIdentity)
         try sink.send(output.events)
         for kind in sink.kinds {
             #expect(sink.state(kind)?.isAtRest == true, "\(kind) not at rest after the replay in \(profile)")

@@ -56,7 +56,7 @@ struct MotionDeviceLayoutTests {
 
     @Test func undeclaredMiscCodesAreRefusedLikeOtherCodes() throws {
         let pad = try DeviceLayout.description(for: .gamepad, capabilities: Fixture.gamepad)
-        let sink = try RecordingSink(capabilities: Capabilities([.gamepad: pad.capabilities]))
+        let sink = try VirtualDeviceSet.recording(capabilities: Capabilities([.gamepad: pad.capabilities]))
         #expect(throws: VirtualDeviceError.undeclaredCode(device: "Daydream Controller Gamepad", code: "MSC_TIMESTAMP")) {
             try sink.send([OutputEvent(device: .gamepad, type: UInt16(EV_MSC), code: UInt16(MSC_TIMESTAMP), value: 1)], at: .zero)
         }

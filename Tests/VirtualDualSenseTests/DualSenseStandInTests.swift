@@ -11,7 +11,7 @@ import VirtualHID
 
 /// A DualSense the kernel leaves silent: the set notices it through its binding deadline (on a
 /// clock the test moves) or a refused write, says why in one line, and the uinput gamepad
-/// stands in, here a `PipeDeviceSet` whose frames the test reads back from a pipe.
+/// stands in, here a `VirtualDeviceSet` on a pipe whose frames the test reads back from a pipe.
 @MainActor
 @Suite struct DualSenseStandInTests {
     static let padOnly = Capabilities([.gamepad: FixedPad.dualsense.capabilities])
@@ -44,7 +44,7 @@ import VirtualHID
             ) { (capabilities) throws(VirtualDeviceError) in
                 made(capabilities)
                 if let standInError { throw standInError }
-                return try PipeDeviceSet(capabilities: capabilities, gamepadIdentity: .dualsense, fileDescriptor: pipeEnd)
+                return try VirtualDeviceSet(capabilities: capabilities, gamepadIdentity: .dualsense, fileDescriptor: pipeEnd)
             }
             // Weak: the set, and its close handler, go as the rig does.
             made = { [weak self] in self?.standInsMade.append($0) }

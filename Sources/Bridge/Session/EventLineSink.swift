@@ -11,12 +11,12 @@ import VirtualDevice
 /// e.g. `1.013500 gamepad EV_KEY BTN_SOUTH 1`, with the time in seconds since `origin` and
 /// libevdev's names; the label (a controller's address in `run --print`) only when not empty.
 ///
-/// Every event is also checked by a `RecordingSink`, exactly as the real devices would check it:
+/// Every event is also checked by a recording `VirtualDeviceSet`, exactly as the real devices would check it:
 /// an event for a device or code the devices would not have is reported on standard error and
 /// counted, never thrown, so the printed stream stays whole.
 public final class EventLineSink: OutputSink {
     private let descriptor: Int32
-    private let checker: RecordingSink
+    private let checker: VirtualDeviceSet
     private let origin: MonotonicTime
     public var label = ""
     /// Events the devices would have refused.
@@ -30,7 +30,7 @@ public final class EventLineSink: OutputSink {
     ) throws(VirtualDeviceError) {
         self.descriptor = descriptor
         self.origin = origin
-        checker = try RecordingSink(capabilities: capabilities, gamepadIdentity: gamepadIdentity)
+        checker = try VirtualDeviceSet.recording(capabilities: capabilities, gamepadIdentity: gamepadIdentity)
     }
 
     /// Says where the events go instead of devices.

@@ -3,10 +3,10 @@ import Mapping
 import Testing
 @testable import VirtualDevice
 
-@Suite("Recording sink")
-struct RecordingSinkTests {
+@Suite("Device set in memory")
+struct RecordingDeviceSetTests {
     @Test func recordsOnlyTheDevicesTheCapabilitiesNeed() throws {
-        let sink = try RecordingSink(capabilities: Capabilities([.mouse: Fixture.mouse]))
+        let sink = try VirtualDeviceSet.recording(capabilities: Capabilities([.mouse: Fixture.mouse]))
         #expect(sink.kinds == [.mouse])
         #expect(throws: VirtualDeviceError.noSuchDevice("gamepad")) {
             try sink.send([Fixture.event(.gamepad, Code.evKey, Code.btnSouth, 1), Fixture.syn(.gamepad)])
@@ -15,7 +15,7 @@ struct RecordingSinkTests {
     }
 
     @Test func undeclaredCodeIsSkippedTheRestKept() throws {
-        let sink = try RecordingSink(capabilities: Fixture.all)
+        let sink = try VirtualDeviceSet.recording(capabilities: Fixture.all)
         let events = [
             Fixture.event(.gamepad, Code.evKey, Code.btnSouth, 1),
             Fixture.event(.gamepad, Code.evKey, Code.btnDpadUp, 1),
@@ -29,7 +29,7 @@ struct RecordingSinkTests {
     }
 
     @Test func releaseAllLiftsKeysAndCentresAxesPerDevice() throws {
-        let sink = try RecordingSink(capabilities: Fixture.all)
+        let sink = try VirtualDeviceSet.recording(capabilities: Fixture.all)
         try sink.send([
             Fixture.event(.gamepad, Code.evKey, Code.btnEast, 1),
             Fixture.event(.gamepad, Code.evAbs, Code.absY, 20000),
@@ -56,7 +56,7 @@ struct RecordingSinkTests {
     }
 
     @Test func sinkTakesAnOutputBuffer() throws {
-        let sink = try RecordingSink(capabilities: Fixture.all)
+        let sink = try VirtualDeviceSet.recording(capabilities: Fixture.all)
         let buffer = OutputBuffer()
         try sink.send(buffer, at: .zero)
         #expect(sink.events.isEmpty)
@@ -65,8 +65,8 @@ struct RecordingSinkTests {
     @Test("any sink says what its devices are, with no need to know its type")
     func summaryThroughTheProtocol() throws {
         let sinks: [any OutputSink] = [
-            try RecordingSink(capabilities: Fixture.all),
-            try PipeDeviceSet(capabilities: Capabilities([.mouse: Fixture.mouse]), fileDescriptor: -1),
+            try VirtualDeviceSet.recording(capabilities: Fixture.all),
+            try VirtualDeviceSet(capabilities: Capabilities([.mouse: Fixture.mouse]), fileDescriptor: -1),
         ]
         #expect(sinks[0].summary == [
             "gamepad: \"Daydream Controller Gamepad\" in memory",

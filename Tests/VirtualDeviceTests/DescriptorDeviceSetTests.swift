@@ -7,10 +7,10 @@ import Mapping
 import Testing
 @testable import VirtualDevice
 
-/// `PipeDeviceSet` (`run --write-events`): the uinput devices' checks and frames, on a file
-/// descriptor. A SOCK_SEQPACKET socket keeps write boundaries, so each message read is one `write(2)`.
-@Suite("Pipe device set")
-struct PipeDeviceSetTests {
+/// A `VirtualDeviceSet` on a file descriptor (`run --write-events`): the uinput devices' checks
+/// and frames, without uinput. A SOCK_SEQPACKET socket keeps write boundaries, so each message read is one `write(2)`.
+@Suite("Device set on a file descriptor")
+struct DescriptorDeviceSetTests {
     typealias SocketPair = InputEventWriterTests.SocketPair
 
     static func triples(_ events: [input_event]) -> [[Int]] {
@@ -19,7 +19,7 @@ struct PipeDeviceSetTests {
 
     @Test func eachDeviceFrameIsOneWriteOfRawEvents() throws {
         let pair = try SocketPair()
-        let set = try PipeDeviceSet(capabilities: Fixture.all, fileDescriptor: pair.writeEnd)
+        let set = try VirtualDeviceSet(capabilities: Fixture.all, fileDescriptor: pair.writeEnd)
         try set.send([
             Fixture.event(.gamepad, Code.evKey, Code.btnSouth, 1),
             Fixture.event(.gamepad, Code.evAbs, Code.absX, 1200),
@@ -37,7 +37,7 @@ struct PipeDeviceSetTests {
 
     @Test func undeclaredCodesAndMissingDevicesAreRefusedTheRestWritten() throws {
         let pair = try SocketPair()
-        let set = try PipeDeviceSet(capabilities: Capabilities([.gamepad: Fixture.gamepad]), fileDescriptor: pair.writeEnd)
+        let set = try VirtualDeviceSet(capabilities: Capabilities([.gamepad: Fixture.gamepad]), fileDescriptor: pair.writeEnd)
         #expect(throws: VirtualDeviceError.undeclaredCode(device: "Daydream Controller Gamepad", code: "BTN_DPAD_UP")) {
             try set.send([
                 Fixture.event(.gamepad, Code.evKey, Code.btnDpadUp, 1),
@@ -53,7 +53,7 @@ struct PipeDeviceSetTests {
 
     @Test func releaseAllWritesOneReleaseFramePerDeviceNotAtRest() throws {
         let pair = try SocketPair()
-        let set = try PipeDeviceSet(capabilities: Fixture.all, fileDescriptor: pair.writeEnd)
+        let set = try VirtualDeviceSet(capabilities: Fixture.all, fileDescriptor: pair.writeEnd)
         try set.send([
             Fixture.event(.gamepad, Code.evKey, Code.btnEast, 1),
             Fixture.event(.gamepad, Code.evAbs, Code.absY, 20000),
@@ -84,17 +84,31 @@ struct FailedWriteTests {
         try #require(errno == EAGAIN)
     }
 
-    static func releaseEast(_ set: PipeDeviceSet) {
+    static func releaseEast(_ set: VirtualDeviceSet) {
         #expect(throws: VirtualDeviceError.writeFailed(device: "Daydream Controller Gamepad", errno: EAGAIN)) {
             try set.send([Fixture.event(.gamepad, Code.evKey, Code.btnEast, 0), Fixture.syn(.gamepad)])
         }
     }
 
-    static func pressEast(_ pair: SocketPair) throws -> PipeDeviceSet {
-        let set = try PipeDeviceSet(capabilities: Fixture.all, fileDescriptor: pair.writeEnd)
+    static func pressEast(_ pair: SocketPair) throws -> VirtualDeviceSet {
+        let set = try VirtualDeviceSet(capabilities: Fixture.all, fileDescriptor: pair.writeEnd)
         try set.send([Fixture.event(.gamepad, Code.evKey, Code.btnEast, 1), Fixture.syn(.gamepad)])
         _ = pair.messages()
         return set
+    }
+
+    /// The set says the state as written, keeps no events (only a recording set does) and has no
+    /// uinput device to hand out.
+    @Test func stateIsTheWrittenOneWithoutEventsOrUInputDevices() throws {
+        let pair = try SocketPair()
+        let set = try Self.pressEast(pair)
+        #expect(set.state(.gamepad)?.isDown(Code.btnEast) == true)
+        #expect(set.state(.mouse)?.isAtRest == true)
+        #expect(set.events.isEmpty && set.lines.isEmpty)
+        #expect(set.kinds == [.gamepad, .mouse, .keyboard] && set[.gamepad] == nil)
+        try Self.fill(pair)
+        Self.releaseEast(set)
+        #expect(set.state(.gamepad)?.isDown(Code.btnEast) == true, "a release whose write failed is not the state")
     }
 
     @Test func releaseAllWritesAReleaseWhoseWriteFailed() throws {
@@ -104,7 +118,7 @@ struct FailedWriteTests {
         Self.releaseEast(set)
         _ = pair.messages()
         try set.releaseAll()
-        #expect(pair.messages().map(PipeDeviceSetTests.triples) == [[Self.east + [0], [Int(EV_SYN), Int(SYN_REPORT), 0]]])
+        #expect(pair.messages().map(DescriptorDeviceSetTests.triples) == [[Self.east + [0], [Int(EV_SYN), Int(SYN_REPORT), 0]]])
     }
 
     @Test func theNextFrameCarriesAReleaseWhoseWriteFailed() throws {
@@ -116,7 +130,7 @@ struct FailedWriteTests {
         try set.send([Fixture.event(.gamepad, Code.evKey, Code.btnSouth, 1), Fixture.syn(.gamepad)])
         try set.send([Fixture.event(.gamepad, Code.evKey, Code.btnSouth, 0), Fixture.syn(.gamepad)])
         try set.releaseAll()
-        #expect(pair.messages().map(PipeDeviceSetTests.triples) == [
+        #expect(pair.messages().map(DescriptorDeviceSetTests.triples) == [
             [Self.east + [0], [Int(EV_KEY), Int(BTN_SOUTH), 1], [Int(EV_SYN), Int(SYN_REPORT), 0]],
             [[Int(EV_KEY), Int(BTN_SOUTH), 0], [Int(EV_SYN), Int(SYN_REPORT), 0]],
         ])
@@ -126,7 +140,7 @@ struct FailedWriteTests {
     /// carries the axis back from where the last written frame left it.
     @Test func theNextFrameCarriesAnAxisWhoseWriteFailed() throws {
         let pair = try SocketPair()
-        let set = try PipeDeviceSet(capabilities: Fixture.all, fileDescriptor: pair.writeEnd)
+        let set = try VirtualDeviceSet(capabilities: Fixture.all, fileDescriptor: pair.writeEnd)
         try set.send([Fixture.event(.gamepad, Code.evAbs, Code.absX, 1200), Fixture.syn(.gamepad)])
         _ = pair.messages()
         try Self.fill(pair)
@@ -135,7 +149,7 @@ struct FailedWriteTests {
         }
         _ = pair.messages()
         try set.send([Fixture.event(.gamepad, Code.evAbs, Code.absY, 500), Fixture.syn(.gamepad)])
-        #expect(pair.messages().map(PipeDeviceSetTests.triples) == [
+        #expect(pair.messages().map(DescriptorDeviceSetTests.triples) == [
             [[Int(EV_ABS), Int(ABS_X), 0], [Int(EV_ABS), Int(ABS_Y), 500], [Int(EV_SYN), Int(SYN_REPORT), 0]],
         ])
     }
@@ -148,6 +162,6 @@ struct FailedWriteTests {
         _ = pair.messages()
         try set.releaseAll()
         try set.releaseAll()
-        #expect(pair.messages().map(PipeDeviceSetTests.triples) == [[Self.east + [0], [Int(EV_SYN), Int(SYN_REPORT), 0]]])
+        #expect(pair.messages().map(DescriptorDeviceSetTests.triples) == [[Self.east + [0], [Int(EV_SYN), Int(SYN_REPORT), 0]]])
     }
 }
