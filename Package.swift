@@ -108,6 +108,10 @@ let package = Package(
         ),
         // wlroots' foreign toplevel protocol over libwayland-client, for follow-focus.
         .target(name: "CWaylandToplevel", linkerSettings: [.linkedLibrary("wayland-client")]),
+        // libmicrohttpd (Debian's libmicrohttpd-dev) and a C wrapper for its variadic calls.
+        .target(name: "CHTTP", linkerSettings: [.linkedLibrary("microhttpd")]),
+        // A local HTTP server for the editor page, on the Reactor: requests, Server-Sent Events, the page's access rules.
+        .target(name: "LocalHTTP", dependencies: ["CHTTP", "EventLoop", "Timebase"]),
         // Which application has the focus, from the desktop: X11, wlroots compositors.
         .target(name: "FocusTracking", dependencies: ["CXCB", "CWaylandToplevel", "EventLoop"]),
         // The tools beside the daemon: the terminal monitor, the recorder, and replay.
@@ -154,6 +158,7 @@ let package = Package(
         .testTarget(name: "DaydreamProtocolTests", dependencies: ["DaydreamProtocol"]),
         .testTarget(name: "EventVocabularyTests", dependencies: ["EventVocabulary", "CEvdev"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "Timebase", "TestSupport"]),
+        .testTarget(name: "LocalHTTPTests", dependencies: ["LocalHTTP", "EventLoop", "Timebase", "TestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "Descriptors", "EventLoop", "Timebase", "TestSupport"]),
         .testTarget(name: "DaydreamCoreTests", dependencies: ["DaydreamCore", "Descriptors", "EventLoop", "Timebase"]),
         .testTarget(name: "DaydreamTests", dependencies: ["Daydream", "DaydreamProtocol", "Timebase"]),
