@@ -111,6 +111,8 @@ else
 DBUSSYSTEMDIR ?= $(SYSCONFDIR)/dbus-1/system.d
 endif
 GNOMEEXTENSIONDIR ?= $(PREFIX)/share/gnome-shell/extensions
+# The editor page (`ui`): found beside the program, as BINDIR/../share/daydream-bridge/web.
+WEBDIR ?= $(PREFIX)/share/daydream-bridge/web
 # systemd reads $(PREFIX)/lib/... for both /usr and /usr/local.
 MODULESLOADDIR ?= $(PREFIX)/lib/modules-load.d
 SYSTEMDSYSTEMUNITDIR ?= $(PREFIX)/lib/systemd/system
@@ -125,6 +127,7 @@ GNOME_EXTENSION = desktop/gnome-shell/daydream-bridge@daydream-bridge
 SYSUSERS = systemd/daydream-bridge.sysusers
 MAN_PAGE = doc/daydream-bridge.1
 EXAMPLE_CONFIGS = $(wildcard config/*.toml)
+WEB_FILES = $(wildcard web/*.html web/*.css web/*.js web/*.svg web/*.png)
 
 ## Installs the binary, udev rules, modules-load file, systemd units, the
 ## system unit's sysusers.d file and D-Bus policy, the example config and the man page under DESTDIR/PREFIX.
@@ -133,7 +136,7 @@ install:
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(UDEVRULESDIR)" "$(DESTDIR)$(MODULESLOADDIR)" \
 		"$(DESTDIR)$(SYSTEMDSYSTEMUNITDIR)" "$(DESTDIR)$(SYSTEMDUSERUNITDIR)" "$(DESTDIR)$(SYSUSERSDIR)" "$(DESTDIR)$(MANDIR)/man1" \
 		"$(DESTDIR)$(SYSCONFDIR)/daydream-bridge" "$(DESTDIR)$(DOCDIR)/examples" "$(DESTDIR)$(DBUSSYSTEMDIR)" \
-		"$(DESTDIR)$(GNOMEEXTENSIONDIR)/$(notdir $(GNOME_EXTENSION))"
+		"$(DESTDIR)$(GNOMEEXTENSIONDIR)/$(notdir $(GNOME_EXTENSION))" "$(DESTDIR)$(WEBDIR)"
 	install -m 0755 "$(BINARY)" "$(DESTDIR)$(BINDIR)/daydream-bridge"
 	install -m 0644 $(UDEV_RULES) "$(DESTDIR)$(UDEVRULESDIR)/"
 	install -m 0644 udev/modules-load.d/daydream-bridge.conf "$(DESTDIR)$(MODULESLOADDIR)/daydream-bridge.conf"
@@ -143,6 +146,7 @@ install:
 	chmod 0644 "$(DESTDIR)$(SYSTEMDSYSTEMUNITDIR)/daydream-bridge-system.service" "$(DESTDIR)$(SYSTEMDUSERUNITDIR)/daydream-bridge.service" \
 		"$(DESTDIR)$(SYSTEMDUSERUNITDIR)/daydream-bridge-focus.service"
 	install -m 0644 $(GNOME_EXTENSION)/metadata.json $(GNOME_EXTENSION)/extension.js "$(DESTDIR)$(GNOMEEXTENSIONDIR)/$(notdir $(GNOME_EXTENSION))/"
+	install -m 0644 $(WEB_FILES) "$(DESTDIR)$(WEBDIR)/"
 	install -m 0644 $(SYSUSERS) "$(DESTDIR)$(SYSUSERSDIR)/daydream-bridge.conf"
 	install -m 0644 dbus/org.daydream_bridge.conf "$(DESTDIR)$(DBUSSYSTEMDIR)/org.daydream_bridge.conf"
 	install -m 0644 $(MAN_PAGE) "$(DESTDIR)$(MANDIR)/man1/daydream-bridge.1"
@@ -168,7 +172,9 @@ uninstall:
 		"$(DESTDIR)$(DBUSSYSTEMDIR)/org.daydream_bridge.conf" \
 		"$(DESTDIR)$(MANDIR)/man1/daydream-bridge.1" \
 		"$(DESTDIR)$(SYSCONFDIR)/daydream-bridge/config.toml.example" \
-		$(addprefix "$(DESTDIR)$(DOCDIR)/examples/,$(addsuffix ",$(notdir $(EXAMPLE_CONFIGS))))
+		$(addprefix "$(DESTDIR)$(DOCDIR)/examples/,$(addsuffix ",$(notdir $(EXAMPLE_CONFIGS)))) \
+		$(addprefix "$(DESTDIR)$(WEBDIR)/,$(addsuffix ",$(notdir $(WEB_FILES))))
+	rmdir "$(DESTDIR)$(WEBDIR)" "$(DESTDIR)$(PREFIX)/share/daydream-bridge" 2>/dev/null || true
 	rmdir "$(DESTDIR)$(GNOMEEXTENSIONDIR)/$(notdir $(GNOME_EXTENSION))" "$(DESTDIR)$(DOCDIR)/examples" "$(DESTDIR)$(DOCDIR)" "$(DESTDIR)$(SYSCONFDIR)/daydream-bridge" 2>/dev/null || true
 
 ## `make install` and `make uninstall` into a temporary DESTDIR, checked file by file.

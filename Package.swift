@@ -125,6 +125,7 @@ let package = Package(
             dependencies: [
                 "Bridge", "BridgeTools", "DaydreamCore", "DaydreamProtocol", "BridgeConfig", "EventVocabulary", "Mapping", "VirtualDevice",
                 "Recording", "Timebase", "EventLoop", "DBus", "BlueZ", "Descriptors", "VirtualDualSense", "DSU", "DSUServer", "FocusTracking",
+                "LocalHTTP",
             ]
         ),
         // The library's README example, built as a program.

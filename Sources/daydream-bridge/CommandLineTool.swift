@@ -16,6 +16,7 @@ enum CommandLineTool {
         ProfileCommand.self,
         CalibrateCommand.self,
         FollowFocusCommand.self,
+        UICommand.self,
         DecodeCommand.self,
         CheckConfigCommand.self,
         ReplayCommand.self,

@@ -1,0 +1,113 @@
+import Bridge
+import BridgeConfig
+import EventLoop
+import LocalHTTP
+
+/// What the editor page asks `daydream-bridge ui` for, after `PageAccess` let the request in:
+/// the page's files, `GET /api/config` (the file and its text), `GET /api/events` (the
+/// bridge's `watch` stream as events), `POST /api/setting` (one setting changed where it is
+/// written, checked first: `ConfigEdit`).
+@MainActor
+final class EditorAPI {
+    let files: PageFiles
+    let configPath: String?
+    let socketPaths: [String]
+    let reactor: Reactor
+    private var watchers: [ControlWatchClient] = []
+
+    init(files: PageFiles, configPath: String?, socketPaths: [String], reactor: Reactor) {
+        self.files = files
+        self.configPath = configPath
+        self.socketPaths = socketPaths
+        self.reactor = reactor
+    }
+
+    func answer(_ request: HTTPRequest) -> HTTPAnswer {
+        switch (request.method, request.path) {
+        case ("GET", "/api/config"): return .response(config())
+        case ("GET", "/api/events"): return .eventStream { [weak self] stream in self?.watch(into: stream) }
+        case ("POST", "/api/setting"): return .response(setting(request.formFields))
+        case ("GET", _), ("HEAD", _): return .response(files.response(for: request.path))
+        default: return .response(.text(405, "\(request.method) is not allowed here"))
+        }
+    }
+
+    /// `{"path": ..., "text": ...}`, or 404 without a config file.
+    private func config() -> HTTPResponse {
+        guard let configPath else { return noFile }
+        do {
+            let text = String(decoding: try ConfigFile.read(configPath), as: UTF8.self)
+            return .json(200, "{\"path\": \(JSONText.string(configPath)), \"text\": \(JSONText.string(text))}")
+        } catch {
+            return .text(404, error.description)
+        }
+    }
+
+    private var noFile: HTTPResponse {
+        .text(404, "no config file to edit: give one with --config FILE, or copy the example to ~/.config/daydream-bridge/config.toml")
+    }
+
+    /// Form fields `profile`, `key` and `value` (TOML; empty removes the key): the new text, or
+    /// 422 with the diagnostics (`line`, `column`, `message`) and the file untouched.
+    private func setting(_ fields: [String: String]) -> HTTPResponse {
+        guard let configPath else { return noFile }
+        guard let profile = fields["profile"], let key = fields["key"], !profile.isEmpty, !key.isEmpty else {
+            return .text(400, "a setting needs the form fields profile, key and value")
+        }
+        let value = fields["value"].flatMap { $0.isEmpty ? nil : $0 }
+        switch ConfigEdit(profile: profile, key: key, value: value).apply(toFileAt: configPath) {
+        case .success(let text):
+            return .json(200, "{\"text\": \(JSONText.string(text))}")
+        case .failure(.invalid(let diagnostics)):
+            return .json(422, Self.diagnosticsJSON(diagnostics))
+        case .failure(.unparsable(let diagnostic)):
+            return .json(422, Self.diagnosticsJSON([diagnostic]))
+        case .failure(.notEditable(let reason)):
+            return .text(409, reason)
+        case .failure(.file(let reason)):
+            return .text(500, reason)
+        }
+    }
+
+    static func diagnosticsJSON(_ diagnostics: [ConfigDiagnostic]) -> String {
+        let items = diagnostics.map { diagnostic in
+            "{\"line\": \(diagnostic.position.line), \"column\": \(diagnostic.position.column), \"message\": \(JSONText.string(diagnostic.message))}"
+        }
+        return "{\"diagnostics\": [" + items.joined(separator: ", ") + "]}"
+    }
+
+    /// The bridge's `watch` lines as `watch` events; a `bridge` event says whether one runs.
+    private func watch(into stream: EventStream) {
+        let client = ControlWatchClient(paths: socketPaths, reactor: reactor) { line in
+            stream.send(Self.text(of: line), event: "watch")
+        } ended: { reason in
+            stream.send(reason ?? "stopped", event: "bridge")
+            stream.close()
+        }
+        guard let client else {
+            stream.send("none", event: "bridge")
+            stream.close()
+            return
+        }
+        stream.send(client.path, event: "bridge")
+        watchers.append(client)
+        stream.onClose = { [weak self, weak client] in
+            client?.stop()
+            self?.watchers.removeAll { $0 === client }
+        }
+    }
+
+    /// A watch line as the page reads it: `ADDRESS SECONDS EVENT`.
+    static func text(of line: WatchLine) -> String {
+        let event: String
+        switch line.event {
+        case .packet(let bytes): event = bytes.map { byte in let hex = String(byte, radix: 16); return hex.count == 1 ? "0" + hex : hex }.joined()
+        case .connected: event = "connected"
+        case .disconnected: event = "disconnected"
+        case .battery(let percent): event = "battery \(percent)"
+        case .profile(let name): event = "profile \(name)"
+        case .output(let text): event = "event \(text)"
+        }
+        return "\(line.address) \(line.time.seconds) \(event)"
+    }
+}

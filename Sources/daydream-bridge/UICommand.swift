@@ -1,0 +1,142 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Bridge
+import BridgeConfig
+import EventLoop
+import LocalHTTP
+
+/// `daydream-bridge ui`: the mapping editor, a page served on loopback.
+enum UICommand: Subcommand {
+    static let name = "ui"
+    static let abstract = "Serve the mapping editor page on loopback and open it in the browser."
+    /// The options, declared once for the scanner, the usage line and the help.
+    enum Option {
+        static let listen = CommandOption.value(
+            "--listen", named: "ADDRESS:PORT",
+            help: "Where to serve the page (default 127.0.0.1:7355; port 0 picks a free one). Another address than loopback is warned about.")
+        static let config = CommandOption.value("--config", named: "FILE", help: "The config to edit (default: the lookup, as 'run' does).")
+        static let socket = CommandOption.value(
+            "--socket", named: "PATH", help: "The running bridge's control socket (default: as 'profile' finds it).")
+        static let noOpen = CommandOption.flag("--no-open", help: "Print the page's address only; do not run xdg-open.")
+    }
+
+    static let options = [Option.listen, Option.config, Option.socket, Option.noOpen]
+    static let discussion = """
+    Runs in the user's session, as the user whose config it edits, and
+    prints the page's address with a random token; every request needs the
+    token, a Host that is the listen address, and for changes the page's
+    own Origin. The page shows the running bridge's controllers live (the
+    control socket's watch stream) and saves each change where it is
+    written in the config, keeping every other byte, after checking it;
+    the running bridge reloads it. On a box without a desktop, reach it
+    through SSH: ssh -L 7355:127.0.0.1:7355 HOST, then open the printed
+    address here. The page's files are found in $DAYDREAM_BRIDGE_WEB, else
+    beside the program (../share/daydream-bridge/web), else in the source
+    tree's web/.
+    """
+    static let notes = """
+    Exit status: 0 after SIGINT or SIGTERM, 1 when it cannot listen or
+    find the page's files.
+    """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let options = try scan(arguments)
+        guard options.positionals.isEmpty else { throw UsageError("unexpected argument '\(options.positionals[0])'") }
+        let address: ListenAddress
+        if let text = options.value(Option.listen) {
+            guard let parsed = ListenAddress(text) else { throw UsageError("--listen takes ADDRESS:PORT like 127.0.0.1:7355, not '\(text)'") }
+            address = parsed
+        } else {
+            address = .loopbackDefault
+        }
+        guard let directory = pageDirectory(), let files = PageFiles(directory: directory) else {
+            printError("Error: the page's files are missing: set DAYDREAM_BRIDGE_WEB to the web directory (make install puts it in PREFIX/share/daydream-bridge/web)")
+            return ExitCode.failure
+        }
+        guard let token = PageAccess.randomToken() else {
+            printError("Error: cannot read /dev/urandom for the page's token")
+            return ExitCode.failure
+        }
+        let configPath: String? = {
+            switch ConfigurationChoice.source(path: options.value(Option.config)) {
+            case .file(let path): path
+            case .builtIn: nil
+            }
+        }()
+        let socketPaths = options.value(Option.socket).map { [$0] }
+            ?? ControlSocketPath.candidatesForClient(environment: ControlSocketPath.processEnvironment())
+        do {
+            let reactor = try Reactor()
+            let api = EditorAPI(files: files, configPath: configPath, socketPaths: socketPaths, reactor: reactor)
+            // The rules need the port the kernel chose for port 0: known once the server listens.
+            let rules = RulesHolder()
+            let server = try HTTPServer(listening: address, reactor: reactor) { request in
+                guard let access = rules.access else { return .response(.text(503, "starting")) }
+                if let refusal = access.refusal(of: request) { return .response(refusal) }
+                return api.answer(request)
+            }
+            rules.access = PageAccess(address: server.address, token: token)
+            defer { server.stop() }
+            if !address.isLoopback {
+                printError("Warning: serving on \(server.address), which other machines may reach; the token is all that guards it")
+            }
+            let url = "http://\(server.address)/?token=\(token)"
+            printOut("Open \(url)")
+            if !options.flag(Option.noOpen) { openInBrowser(url) }
+            for signal in [SIGINT, SIGTERM] {
+                try reactor.handleSignal(signal) { _ in reactor.stop() }
+            }
+            reactor.run()
+        } catch let error as HTTPServerError {
+            printError("Error: \(error)")
+            return ExitCode.failure
+        } catch {
+            printError("Error: \(error)")
+            return ExitCode.failure
+        }
+        return ExitCode.success
+    }
+
+    @MainActor
+    private final class RulesHolder {
+        var access: PageAccess?
+    }
+
+    /// `$DAYDREAM_BRIDGE_WEB`, else `../share/daydream-bridge/web` beside the program, else the
+    /// source tree's `web/` above a `.build` directory.
+    static func pageDirectory() -> String? {
+        if let given = getenv("DAYDREAM_BRIDGE_WEB"), given.pointee != 0 { return String(cString: given) }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        let program = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var directory = String(program[..<(program.lastIndex(of: "/") ?? program.endIndex)])
+        let installed = directory + "/../share/daydream-bridge/web"
+        if access(installed + "/index.html", R_OK) == 0 { return installed }
+        while let slash = directory.lastIndex(of: "/"), !directory.isEmpty {
+            if directory.hasSuffix("/.build") {
+                let source = String(directory.dropLast("/.build".count)) + "/web"
+                return access(source + "/index.html", R_OK) == 0 ? source : nil
+            }
+            directory = String(directory[..<slash])
+        }
+        return nil
+    }
+
+    /// `xdg-open URL`, detached; without it, how to open the page by hand.
+    private static func openInBrowser(_ url: String) {
+        var pid: pid_t = 0
+        let arguments = ["xdg-open", url]
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
+        if posix_spawnp(&pid, "xdg-open", &actions, nil, &argv, environ) != 0 {
+            printError("xdg-open is not installed: open the address above in a browser")
+        }
+    }
+}
