@@ -80,8 +80,8 @@ final class GnomeShellRig {
         if getuid() == 0 { try Self.chownToNobody(runtime) }
         _ = chmod(runtime, 0o700)
         let home = ["XDG_RUNTIME_DIR": runtime, "HOME": runtime]
-        let (session, sessionAddress) = try Self.bus("session-bus", directory: scratch.path, environment: home)
-        let (system, systemAddress) = try Self.bus("system-bus", directory: scratch.path, environment: home)
+        let (session, sessionAddress) = try DesktopSession.startBus("session-bus", directory: scratch.path, environment: home)
+        let (system, systemAddress) = try DesktopSession.startBus("system-bus", directory: scratch.path, environment: home)
         sessionBus = session
         systemBus = system
         // GLib's keyfile settings backend: no dconf-service to outlive the test.
@@ -89,12 +89,11 @@ final class GnomeShellRig {
             "DBUS_SESSION_BUS_ADDRESS": sessionAddress, "DBUS_SYSTEM_BUS_ADDRESS": systemAddress, "GSETTINGS_BACKEND": "keyfile",
         ]) { $1 }
         let enabled = "[" + Self.extensions.map { "'\($0)'" }.joined(separator: ", ") + "]"
-        let settings = try RunningBinary(program: SwayRig.asUser[0], Array(SwayRig.asUser.dropFirst())
-                                             + ["/usr/bin/gsettings", "set", "org.gnome.shell", "enabled-extensions", enabled],
-                                         directory: scratch.path, name: "gsettings", environment: buses)
+        let settings = try DesktopSession.runAsUser("/usr/bin/gsettings", ["set", "org.gnome.shell", "enabled-extensions", enabled],
+                                                    directory: scratch.path, name: "gsettings", environment: buses)
         guard settings.waitForExit(timeout: 30) == 0 else { throw TestFailure("gsettings failed: \(settings.stderr)") }
-        shell = try RunningBinary(program: SwayRig.asUser[0], Array(SwayRig.asUser.dropFirst()) + [
-            "/usr/bin/gnome-shell", "--headless", "--wayland", "--virtual-monitor", "640x480", "--wayland-display", "wayland-gs",
+        shell = try DesktopSession.runAsUser("/usr/bin/gnome-shell", [
+            "--headless", "--wayland", "--virtual-monitor", "640x480", "--wayland-display", "wayland-gs",
         ], directory: scratch.path, name: "gnome-shell", environment: buses)
         let shell = shell
         let runtime = runtime
@@ -116,15 +115,6 @@ final class GnomeShellRig {
         }
     }
 
-    /// A dbus-daemon with the session bus's configuration, as the Shell's user, and its address.
-    private static func bus(_ name: String, directory: String, environment: [String: String]) throws -> (RunningBinary, String) {
-        let daemon = try RunningBinary(program: SwayRig.asUser[0], Array(SwayRig.asUser.dropFirst())
-                                           + ["/usr/bin/dbus-daemon", "--session", "--nofork", "--print-address=1"],
-                                       directory: directory, name: name, environment: environment)
-        guard daemon.waitFor(timeout: 10, { daemon.stdout.hasSuffix("\n") }) else { throw TestFailure("dbus-daemon did not start: \(daemon.stderr)") }
-        return (daemon, daemon.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
-    }
-
     /// `chown -R nobody:nogroup path`.
     private static func chownToNobody(_ path: String) throws {
         guard let walker = FileManager.default.enumerator(atPath: path) else { return }
@@ -134,14 +124,13 @@ final class GnomeShellRig {
 
     /// The built binary with `arguments`, as the Shell's user, in its session.
     func run(_ arguments: [String], name: String) throws -> RunningBinary {
-        try RunningBinary(program: SwayRig.asUser[0], Array(SwayRig.asUser.dropFirst()) + [BuiltBinary.url.path] + arguments,
-                          directory: scratch.path, name: name, environment: environment)
+        try DesktopSession.runAsUser(BuiltBinary.url.path, arguments, directory: scratch.path, name: name, environment: environment)
     }
 
     /// An X11 program on the Shell's Xwayland, as its user, once the Shell has its window.
     func x11Client(_ program: String, _ arguments: [String], windowClass: String) throws -> RunningBinary {
-        let client = try RunningBinary(program: SwayRig.asUser[0], Array(SwayRig.asUser.dropFirst()) + [program] + arguments,
-                                       directory: scratch.path, name: URL(fileURLWithPath: program).lastPathComponent, environment: environment)
+        let client = try DesktopSession.runAsUser(program, arguments, directory: scratch.path,
+                                                  name: URL(fileURLWithPath: program).lastPathComponent, environment: environment)
         // Activating it answers true once the Shell manages the window (which activates it too).
         guard client.waitFor(timeout: 15, { (try? self.driver(["Activate", windowClass])) == "(true,)" }) else {
             throw TestFailure("\(program) never got a window in the Shell: \(client.stderr.suffix(1000))")
@@ -157,8 +146,8 @@ final class GnomeShellRig {
 
     /// `gdbus call` to the driver's method, as the Shell's user; its printed reply.
     private func driver(_ arguments: [String]) throws -> String {
-        let call = try RunningBinary(program: SwayRig.asUser[0], Array(SwayRig.asUser.dropFirst()) + [
-            "/usr/bin/gdbus", "call", "--session", "--dest", "org.gnome.Shell", "--object-path", "/org/daydream_bridge/TestDriver",
+        let call = try DesktopSession.runAsUser("/usr/bin/gdbus", [
+            "call", "--session", "--dest", "org.gnome.Shell", "--object-path", "/org/daydream_bridge/TestDriver",
             "--method", "org.daydream_bridge.TestDriver." + arguments[0],
         ] + arguments.dropFirst(), directory: scratch.path, name: "gdbus", environment: environment)
         _ = call.waitForExit(timeout: 10)

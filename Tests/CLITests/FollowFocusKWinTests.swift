@@ -97,20 +97,12 @@ final class KWinRig {
         let kwin = scratch.path + "/kwin_wayland"
         try FileManager.default.copyItem(atPath: "/usr/bin/kwin_wayland", toPath: kwin)
         let home = ["XDG_RUNTIME_DIR": runtime, "HOME": runtime]
-        bus = try RunningBinary(program: SwayRig.asUser[0], Array(SwayRig.asUser.dropFirst())
-                                    + ["/usr/bin/dbus-daemon", "--session", "--nofork", "--print-address=1"],
-                                directory: scratch.path, name: "dbus", environment: home)
-        let busOutput = bus
-        guard bus.waitFor(timeout: 10, { busOutput.stdout.hasSuffix("\n") }) else {
-            throw TestFailure("dbus-daemon did not start: \(bus.stderr)")
-        }
-        let address = bus.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let address: String
+        (bus, address) = try DesktopSession.startBus("dbus", directory: scratch.path, environment: home)
         let displayFile = runtime + "/display"
-        compositor = try RunningBinary(
-            program: SwayRig.asUser[0], Array(SwayRig.asUser.dropFirst()) + [
-                kwin, "--xwayland", "--virtual", "--socket", "wayland-kwin", "--no-lockscreen", "--no-global-shortcuts",
-                "--width", "640", "--height", "480", "sh -c 'echo $DISPLAY > \(displayFile)'",
-            ],
+        compositor = try DesktopSession.runAsUser(
+            kwin, ["--xwayland", "--virtual", "--socket", "wayland-kwin", "--no-lockscreen", "--no-global-shortcuts",
+                   "--width", "640", "--height", "480", "sh -c 'echo $DISPLAY > \(displayFile)'"],
             directory: scratch.path, name: "kwin", environment: home.merging(["DBUS_SESSION_BUS_ADDRESS": address]) { $1 })
         let compositor = compositor
         func display() -> String? {
@@ -126,14 +118,13 @@ final class KWinRig {
 
     /// The built binary with `arguments`, as KWin's user, in its session.
     func run(_ arguments: [String], name: String) throws -> RunningBinary {
-        try RunningBinary(program: SwayRig.asUser[0], Array(SwayRig.asUser.dropFirst()) + [BuiltBinary.url.path] + arguments,
-                          directory: scratch.path, name: name, environment: environment)
+        try DesktopSession.runAsUser(BuiltBinary.url.path, arguments, directory: scratch.path, name: name, environment: environment)
     }
 
     /// An X11 program on KWin's Xwayland, as its user.
     func x11Client(_ program: String, _ arguments: [String]) throws -> RunningBinary {
-        try RunningBinary(program: SwayRig.asUser[0], Array(SwayRig.asUser.dropFirst()) + [program] + arguments,
-                          directory: scratch.path, name: URL(fileURLWithPath: program).lastPathComponent, environment: environment)
+        try DesktopSession.runAsUser(program, arguments, directory: scratch.path, name: URL(fileURLWithPath: program).lastPathComponent,
+                                     environment: environment)
     }
 
     /// Activates the first window whose resource class is `windowClass`, with a KWin script loaded
@@ -154,9 +145,8 @@ final class KWinRig {
         var started = Date()
         for call in [["loadScript", path, name], ["start"], ["unloadScript", name]] {
             if call[0] == "start" { started = Date() }
-            let tool = try RunningBinary(program: SwayRig.asUser[0], Array(SwayRig.asUser.dropFirst()) + [
-                "/usr/bin/gdbus", "call", "--session", "--dest", "org.kde.KWin", "--object-path", "/Scripting",
-                "--method", "org.kde.kwin.Scripting." + call[0],
+            let tool = try DesktopSession.runAsUser("/usr/bin/gdbus", [
+                "call", "--session", "--dest", "org.kde.KWin", "--object-path", "/Scripting", "--method", "org.kde.kwin.Scripting." + call[0],
             ] + call.dropFirst(), directory: scratch.path, name: "gdbus", environment: environment)
             guard tool.waitForExit(timeout: 10) == 0 else { throw TestFailure("KWin's \(call[0]) failed: \(tool.stderr)") }
         }
@@ -170,9 +160,26 @@ final class KWinRig {
     }
 }
 
-/// The processes a desktop's session leaves: services its bus started (dconf-service,
-/// gnome-shell-calendar-server), found by the session's XDG_RUNTIME_DIR in their environment.
+/// What the desktop rigs share: their programs run as the session's user (`nobody` when root,
+/// as `SwayRig` does), a session bus of their own, and the cleaning up.
 enum DesktopSession {
+    /// `program` with `arguments`, as the session's user.
+    static func runAsUser(_ program: String, _ arguments: [String], directory: String, name: String,
+                          environment: [String: String]) throws -> RunningBinary {
+        try RunningBinary(program: SwayRig.asUser[0], Array(SwayRig.asUser.dropFirst()) + [program] + arguments,
+                          directory: directory, name: name, environment: environment)
+    }
+
+    /// A dbus-daemon with the session bus's configuration, as the session's user, and its address.
+    static func startBus(_ name: String, directory: String, environment: [String: String]) throws -> (RunningBinary, String) {
+        let daemon = try runAsUser("/usr/bin/dbus-daemon", ["--session", "--nofork", "--print-address=1"],
+                                   directory: directory, name: name, environment: environment)
+        guard daemon.waitFor(timeout: 10, { daemon.stdout.hasSuffix("\n") }) else { throw TestFailure("dbus-daemon did not start: \(daemon.stderr)") }
+        return (daemon, daemon.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// Kills the processes a desktop's session leaves: services its bus started (dconf-service,
+    /// gnome-shell-calendar-server), found by the session's XDG_RUNTIME_DIR in their environment.
     static func killProcesses(runningIn runtime: String) {
         let marker = Array("XDG_RUNTIME_DIR=\(runtime)".utf8) + [0]
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {

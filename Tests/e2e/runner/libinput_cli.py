@@ -23,14 +23,29 @@ def libinput_devices() -> dict[str, str]:
     return devices
 
 
-class DebugEventsLog:
-    """`libinput debug-events` on the udev seat, as a compositor reads it, writing to
-    `<logs>/<name>.log`; returns once libinput has added every device in `devices`."""
+def libinput_device_options(name: str) -> dict[str, str]:
+    """`libinput list-devices`'s lines for the device called `name`, by their label
+    (`Tap-to-click`, `Scroll methods`...)."""
+    output = subprocess.run(["libinput", "list-devices"], capture_output=True, text=True, timeout=60).stdout
+    block, inside = {}, False
+    for line in output.splitlines():
+        if line.startswith("Device:"):
+            inside = line.split(":", 1)[1].strip() == name
+        elif inside and ":" in line:
+            label, value = line.split(":", 1)
+            block[label.strip()] = value.strip()
+    return block
 
-    def __init__(self, logs: str, name: str, devices: list[str], timeout: float = 30.0) -> None:
+
+class DebugEventsLog:
+    """`libinput debug-events` on the udev seat, as a compositor reads it (with `options` such
+    as `--enable-tap`), writing to `<logs>/<name>.log`; returns once libinput has added every
+    device in `devices`."""
+
+    def __init__(self, logs: str, name: str, devices: list[str], timeout: float = 30.0, options: tuple[str, ...] = ()) -> None:
         self.path = os.path.join(logs, f"{name}.log")
         self.log = open(self.path, "w")
-        self.process = subprocess.Popen(["stdbuf", "-oL", "libinput", "debug-events", "--udev", "seat0"],
+        self.process = subprocess.Popen(["stdbuf", "-oL", "libinput", "debug-events", "--udev", "seat0", *options],
                                         stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
 
         def added() -> bool:

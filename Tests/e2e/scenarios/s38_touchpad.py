@@ -3,16 +3,13 @@ udev and to libinput, whose pointer motion follows a swipe and whose
 tap-to-click turns a short touch into a click."""
 from __future__ import annotations
 
-import os
 import re
-import signal
-import subprocess
 
 from evdev import ecodes
 
 from bridge_helpers import ensure_paired, start_bridge, wait_streaming
-from input_devices import InputDevice, udev_properties_of, wait_for_device
-from libinput_cli import libinput_devices
+from input_devices import udev_properties_of, wait_for_device
+from libinput_cli import DebugEventsLog, libinput_device_options, libinput_devices, unaccelerated_motion
 from rig import scenario
 from waiting import wait_until
 
@@ -22,6 +19,7 @@ CONFIG = """
 [profile.pad]
 touchpad = { mode = "touchpad" }
 """
+BUTTON = re.compile(r"POINTER_BUTTON\s+\S+\s+BTN_LEFT \(\d+\) (pressed|released)")
 # A swipe right across the middle, a pause, then a tap (60 ms, still), then time for
 # libinput's tap timeout to pass.
 TIMELINE = """rate 60
@@ -32,50 +30,6 @@ at 1200ms touch 128 128
 at 1260ms lift
 at 2200ms end
 """
-
-
-def libinput_block(name: str) -> dict[str, str]:
-    """`libinput list-devices`'s lines for the device called `name`, by their label."""
-    output = subprocess.run(["libinput", "list-devices"], capture_output=True, text=True, timeout=60).stdout
-    block, inside = {}, False
-    for line in output.splitlines():
-        if line.startswith("Device:"):
-            inside = line.split(":", 1)[1].strip() == name
-        elif inside and ":" in line:
-            label, value = line.split(":", 1)
-            block[label.strip()] = value.strip()
-    return block
-
-
-class DebugEvents:
-    """`libinput debug-events --enable-tap` on the udev seat, as a compositor with tapping on
-    reads it, once it has added the touchpad."""
-
-    MOTION = re.compile(r"POINTER_MOTION\s+\S+\s+(-?[\d.]+)/\s*(-?[\d.]+)")
-    BUTTON = re.compile(r"POINTER_BUTTON\s+\S+\s+BTN_LEFT \(\d+\) (pressed|released)")
-
-    def __init__(self, rig) -> None:
-        self.path = os.path.join(rig.logs, "libinput-touchpad-events.log")
-        self.log = open(self.path, "w")
-        self.process = subprocess.Popen(["stdbuf", "-oL", "libinput", "debug-events", "--udev", "seat0", "--enable-tap"],
-                                        stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        added = lambda: any("DEVICE_ADDED" in line and TOUCHPAD in line for line in self.text().splitlines())
-        ok = wait_until(lambda: added() or self.process.poll() is not None, timeout=30)
-        assert ok and self.process.poll() is None and added(), f"libinput did not add the touchpad: {self.text()}"
-
-    def text(self) -> str:
-        with open(self.path, encoding="utf-8", errors="replace") as file:
-            return file.read()
-
-    def stop(self) -> str:
-        self.process.send_signal(signal.SIGINT)
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        self.log.close()
-        return self.text()
 
 
 @scenario("touchpad device: a touchpad to udev and libinput; a swipe moves the pointer, a tap clicks",
@@ -108,7 +62,7 @@ def touchpad_device(rig):
             assert wrong not in properties, f"the touchpad is also {wrong}: {properties}"
         listed = libinput_devices()
         assert listed.get(TOUCHPAD) == "pointer", f"libinput list-devices: {listed}"
-        block = libinput_block(TOUCHPAD)
+        block = libinput_device_options(TOUCHPAD)
         # Tapping and edge scrolling are a touchpad's options (a mouse shows n/a); one finger
         # only, so no two-finger scrolling and no gestures.
         assert block.get("Tap-to-click") == "disabled", f"libinput's touchpad: {block}"
@@ -116,18 +70,18 @@ def touchpad_device(rig):
     finally:
         touchpad.close()
 
-    libinput = DebugEvents(rig)
+    libinput = DebugEventsLog(rig.logs, "libinput-touchpad-events", [TOUCHPAD], options=("--enable-tap",))
     try:
         started_at = len(libinput.text())
         mark = rig.emulator.mark()
         length = rig.play(NAME, TIMELINE)
         rig.emulator.wait_event("play_finished", NAME, since=mark, timeout=length + 30)
-        wait_until(lambda: libinput.BUTTON.findall(libinput.text()[started_at:]).count("released") >= 1, timeout=10)
+        wait_until(lambda: BUTTON.findall(libinput.text()[started_at:]).count("released") >= 1, timeout=10)
     finally:
         text = libinput.stop()
     events = text[started_at:]
-    motion = [(float(x), float(y)) for x, y in libinput.MOTION.findall(events)]
-    buttons = libinput.BUTTON.findall(events)
+    motion = unaccelerated_motion(events)
+    buttons = BUTTON.findall(events)
     assert len(motion) >= 5, f"libinput saw {len(motion)} POINTER_MOTION events: {events}"
     right = sum(x for x, _ in motion)
     down = sum(y for _, y in motion)
