@@ -1,5 +1,6 @@
 import Bridge
 import BridgeConfig
+import DaydreamProtocol
 import EventLoop
 import LocalHTTP
 
@@ -101,7 +102,7 @@ final class EditorAPI {
     static func text(of line: WatchLine) -> String {
         let event: String
         switch line.event {
-        case .packet(let bytes): event = bytes.map { byte in let hex = String(byte, radix: 16); return hex.count == 1 ? "0" + hex : hex }.joined()
+        case .packet(let bytes): event = Hex.encode(bytes)
         case .connected: event = "connected"
         case .disconnected: event = "disconnected"
         case .battery(let percent): event = "battery \(percent)"

@@ -96,6 +96,7 @@ public enum ControlClient {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         var linesSeen = 0
+        var lineStart = 0
         while true {
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
@@ -105,10 +106,12 @@ public enum ControlClient {
             }
             if count == 0 { break }
             bytes += chunk[0..<count]
-            // Each whole line after the first, as soon as it is here.
-            let complete = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast()
-            for text in complete.dropFirst(max(linesSeen, 1)) { line(String(decoding: text, as: UTF8.self)) }
-            linesSeen = max(linesSeen, complete.count)
+            // Each whole line after the first, as soon as it is here; only the new bytes are searched.
+            while let newline = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) {
+                if linesSeen > 0 { line(String(decoding: bytes[lineStart..<newline], as: UTF8.self)) }
+                linesSeen += 1
+                lineStart = newline + 1
+            }
         }
         // The read is done: the connection closes here, before the reply is looked at.
         _ = consume connection
