@@ -44,7 +44,7 @@ struct SourceLines {
         return text(0..<start) + text(end..<scalars.count)
     }
 
-    private func text(_ range: Range<Int>) -> String {
+    func text(_ range: Range<Int>) -> String {
         var result = String.UnicodeScalarView()
         result.append(contentsOf: scalars[range])
         return String(result)
