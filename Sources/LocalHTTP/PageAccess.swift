@@ -2,14 +2,18 @@
 import Glibc
 #endif
 
-/// Who may use the page: a request needs the random token (in `?token=` or the
-/// `X-Daydream-Token` header), a `Host` that is the listen address (a DNS rebinding attack
-/// names its own host), and for `POST`, `PUT` and `DELETE` an `Origin` that is the page's own.
+/// Who may use the page: a request needs the random token (in `?token=`, the
+/// `X-Daydream-Token` header, or the cookie the page's first load sets, so its scripts and
+/// styles load), a `Host` that is the listen address (a DNS rebinding attack names its own
+/// host), and for `POST`, `PUT` and `DELETE` an `Origin` that is the page's own.
 public struct PageAccess: Sendable {
     /// The token (`randomToken()`: 32 hex digits, 128 bits from the kernel's random source).
     public let token: String
     /// The `Host` values accepted: `IP:PORT`, and `localhost:PORT` on loopback.
     public let hosts: [String]
+
+    /// The cookie that carries the token, named for the port: cookies do not tell ports apart.
+    public let cookieName: String
 
     /// Access for a page served at `address` with `token`.
     public init(address: ListenAddress, token: String) {
@@ -17,6 +21,24 @@ public struct PageAccess: Sendable {
         var hosts = [address.description]
         if address.isLoopback { hosts.append("localhost:\(address.port)") }
         self.hosts = hosts
+        cookieName = "daydream-token-\(address.port)"
+    }
+
+    /// The `Set-Cookie` value for a request that gave the token in its address: the page's own
+    /// requests then carry it (never to another site, never to scripts).
+    public func cookie(for request: HTTPRequest) -> String? {
+        guard let given = request.query["token"], Self.equalInConstantTime(given, token) else { return nil }
+        return "\(cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict"
+    }
+
+    /// The token in the request's `Cookie` header, if it has ours.
+    func cookieToken(_ request: HTTPRequest) -> String? {
+        guard let header = request.header("Cookie") else { return nil }
+        for pair in header.split(separator: ";") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            if parts.count == 2, parts[0].trimmingPrefixSpaces == cookieName { return String(parts[1]) }
+        }
+        return nil
     }
 
     /// A fresh token from the kernel's random source (`/dev/urandom`); nil when it cannot be read.
@@ -38,7 +60,7 @@ public struct PageAccess: Sendable {
         guard let host = request.header("Host"), hosts.contains(host.lowercased()) else {
             return .text(403, "forbidden: the Host header must be \(hosts.joined(separator: " or "))")
         }
-        let given = request.query["token"] ?? request.header("X-Daydream-Token") ?? ""
+        let given = request.query["token"] ?? request.header("X-Daydream-Token") ?? cookieToken(request) ?? ""
         guard Self.equalInConstantTime(given, token) else {
             return .text(403, "forbidden: open the address daydream-bridge ui printed, with its token")
         }
@@ -58,4 +80,9 @@ public struct PageAccess: Sendable {
         for index in left.indices { difference |= left[index] ^ right[index] }
         return difference == 0
     }
+}
+
+extension Substring {
+    /// Without the spaces a `Cookie` header puts after each `;`.
+    fileprivate var trimmingPrefixSpaces: Substring { drop(while: { $0 == " " }) }
 }
