@@ -5,8 +5,9 @@ import EventLoop
 import LocalHTTP
 
 /// What the editor page asks `daydream-bridge ui` for, after `PageAccess` let the request in:
-/// the page's files, `GET /api/config` (the file and its text), `GET /api/events` (the
-/// bridge's `watch` stream as events), `POST /api/setting` (one setting changed where it is
+/// the page's files, `GET /api/config` (the file, its text and its profiles' outline),
+/// `GET /api/vocabulary` (what settings may say), `GET /api/events` (the bridge's `watch`
+/// stream as events, packets decoded), `POST /api/setting` (one setting changed where it is
 /// written, checked first: `ConfigEdit`).
 @MainActor
 final class EditorAPI {
@@ -26,6 +27,7 @@ final class EditorAPI {
     func answer(_ request: HTTPRequest) -> HTTPAnswer {
         switch (request.method, request.path) {
         case ("GET", "/api/config"): return .response(config())
+        case ("GET", "/api/vocabulary"): return .response(.json(200, EditorJSON.vocabulary))
         case ("GET", "/api/events"): return .eventStream { [weak self] stream in self?.watch(into: stream) }
         case ("POST", "/api/setting"): return .response(setting(request.formFields))
         case ("GET", _), ("HEAD", _): return .response(files.response(for: request.path))
@@ -33,14 +35,24 @@ final class EditorAPI {
         }
     }
 
-    /// `{"path": ..., "text": ...}`, or 404 without a config file.
+    /// `{"path", "text", "outline"}` (the outline null and `syntax` the error when the text is
+    /// not TOML), or 404 without a config file.
     private func config() -> HTTPResponse {
         guard let configPath else { return noFile }
         do {
             let text = String(decoding: try ConfigFile.read(configPath), as: UTF8.self)
-            return .json(200, "{\"path\": \(JSONText.string(configPath)), \"text\": \(JSONText.string(text))}")
+            return .json(200, "{\"path\": \(JSONText.string(configPath)), \"text\": \(JSONText.string(text)), \(Self.outlineFields(text))}")
         } catch {
             return .text(404, error.description)
+        }
+    }
+
+    /// `"outline": {...}, "syntax": null`, or the outline null and the syntax error's diagnostics.
+    static func outlineFields(_ text: String) -> String {
+        do {
+            return "\"outline\": \(EditorJSON.outline(try ConfigOutline(parsing: text))), \"syntax\": null"
+        } catch {
+            return "\"outline\": null, \"syntax\": \(diagnosticsJSON([ConfigDiagnostic(at: error.position, error.message)]))"
         }
     }
 
@@ -58,7 +70,7 @@ final class EditorAPI {
         let value = fields["value"].flatMap { $0.isEmpty ? nil : $0 }
         switch ConfigEdit(profile: profile, key: key, value: value).apply(toFileAt: configPath) {
         case .success(let text):
-            return .json(200, "{\"text\": \(JSONText.string(text))}")
+            return .json(200, "{\"text\": \(JSONText.string(text)), \(Self.outlineFields(text))}")
         case .failure(.invalid(let diagnostics)):
             return .json(422, Self.diagnosticsJSON(diagnostics))
         case .failure(.unparsable(let diagnostic)):
@@ -77,10 +89,16 @@ final class EditorAPI {
         return "{\"diagnostics\": [" + items.joined(separator: ", ") + "]}"
     }
 
-    /// The bridge's `watch` lines as `watch` events; a `bridge` event says whether one runs.
+    /// The bridge's `watch` lines as events: packets decoded as `state` events
+    /// (`{"address", "packet"}`, the packet as `decode` prints it), the rest as `watch` events;
+    /// a `bridge` event says whether one runs.
     private func watch(into stream: EventStream) {
         let client = ControlWatchClient(paths: socketPaths, reactor: reactor) { line in
-            stream.send(Self.text(of: line), event: "watch")
+            if case .packet(let bytes) = line.event, let packet = try? DaydreamPacket(bytes) {
+                stream.send("{\"address\": \(JSONText.string(line.address)), \"packet\": \(packet.jsonLine)}", event: "state")
+            } else {
+                stream.send(Self.text(of: line), event: "watch")
+            }
         } ended: { reason in
             stream.send(reason ?? "stopped", event: "bridge")
             stream.close()

@@ -73,8 +73,11 @@ enum UICommand: Subcommand {
             let rules = RulesHolder()
             let server = try HTTPServer(listening: address, reactor: reactor) { request in
                 guard let access = rules.access else { return .response(.text(503, "starting")) }
-                if let refusal = access.refusal(of: request) { return .response(refusal) }
-                return api.answer(request)
+                if let refusal = access.refusal(of: request) { return .response(Self.guarded(refusal)) }
+                let answer = api.answer(request)
+                guard case .response(var response) = answer else { return answer }
+                if let cookie = access.cookie(for: request) { response.headers.append(("Set-Cookie", cookie)) }
+                return .response(Self.guarded(response))
             }
             rules.access = PageAccess(address: server.address, token: token)
             defer { server.stop() }
@@ -96,6 +99,16 @@ enum UICommand: Subcommand {
             return ExitCode.failure
         }
         return ExitCode.success
+    }
+
+    /// `response` with the headers that keep the page to itself (the server adds `nosniff` and
+    /// `no-store`): its own scripts only, no framing, no token in a referrer.
+    static func guarded(_ response: HTTPResponse) -> HTTPResponse {
+        var guarded = response
+        guarded.headers += [
+            ("Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'"), ("Referrer-Policy", "no-referrer"),
+        ]
+        return guarded
     }
 
     @MainActor

@@ -45,10 +45,13 @@ struct UICommandTests {
         #expect(token.count == 32)
 
         let page = try Self.fetch([url], scratch: scratch)
-        #expect(page.status == 200 && page.body.contains("<p id=\"status\""), "\(page)")
+        #expect(page.status == 200 && page.body.contains("<title>daydream-bridge: mapping</title>"), "\(page)")
         #expect(try Self.fetch([base + "/"], scratch: scratch).status == 403)
         let config = try Self.fetch([base + "/api/config?token=" + token], scratch: scratch)
         #expect(config.status == 200 && config.body.contains("\"text\": \"# My mapping"), "\(config)")
+        // The outline: each setting as written (the comment after it left out) and as parsed, with its place.
+        #expect(config.body.contains(
+            "{\"key\": \"click\", \"text\": \"\\\"BTN_SOUTH\\\"\", \"value\": \"BTN_SOUTH\", \"line\": 3, \"column\": 9}"), "\(config)")
 
         // The bridge's watch stream, as events: which bridge, then its controller's lines.
         let events = try RunningBinary(program: "/usr/bin/curl", ["-s", "-N", base + "/api/events?token=" + token],
