@@ -127,6 +127,8 @@ GNOME_EXTENSION = desktop/gnome-shell/daydream-bridge@daydream-bridge
 SYSUSERS = systemd/daydream-bridge.sysusers
 MAN_PAGE = doc/daydream-bridge.1
 EXAMPLE_CONFIGS = $(wildcard config/*.toml)
+# A recording to try the editor page with: `daydream-bridge ui --replay FILE`.
+EXAMPLE_RECORDINGS = Tests/Recordings/editor-tour.recording
 WEB_FILES = $(wildcard web/*.html web/*.css web/*.js web/*.svg web/*.png)
 
 ## Installs the binary, udev rules, modules-load file, systemd units, the
@@ -151,7 +153,7 @@ install:
 	install -m 0644 dbus/org.daydream_bridge.conf "$(DESTDIR)$(DBUSSYSTEMDIR)/org.daydream_bridge.conf"
 	install -m 0644 $(MAN_PAGE) "$(DESTDIR)$(MANDIR)/man1/daydream-bridge.1"
 	install -m 0644 config/default.toml "$(DESTDIR)$(SYSCONFDIR)/daydream-bridge/config.toml.example"
-	install -m 0644 $(EXAMPLE_CONFIGS) "$(DESTDIR)$(DOCDIR)/examples/"
+	install -m 0644 $(EXAMPLE_CONFIGS) $(EXAMPLE_RECORDINGS) "$(DESTDIR)$(DOCDIR)/examples/"
 	@if [ -z "$(DESTDIR)" ]; then \
 		echo "Installed. Then: sudo modprobe uinput; sudo udevadm control --reload; sudo udevadm trigger --name-match=uinput;"; \
 		echo "then 'systemctl --user daemon-reload && systemctl --user enable --now daydream-bridge';"; \
@@ -172,7 +174,7 @@ uninstall:
 		"$(DESTDIR)$(DBUSSYSTEMDIR)/org.daydream_bridge.conf" \
 		"$(DESTDIR)$(MANDIR)/man1/daydream-bridge.1" \
 		"$(DESTDIR)$(SYSCONFDIR)/daydream-bridge/config.toml.example" \
-		$(addprefix "$(DESTDIR)$(DOCDIR)/examples/,$(addsuffix ",$(notdir $(EXAMPLE_CONFIGS)))) \
+		$(addprefix "$(DESTDIR)$(DOCDIR)/examples/,$(addsuffix ",$(notdir $(EXAMPLE_CONFIGS) $(EXAMPLE_RECORDINGS)))) \
 		$(addprefix "$(DESTDIR)$(WEBDIR)/,$(addsuffix ",$(notdir $(WEB_FILES))))
 	rmdir "$(DESTDIR)$(WEBDIR)" "$(DESTDIR)$(PREFIX)/share/daydream-bridge" 2>/dev/null || true
 	rmdir "$(DESTDIR)$(GNOMEEXTENSIONDIR)/$(notdir $(GNOME_EXTENSION))" "$(DESTDIR)$(DOCDIR)/examples" "$(DESTDIR)$(DOCDIR)" "$(DESTDIR)$(SYSCONFDIR)/daydream-bridge" 2>/dev/null || true

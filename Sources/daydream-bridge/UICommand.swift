@@ -18,10 +18,13 @@ enum UICommand: Subcommand {
         static let config = CommandOption.value("--config", named: "FILE", help: "The config to edit (default: the lookup, as 'run' does).")
         static let socket = CommandOption.value(
             "--socket", named: "PATH", help: "The running bridge's control socket (default: as 'profile' finds it).")
+        static let replay = CommandOption.value(
+            "--replay", named: "FILE",
+            help: "Play a recording (made with 'record') round and round in a bridge of the page's own, instead of watching the running one.")
         static let noOpen = CommandOption.flag("--no-open", help: "Print the page's address only; do not run xdg-open.")
     }
 
-    static let options = [Option.listen, Option.config, Option.socket, Option.noOpen]
+    static let options = [Option.listen, Option.config, Option.socket, Option.replay, Option.noOpen]
     static let discussion = """
     Runs in the user's session, as the user whose config it edits, and
     prints the page's address with a random token; every request needs the
@@ -33,7 +36,9 @@ enum UICommand: Subcommand {
     through SSH: ssh -L 7355:127.0.0.1:7355 HOST, then open the printed
     address here. The page's files are found in $DAYDREAM_BRIDGE_WEB, else
     beside the program (../share/daydream-bridge/web), else in the source
-    tree's web/.
+    tree's web/. With --replay, the page's bridge plays the recording
+    with the config being edited and reloads it on each save; its devices
+    write nowhere, and what they would send shows on the page.
     """
     static let notes = """
     Exit status: 0 after SIGINT or SIGTERM, 1 when it cannot listen or
@@ -64,10 +69,24 @@ enum UICommand: Subcommand {
             case .builtIn: nil
             }
         }()
-        let socketPaths = options.value(Option.socket).map { [$0] }
-            ?? ControlSocketPath.candidatesForClient(environment: ControlSocketPath.processEnvironment())
+        if options.value(Option.replay) != nil, options.value(Option.socket) != nil {
+            throw UsageError("--replay and --socket cannot be used together")
+        }
         do {
             let reactor = try Reactor()
+            Reactor.ignoreBrokenPipe()
+            var replay: EditorReplay?
+            if let recording = options.value(Option.replay) {
+                do {
+                    replay = try EditorReplay(recordingPath: recording, configPath: configPath, reactor: reactor)
+                } catch {
+                    printError("Error: \(error)")
+                    return ExitCode.failure
+                }
+            }
+            defer { replay?.stop() }
+            let socketPaths = replay.map { [$0.socketPath] } ?? options.value(Option.socket).map { [$0] }
+                ?? ControlSocketPath.candidatesForClient(environment: ControlSocketPath.processEnvironment())
             let api = EditorAPI(files: files, configPath: configPath, socketPaths: socketPaths, reactor: reactor)
             // The rules need the port the kernel chose for port 0: known once the server listens.
             let rules = RulesHolder()
@@ -87,8 +106,11 @@ enum UICommand: Subcommand {
             let url = "http://\(server.address)/?token=\(token)"
             printOut("Open \(url)")
             if !options.flag(Option.noOpen) { openInBrowser(url) }
-            for signal in [SIGINT, SIGTERM] {
-                try reactor.handleSignal(signal) { _ in reactor.stop() }
+            // The replay's bridge stops the loop on these itself.
+            if replay == nil {
+                for signal in [SIGINT, SIGTERM] {
+                    try reactor.handleSignal(signal) { _ in reactor.stop() }
+                }
             }
             reactor.run()
         } catch let error as HTTPServerError {

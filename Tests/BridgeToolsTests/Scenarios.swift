@@ -74,7 +74,33 @@ enum Scenarios {
     static let all: [(name: String, recording: Recording)] = [
         ("buttons", buttons), ("touch", touch), ("disconnect", disconnect), ("motion", motion),
         ("touch-jitter", swipe(arrival: bunchedArrival)), ("motion-jitter", turn(arrival: bunchedArrival)),
+        ("editor-tour", editorTour),
     ]
+
+    /// For trying the editor page (`ui --replay`) and its browser test: click held a second, a
+    /// finger circling the pad while the controller turns, app held a second, each apart.
+    static var editorTour: Recording {
+        var s = ScenarioBuilder()
+        s.stream(for: 500)
+        s.buttons = .click
+        s.stream(for: 1000)
+        s.buttons = []
+        s.stream(for: 500)
+        s.stream(for: 1000) { s, done in
+            let angle = done * 2 * Double.pi
+            s.touch = (UInt8(128 + 90 * cos(angle)), UInt8(128 + 90 * sin(angle)))
+            s.orientation = RawVector(0, Int16(400 * sin(angle)), 0)
+            s.gyro = RawVector(0, Int16(200 * cos(angle)), 0)
+        }
+        s.touch = nil
+        s.gyro = .zero
+        s.stream(for: 500)
+        s.buttons = .app
+        s.stream(for: 1000)
+        s.buttons = []
+        s.stream(for: 500)
+        return s.recording("click held 1 s; a finger circles the pad as the controller turns; app held 1 s")
+    }
 
     /// Each button pressed briefly, then home held past the 1 s hold time, then a home+app chord
     /// (app 20 ms after home, within the chord window).

@@ -74,4 +74,45 @@ struct UICommandTests {
         #expect(check.status == 0, "\(check.stderr)")
         #expect(daemon.waitFor(timeout: 10) { daemon.stderr.contains("config reloaded") }, "\(daemon.stderr)")
     }
+
+    /// `ui --replay`: the page's own bridge plays the recording with the config being edited, its
+    /// packets decoded for the page, its output events as lines; the token's cookie lets the
+    /// page's files load; the vocabulary lists each code with its device.
+    @Test func replayRunsABridgeOfItsOwnAndTheCookieCarriesTheToken() throws {
+        let scratch = try RunCommandTests.makeDirectory()
+        try Self.config.save(toFile: scratch.path("config.toml"))
+        let recording = ReplayCommandTests.root.appendingPathComponent("Tests/Recordings/editor-tour.recording").path
+        let ui = try RunningBinary(["ui", "--no-open", "--listen", "127.0.0.1:0", "--config", scratch.path("config.toml"), "--replay", recording],
+                                   directory: scratch.path, environment: ["XDG_RUNTIME_DIR": scratch.path])
+        defer { ui.signal(SIGTERM); _ = ui.waitForExit() }
+        #expect(ui.waitFor { ui.stdout.contains("?token=") }, "\(ui.stderr)")
+        let url = try #require(ui.stdout.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
+        let base = try #require(url.range(of: "/?token=").map { String(url[..<$0.lowerBound]) })
+        let token = try #require(url.range(of: "?token=").map { String(url[$0.upperBound...]) })
+        let port = try #require(base.split(separator: ":").last)
+
+        // The first load sets the cookie; with it alone the page's files load; a wrong one is refused.
+        let headers = scratch.path("headers")
+        #expect(try Self.fetch(["-D", headers, url], scratch: scratch).status == 200)
+        let cookie = "daydream-token-\(port)=\(token)"
+        #expect(try String(contentsOfFile: headers, encoding: .utf8).contains("Set-Cookie: \(cookie); Path=/; HttpOnly; SameSite=Strict"))
+        let withCookie = try Self.fetch(["-H", "Cookie: other=1; \(cookie)", base + "/index.html"], scratch: scratch)
+        #expect(withCookie.status == 200 && withCookie.body.contains("<title>daydream-bridge"), "\(withCookie)")
+        #expect(try Self.fetch(["-H", "Cookie: daydream-token-\(port)=\(String(token.reversed()))", base + "/index.html"], scratch: scratch).status == 403)
+
+        let vocabulary = try Self.fetch([base + "/api/vocabulary?token=" + token], scratch: scratch)
+        for entry in ["[\"KEY_SPACE\", \"keyboard\"]", "[\"BTN_SOUTH\", \"gamepad\"]", "[\"BTN_LEFT\", \"mouse\"]",
+                      "{\"mode\": \"trackpad\", \"options\": [\"speed\", \"acceleration\", \"device\"]}", "\"gyro-calibrate\""] {
+            #expect(vocabulary.body.contains(entry), "\(entry) not in \(vocabulary.body.prefix(300))")
+        }
+
+        // The replay's own bridge: click decoded as a state, then what the profile makes of app.
+        let events = try RunningBinary(program: "/usr/bin/curl", ["-s", "-N", base + "/api/events?token=" + token],
+                                       directory: scratch.path, name: "events")
+        defer { events.signal(SIGKILL) }
+        #expect(events.waitFor(timeout: 15) {
+            events.stdout.contains("\"buttons\": [\"click\"]") && events.stdout.contains("event gamepad EV_KEY BTN_EAST 1")
+        }, "\(events.stdout.suffix(2000))")
+        #expect(events.stdout.contains("event: bridge\ndata: \(scratch.path)/daydream-bridge-ui."), "\(events.stdout.prefix(300))")
+    }
 }
