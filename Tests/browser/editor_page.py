@@ -1,0 +1,353 @@
+#!/usr/bin/python3
+"""The editor page in a real browser: headless Chromium driven by selenium.
+
+`daydream-bridge ui --replay` plays Tests/Recordings/editor-tour.recording (click held, a finger
+circling, app held, round and round) with a copy of config/default.toml. The steps:
+
+1. the page loads and follows the replaying bridge;
+2. the replayed click lights the click button;
+3. a replayed press of app selects app (press to select);
+4. KEY_SPACE chosen from the searchable list and saved: the file differs only in that value,
+   check-config accepts it, and the page's bridge then sends KEY_SPACE for app;
+5. the touchpad made a trackpad from its modes and options: the preview's pointer moves;
+   a bad value shows its diagnostic beside the field, with line and column, file untouched;
+6. every control has a label and the keyboard reaches each one;
+7. without the token: 403; a POST from another origin (with the token): 403, file untouched.
+
+Each step leaves a screenshot in the output folder. Waits are for what the page shows (an
+attribute, a text, an observed class change), never a fixed sleep. Exit status 0 when every
+step passed, 1 with the failing step's reason, 77 when the browser is not installed.
+"""
+
+import argparse
+import http.server
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import urllib.error
+import urllib.request
+
+SKIP = 77
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+try:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+except ImportError:
+    print("editor_page: skipped: python3-selenium is not installed (apt-get install python3-selenium)")
+    sys.exit(SKIP)
+
+
+class StepFailed(Exception):
+    pass
+
+
+class EditorRig:
+    """The ui process, the browser, and the files they share."""
+
+    def __init__(self, binary, recording, output):
+        self.binary = binary
+        self.recording = recording
+        self.output = output
+        self.workdir = tempfile.mkdtemp(prefix="editor-page-")
+        self.config = os.path.join(self.workdir, "config.toml")
+        shutil.copyfile(os.path.join(ROOT, "config", "default.toml"), self.config)
+        with open(self.config, "rb") as original:
+            self.original = original.read()
+        self.shots = 0
+        self.ui = None
+        self.driver = None
+
+    def start(self):
+        environment = dict(os.environ, XDG_RUNTIME_DIR=self.workdir)
+        self.ui = subprocess.Popen(
+            [self.binary, "ui", "--replay", self.recording, "--config", self.config, "--no-open", "--listen", "127.0.0.1:0"],
+            stdout=subprocess.PIPE, stderr=open(os.path.join(self.output, "ui.log"), "wb"), env=environment, text=True)
+        line = self.ui.stdout.readline().strip()
+        if not line.startswith("Open http://"):
+            raise StepFailed(f"ui printed {line!r} instead of its address (see ui.log)")
+        self.url = line.split(" ", 1)[1]
+        self.base = self.url.split("/?")[0]
+        self.token = self.url.split("token=")[1]
+        options = webdriver.ChromeOptions()
+        for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                         "--window-size=1400,1100", f"--user-data-dir={self.workdir}/chromium"]:
+            options.add_argument(argument)
+        options.binary_location = shutil.which("chromium")
+        self.driver = webdriver.Chrome(options=options, service=Service(shutil.which("chromedriver")))
+        self.driver.implicitly_wait(0)
+
+    def stop(self):
+        if self.driver:
+            self.driver.quit()
+        if self.ui:
+            self.ui.terminate()
+            self.ui.wait(timeout=10)
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+    def shot(self, name):
+        self.shots += 1
+        path = os.path.join(self.output, f"{self.shots:02d}-{name}.png")
+        self.driver.save_screenshot(path)
+        return path
+
+    def wait(self, what, condition, timeout=30):
+        """Waits until `condition(driver)` is truthy, checking every 50 ms; fails naming `what`."""
+        try:
+            return WebDriverWait(self.driver, timeout, poll_frequency=0.05).until(condition)
+        except TimeoutException as error:
+            self.shot("failed")
+            raise StepFailed(f"timed out waiting for {what}") from error
+
+    def element(self, element_id):
+        return self.driver.find_element(By.ID, element_id)
+
+    def text(self, element_id):
+        return self.element(element_id).text
+
+    def file(self):
+        with open(self.config, "rb") as changed:
+            return changed.read()
+
+
+def step_loads(rig):
+    rig.driver.get(rig.url)
+    rig.wait("the page to follow the bridge", lambda d: "Following the bridge" in rig.text("bridge-status"))
+    rig.wait("the profiles", lambda d: len(Select(rig.element("profile")).options) >= 2)
+    # Which buttons the page lit, as it lit them: a class change, however short.
+    rig.driver.execute_script("""
+        window.lit = [];
+        new MutationObserver((changes) => {
+          for (const change of changes) {
+            if (change.target.classList.contains('pressed')) window.lit.push(change.target.dataset.button);
+          }
+        }).observe(document.getElementById('controller'), {subtree: true, attributes: true, attributeFilter: ['class']});
+    """)
+    names = [option.text for option in Select(rig.element("profile")).options]
+    rig.shot("loaded")
+    return f"loaded, profiles {names}, status {rig.text('bridge-status')!r}"
+
+
+def step_click_lights(rig):
+    rig.wait("the replayed click to light the click button", lambda d: "click" in d.execute_script("return window.lit"))
+    presses = rig.element("button-click").get_attribute("data-presses")
+    rig.shot("click-lit")
+    return f"click lit (presses counted: {presses})"
+
+
+def step_app_selects(rig):
+    """Press to select is on at the start; it selects the next button pressed, then turns off.
+    Until that press is app, turn it on again: the replay presses click and app in turn."""
+    for attempt in range(1, 5):
+        toggle = rig.element("press-to-select")
+        if toggle.get_attribute("aria-pressed") != "true":
+            toggle.click()
+        rig.wait("a pressed button to be selected",
+                 lambda d: rig.element("press-to-select").get_attribute("aria-pressed") == "false")
+        if rig.text("editing").startswith("app "):
+            rig.shot("app-selected")
+            return f"app selected by its press (attempt {attempt}); form shows {rig.element('value').get_attribute('value')!r}"
+    raise StepFailed(f"four presses selected {rig.text('editing')!r}, never app")
+
+
+def step_save_key_space(rig):
+    action = rig.element("action")
+    action.clear()
+    action.send_keys("KEY_SPA")
+    rig.wait("KEY_SPACE among the choices", lambda d: "KEY_SPACE" in d.execute_script(
+        "return [...document.getElementById('choices').options].map((option) => option.value)"))
+    choice = rig.driver.execute_script(
+        "return [...document.getElementById('choices').options].find((option) => option.value === 'KEY_SPACE').textContent")
+    Select(rig.element("choices")).select_by_value("KEY_SPACE")
+    if rig.element("value").get_attribute("value") != '"KEY_SPACE"':
+        raise StepFailed(f"choosing KEY_SPACE composed {rig.element('value').get_attribute('value')!r}")
+    rig.shot("key-space-chosen")
+    rig.element("save").click()
+    rig.wait("the save to be confirmed", lambda d: "Saved app" in rig.text("save-status"))
+    before = rig.original.split(b"\n")
+    after = rig.file().split(b"\n")
+    changed = [(index + 1, old, new) for index, (old, new) in enumerate(zip(before, after)) if old != new]
+    if len(before) != len(after) or len(changed) != 1 or changed[0][2] != b'app = "KEY_SPACE"':
+        raise StepFailed(f"the saved file differs in {changed} (lines {len(before)} -> {len(after)})")
+    check = subprocess.run([rig.binary, "check-config", rig.config], capture_output=True, text=True)
+    if check.returncode != 0:
+        raise StepFailed(f"check-config refused the saved file: {check.stdout}{check.stderr}")
+    rig.wait("the page's bridge to send KEY_SPACE for app", lambda d: "keyboard EV_KEY KEY_SPACE 1" in d.execute_script(
+        "return [...document.querySelectorAll('#event-log li')].map((item) => item.textContent)"))
+    rig.shot("key-space-sent")
+    return (f"saved: only line {changed[0][0]} changed ({changed[0][1].decode()!r} -> {changed[0][2].decode()!r}); "
+            f"check-config: {check.stdout.strip().splitlines()[-1] if check.stdout.strip() else 'ok'}; "
+            f"choice shown as {choice!r}; the bridge sent keyboard EV_KEY KEY_SPACE 1")
+
+
+def step_touchpad_mode(rig):
+    """The touchpad as a trackpad, chosen from its modes: the preview's pointer then moves."""
+    rig.driver.find_element(By.CSS_SELECTOR, "tr[data-key='touchpad'] button").click()
+    rig.wait("touchpad in the form", lambda d: rig.text("editing").startswith("touchpad "))
+    Select(rig.element("mode")).select_by_value("trackpad")
+    speed = rig.element("option-speed")
+    speed.clear()
+    speed.send_keys("2.5")
+    composed = rig.element("value").get_attribute("value")
+    if composed != '{ mode = "trackpad", speed = 2.5 }':
+        raise StepFailed(f"the form composed {composed!r}")
+    rig.element("save").click()
+    rig.wait("the save to be confirmed", lambda d: "Saved touchpad" in rig.text("save-status"))
+    line = next(text for text in rig.file().split(b"\n") if text.startswith(b"touchpad = "))
+    rig.wait("the pointer preview to move", lambda d: d.execute_script(
+        "return document.getElementById('pointer-dot').getAttribute('cx')") != "80")
+    moves = rig.driver.execute_script(
+        "return [...document.querySelectorAll('#event-log li')].map((item) => item.textContent).filter((t) => t.startsWith('mouse EV_REL'))")
+    rig.shot("touchpad-trackpad")
+    return f"saved {line.decode()!r}; the pointer preview moved ({len(moves)} mouse EV_REL lines shown, e.g. {moves[:1]})"
+
+
+def step_bad_value(rig):
+    saved = rig.file()
+    rig.driver.find_element(By.CSS_SELECTOR, "tr[data-key='click'] button").click()
+    rig.wait("click in the form", lambda d: rig.text("editing").startswith("click "))
+    action = rig.element("action")
+    action.clear()
+    action.send_keys("KEY_SPACEE")
+    rig.element("save").click()
+    rig.wait("the diagnostic beside the field", lambda d: "did you mean KEY_SPACE" in rig.text("value-error"))
+    error = rig.text("value-error")
+    line = next(i + 1 for i, text in enumerate(saved.split(b"\n")) if text.startswith(b"click = "))
+    if f"line {line}, column 9" not in error:
+        raise StepFailed(f"the diagnostic {error!r} does not give line {line}, column 9")
+    if rig.element("value").get_attribute("aria-invalid") != "true":
+        raise StepFailed("the value field is not marked invalid")
+    if rig.file() != saved:
+        raise StepFailed("the file changed after a refused value")
+    rig.shot("bad-value")
+    return f"diagnostic shown: {error!r}; file unchanged"
+
+
+def step_labels_and_keyboard(rig):
+    """Every visible control has an accessible name, and Tab reaches each (a radio group once)."""
+    unlabeled = rig.driver.execute_script("""
+        const visible = (e) => e.getClientRects().length > 0;
+        return [...document.querySelectorAll('button, input, select, summary')].filter(visible).filter((e) => {
+          if (e.getAttribute('aria-label') || e.getAttribute('aria-labelledby')) return false;
+          if (e.labels && e.labels.length && [...e.labels].some((l) => l.textContent.trim())) return false;
+          if ((e.tagName === 'BUTTON' || e.tagName === 'SUMMARY') && e.textContent.trim()) return false;
+          return true;
+        }).map((e) => e.outerHTML.slice(0, 80));
+    """)
+    if unlabeled:
+        raise StepFailed(f"controls without a label: {unlabeled}")
+    controls = rig.driver.execute_script("""
+        const visible = (e) => e.getClientRects().length > 0;
+        return [...document.querySelectorAll('button, input, select, summary')].filter(visible)
+          .map((e) => e.type === 'radio' ? 'radio:' + e.name : (e.id || e.getAttribute('aria-label') || e.textContent.trim()));
+    """)
+    wanted = set(controls)
+    rig.driver.execute_script("document.activeElement.blur(); window.scrollTo(0, 0);")
+    body = rig.driver.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.TAB)
+    reached = set()
+    for _ in range(len(controls) * 3 + 20):
+        name = rig.driver.execute_script("""
+            const e = document.activeElement;
+            return e.type === 'radio' ? 'radio:' + e.name : (e.id || e.getAttribute('aria-label') || e.textContent.trim());
+        """)
+        reached.add(name)
+        if wanted <= reached:
+            break
+        rig.driver.switch_to.active_element.send_keys(Keys.TAB)
+    missing = wanted - reached
+    if missing:
+        raise StepFailed(f"Tab never reached {sorted(missing)}")
+    rig.shot("keyboard")
+    return f"{len(controls)} visible controls, all labelled, all reached with Tab"
+
+
+class CrossOriginPage(http.server.BaseHTTPRequestHandler):
+    """Another site on loopback whose page posts a setting to the editor, token and all."""
+    target = ""
+
+    def do_GET(self):
+        body = (f'<!doctype html><form id="f" method="post" action="{self.target}">'
+                '<input name="profile" value="gamepad"><input name="key" value="app">'
+                '<input name="value" value="&quot;KEY_A&quot;"></form>'
+                '<script>document.getElementById("f").submit()</script>').encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *arguments):
+        pass
+
+
+def step_refusals(rig):
+    saved = rig.file()
+    try:
+        urllib.request.urlopen(rig.base + "/")
+        raise StepFailed("the page answered without the token")
+    except urllib.error.HTTPError as error:
+        if error.code != 403:
+            raise StepFailed(f"without the token: {error.code}, not 403")
+    rig.driver.delete_all_cookies()
+    rig.driver.get(rig.base + "/")
+    rig.wait("the browser's 403 without the token", lambda d: "forbidden" in d.find_element(By.TAG_NAME, "body").text)
+    rig.shot("no-token")
+    CrossOriginPage.target = f"{rig.base}/api/setting?token={rig.token}"
+    # Threads: the browser may hold an idle connection open, which would stall a single-threaded server.
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), CrossOriginPage)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        rig.driver.get(f"http://127.0.0.1:{server.server_address[1]}/")
+        rig.wait("the editor's refusal of the cross-origin POST",
+                 lambda d: "must come from the page itself" in d.find_element(By.TAG_NAME, "body").text)
+    finally:
+        server.shutdown()
+    if rig.file() != saved:
+        raise StepFailed("the cross-origin POST changed the file")
+    rig.shot("cross-origin")
+    return "403 without the token (curl and the browser); 403 for a POST from another origin; file unchanged"
+
+
+STEPS = [step_loads, step_click_lights, step_app_selects, step_save_key_space, step_touchpad_mode, step_bad_value,
+         step_labels_and_keyboard, step_refusals]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--binary", required=True, help="the daydream-bridge to test (its page is found beside it)")
+    parser.add_argument("--recording", default=os.path.join(ROOT, "Tests", "Recordings", "editor-tour.recording"))
+    parser.add_argument("--output", required=True, help="where the screenshots and ui.log go")
+    arguments = parser.parse_args()
+    for program in ["chromium", "chromedriver"]:
+        if not shutil.which(program):
+            print(f"editor_page: skipped: {program} is not installed (apt-get install chromium chromium-driver)")
+            return SKIP
+    os.makedirs(arguments.output, exist_ok=True)
+    for old in os.listdir(arguments.output):
+        if old.endswith(".png"):
+            os.remove(os.path.join(arguments.output, old))
+    rig = EditorRig(os.path.abspath(arguments.binary), os.path.abspath(arguments.recording), arguments.output)
+    try:
+        rig.start()
+        for step in STEPS:
+            print(f"editor_page: {step.__name__}: {step(rig)}", flush=True)
+    except StepFailed as failure:
+        print(f"editor_page: FAILED: {failure}", flush=True)
+        return 1
+    finally:
+        rig.stop()
+    print(f"editor_page: passed; screenshots in {arguments.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

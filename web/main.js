@@ -1,0 +1,41 @@
+// The editor page: loads what settings may say and the config, then follows the bridge live.
+
+import { getJSON, openEvents } from "./api.js";
+import { Bindings } from "./bindings.js";
+import { ControllerView } from "./controller-view.js";
+import { Preview } from "./preview.js";
+
+const status = document.getElementById("bridge-status");
+let bindings = null;
+const view = new ControllerView((button) => bindings?.pressed(button));
+const preview = new Preview();
+
+async function load() {
+  try {
+    const [vocabulary, config] = await Promise.all([getJSON("/api/vocabulary"), getJSON("/api/config")]);
+    bindings = new Bindings(vocabulary, config);
+  } catch (error) {
+    document.getElementById("save-status").textContent = "The mapping cannot be edited: " + error.message;
+  }
+}
+
+/** A `watch` line: `ADDRESS SECONDS EVENT`. */
+function watchLine(line) {
+  const [address, , ...rest] = line.split(" ");
+  const event = rest.join(" ");
+  if (event.startsWith("event ")) preview.event(event.slice(6));
+  else if (event.startsWith("profile ")) bindings?.liveProfile(event.slice(8));
+  else view.line(address, event);
+}
+
+load().then(() => {
+  openEvents({
+    bridge: (data) => {
+      status.textContent =
+        data === "none" ? "No bridge is running: start it with 'daydream-bridge run' (this page then follows it)." : "Following the bridge at " + data + ".";
+      document.body.dataset.bridge = data === "none" ? "none" : "live";
+    },
+    state: (data) => view.state(JSON.parse(data)),
+    watch: watchLine,
+  });
+});
