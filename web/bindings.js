@@ -109,10 +109,12 @@ export class Bindings {
     const isButton = this.vocabulary.buttons.includes(key);
     $("button-fields").hidden = !isButton;
     $("table-fields").hidden = !(key === "touchpad" || key === "gyro");
+    $("chord-fields").hidden = key !== "chords";
     $("chooser").hidden = true;
     if (isButton) this.fillButton(written?.value);
     if (key === "touchpad") this.fillTable(written?.value, true);
     if (key === "gyro") this.fillTable(written?.value, false);
+    if (key === "chords") this.fillChords(written);
     $("value").value = written?.text || "";
   }
 
@@ -178,8 +180,43 @@ export class Bindings {
     $("options").replaceChildren(...fields);
   }
 
+  /** The chords written, and a new one made of checked buttons and an action. */
+  fillChords(written) {
+    this.chords = written?.value && typeof written.value === "object" ? written.value : {};
+    const items = Object.entries(this.chords).map(([buttons, action]) => {
+      const item = document.createElement("li");
+      item.textContent = buttons + " = " + toml.fromJSON(action);
+      return item;
+    });
+    if (written && !written.text) {
+      const item = document.createElement("li");
+      item.textContent = "These are written as a table of their own: add a chord there, by hand.";
+      items.push(item);
+    }
+    $("chord-list").replaceChildren(...items);
+    const legend = $("chord-buttons").querySelector("legend");
+    const boxes = this.vocabulary.buttons.map((button) => {
+      const label = document.createElement("label");
+      const box = document.createElement("input");
+      box.type = "checkbox";
+      box.value = button;
+      box.name = "chord-button";
+      label.append(box, " " + button);
+      return label;
+    });
+    $("chord-buttons").replaceChildren(legend, ...boxes);
+    $("chord-action").value = "";
+  }
+
   /** The value the form says, as TOML text. */
   composed() {
+    if (this.key === "chords") {
+      const pairs = Object.entries(this.chords || {}).map(([buttons, action]) => [buttons, toml.fromJSON(action)]);
+      const buttons = [...document.querySelectorAll("input[name='chord-button']:checked")].map((box) => box.value);
+      const action = $("chord-action").value.trim();
+      if (buttons.length >= 2 && action) pairs.push([buttons.join("+"), toml.quoted(action)]);
+      return toml.inlineTable(pairs);
+    }
     if (this.vocabulary.buttons.includes(this.key)) {
       const shape = this.form.elements.shape.value;
       if (shape === "action") return $("action").value.trim() ? toml.quoted($("action").value.trim()) : "";

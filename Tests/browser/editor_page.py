@@ -9,7 +9,8 @@ circling, app held, round and round) with a copy of config/default.toml. The ste
 3. a replayed press of app selects app (press to select);
 4. KEY_SPACE chosen from the searchable list and saved: the file differs only in that value,
    check-config accepts it, and the page's bridge then sends KEY_SPACE for app;
-5. the touchpad made a trackpad from its modes and options: the preview's pointer moves;
+5. the touchpad made a trackpad from its modes and options: the preview's pointer moves; a
+   chord made of two ticked buttons and an action;
    a bad value shows its diagnostic beside the field, with line and column, file untouched;
 6. every control has a label and the keyboard reaches each one;
 7. without the token: 403; a POST from another origin (with the token): 403, file untouched.
@@ -209,6 +210,26 @@ def step_touchpad_mode(rig):
     return f"saved {line.decode()!r}; the pointer preview moved ({len(moves)} mouse EV_REL lines shown, e.g. {moves[:1]})"
 
 
+def step_chord(rig):
+    """A chord made by ticking two buttons and choosing its action."""
+    rig.driver.find_element(By.CSS_SELECTOR, "tr[data-key='chords'] button").click()
+    rig.wait("chords in the form", lambda d: rig.text("editing").startswith("chords "))
+    for button in ["volume-up", "volume-down"]:
+        rig.driver.find_element(By.CSS_SELECTOR, f"input[name='chord-button'][value='{button}']").click()
+    rig.element("chord-action").send_keys("KEY_MUTE")
+    composed = rig.element("value").get_attribute("value")
+    if composed != '{ "volume-up+volume-down" = "KEY_MUTE" }':
+        raise StepFailed(f"the chord form composed {composed!r}")
+    rig.element("save").click()
+    rig.wait("the save to be confirmed", lambda d: "Saved chords" in rig.text("save-status"))
+    check = subprocess.run([rig.binary, "check-config", rig.config], capture_output=True, text=True)
+    if check.returncode != 0:
+        raise StepFailed(f"check-config refused the chord: {check.stdout}{check.stderr}")
+    line = next(text for text in rig.file().split(b"\n") if text.startswith(b"chords = "))
+    rig.shot("chord")
+    return f"saved {line.decode()!r}; check-config accepts it"
+
+
 def step_bad_value(rig):
     saved = rig.file()
     rig.driver.find_element(By.CSS_SELECTOR, "tr[data-key='click'] button").click()
@@ -317,7 +338,7 @@ def step_refusals(rig):
     return "403 without the token (curl and the browser); 403 for a POST from another origin; file unchanged"
 
 
-STEPS = [step_loads, step_click_lights, step_app_selects, step_save_key_space, step_touchpad_mode, step_bad_value,
+STEPS = [step_loads, step_click_lights, step_app_selects, step_save_key_space, step_touchpad_mode, step_chord, step_bad_value,
          step_labels_and_keyboard, step_refusals]
 
 
