@@ -27,8 +27,12 @@ struct FollowFocusGnomeTests {
         let notes = try shell.x11Client("/usr/bin/xfontsel", [], windowClass: "XFontSel")
         defer { game.stop(); notes.stop() }
 
+        let timeline = try FocusSwitchTimeline(directory: scratch.path, environment: shell.environment)
+        defer { timeline.stop() }
         var latencies: [Double] = []
+        var parts: [String] = []
         for (windowClass, profile) in [("Xmessage", "shooter"), ("XFontSel", "notes"), ("Xmessage", "shooter")] {
+            let mark = FocusSwitchTimeline.now
             let switches = daemon.stderr.components(separatedBy: "-> \(profile)").count
             // An upper bound: from before gdbus starts (its own start included) to the daemon's log of the switch.
             let focused = Date()
@@ -37,6 +41,9 @@ struct FollowFocusGnomeTests {
                     "\(windowClass): \(daemon.stderr.suffix(1500))")
             latencies.append(Date().timeIntervalSince(focused) * 1000)
             #expect(FollowFocusX11Tests.profile(socket).contains("\(profile), connected"))
+            let found = timeline.waitForSwitch(after: mark, startMember: "Activate")
+            #expect(found != nil, "no SetFocusedApplication and Profile change on the bus after Activate")
+            parts.append(found?.description ?? "?")
         }
         game.stop()
         notes.stop()
@@ -44,6 +51,8 @@ struct FollowFocusGnomeTests {
                 "no window left: \(FollowFocusX11Tests.profile(socket))")
         print("follow-focus GNOME Shell: gdbus started to move the focus, to the daemon's log of the switch (read every 20 ms): "
             + latencies.map { String(format: "%.0f ms", $0) }.joined(separator: ", "))
+        print("follow-focus GNOME Shell, on the bus's clock: the Shell's part (the driver's Activate call to the extension's "
+            + "SetFocusedApplication) + the bridge's (that call to its PropertiesChanged for Profile): " + parts.joined(separator: ", "))
     }
 }
 

@@ -42,7 +42,16 @@ struct FollowFocusKWinTests {
         defer { follower.signal(SIGTERM); _ = follower.waitForExit() }
         #expect(follower.waitFor { follower.stderr.contains("following the focus through a KWin script") }, "\(follower.stderr)")
 
+        let timeline = try FocusSwitchTimeline(directory: scratch.path, environment: kwin.environment)
+        defer { timeline.stop() }
         var latencies: [Double] = []
+        var parts: [String] = []
+        /// The desktop's part and the bridge's of the switch after `mark`, on the bus's clock.
+        func timed(_ mark: Int64, startMember: String?) {
+            let found = timeline.waitForSwitch(after: mark, startMember: startMember)
+            #expect(found != nil, "no SetFocusedApplication and Profile change on the bus after the change")
+            parts.append(found?.description ?? "?")
+        }
         /// Waits for the daemon's log of a switch to `profile` after `change`: the time from the
         /// change's start (an upper bound) to the log line, read every 20 ms.
         func expect(_ profile: String, after change: () throws -> Date?) rethrows -> Double {
@@ -60,12 +69,20 @@ struct FollowFocusKWinTests {
         _ = try expect("shooter") { game = try kwin.x11Client("/usr/bin/xmessage", ["-name", "game", "a game"]); return nil }
         _ = try expect("notes") { notes = try kwin.x11Client("/usr/bin/xfontsel", []); return nil }
         // Activated by a KWin script, as a click would; a closed window hands the focus to the one below.
-        latencies.append(try expect("shooter") { try kwin.activate("xmessage") })
-        latencies.append(try expect("notes") { try kwin.activate("xfontsel") })
-        latencies.append(expect("shooter") { notes?.stop(); return nil })
-        latencies.append(expect("desktop") { game?.stop(); return nil })
+        for (windowClass, profile) in [("xmessage", "shooter"), ("xfontsel", "notes")] {
+            let mark = FocusSwitchTimeline.now
+            latencies.append(try expect(profile) { try kwin.activate(windowClass) })
+            timed(mark, startMember: "start")
+        }
+        for (window, profile) in [(notes, "shooter"), (game, "desktop")] {
+            let mark = FocusSwitchTimeline.now
+            latencies.append(expect(profile) { window?.stop(); return nil })
+            timed(mark, startMember: nil)
+        }
         print("follow-focus KWin: from the D-Bus call that runs an activating script, or a window's close, to the daemon's log of the switch (read every 20 ms): "
             + latencies.map { String(format: "%.0f ms", $0) }.joined(separator: ", "))
+        print("follow-focus KWin, on the bus's clock: KWin's part (the script's start, or the close, to its SetFocusedApplication call) "
+            + "+ the bridge's (that call to its PropertiesChanged for Profile): " + parts.joined(separator: ", "))
         #expect(follower.process.isRunning, "\(follower.stderr)")
     }
 }
