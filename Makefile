@@ -40,11 +40,18 @@ run: release
 	"$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/daydream-bridge" run
 
 ## The whole test suite.
+# Each stage's time is printed, to see where the budget goes.
 test: test-deps
-	$(SWIFT) build $(SWIFT_FLAGS) --build-tests
-	$(SWIFT) test $(SWIFT_FLAGS) --skip-build
-	@$(MAKE) --no-print-directory check-install BINARY="$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)/daydream-bridge"
-	@if [ -n "$(strip $(TEST_EXTRAS))" ]; then $(MAKE) $(TEST_EXTRAS); fi
+	@start=$$(date +%s); \
+	$(SWIFT) build $(SWIFT_FLAGS) --build-tests && \
+	$(SWIFT) test $(SWIFT_FLAGS) --skip-build && \
+	$(MAKE) --no-print-directory check-install BINARY="$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)/daydream-bridge" || exit 1; \
+	echo "make test: build, unit tests and check-install took $$(( $$(date +%s) - start )) s"; \
+	for extra in $(TEST_EXTRAS); do \
+		start=$$(date +%s); \
+		$(MAKE) --no-print-directory $$extra || exit 1; \
+		echo "make test: $$extra took $$(( $$(date +%s) - start )) s"; \
+	done
 
 unit: test
 
