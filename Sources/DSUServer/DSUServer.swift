@@ -174,8 +174,7 @@ public final class DSUServer {
 
     /// Sends the packet's state to every client subscribed to `slot`. A packet means the link is
     /// up, whether or not the feed said so before this consumer was attached.
-    func receive(_ bytes: UnsafeRawBufferPointer, slot: Int, at time: MonotonicTime) {
-        guard let packet = try? DaydreamPacket(bytes: bytes) else { return }
+    func receive(_ packet: DaydreamPacket, slot: Int, at time: MonotonicTime) {
         let held = slots[slot]
         held.connected = true
         let pad = held.mapper.update(with: packet, receivedAt: time)
@@ -273,8 +272,8 @@ final class SlotFeed: ControllerConsumer {
         self.slot = slot
     }
 
-    func receive(_ bytes: UnsafeRawBufferPointer, at time: MonotonicTime) {
-        server?.receive(bytes, slot: slot, at: time)
+    func receive(_ packet: DaydreamPacket, at time: MonotonicTime) {
+        server?.receive(packet, slot: slot, at: time)
     }
 
     func linkChanged(connected: Bool, at time: MonotonicTime) {

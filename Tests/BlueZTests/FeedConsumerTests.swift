@@ -13,7 +13,7 @@ final class HeardByConsumer: ControllerConsumer {
     var links: [Bool] = []
     var batteries: [Int] = []
 
-    func receive(_ bytes: UnsafeRawBufferPointer, at time: MonotonicTime) { packets.append(Array(bytes)) }
+    func receive(_ packet: DaydreamPacket, at time: MonotonicTime) { packets.append(packet.bytes) }
     func linkChanged(connected: Bool, at time: MonotonicTime) { links.append(connected) }
     func batteryChanged(percent: Int, at time: MonotonicTime) { batteries.append(percent) }
 }

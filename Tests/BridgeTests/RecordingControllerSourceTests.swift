@@ -15,8 +15,7 @@ struct RecordingControllerSourceTests {
         var sequences: [UInt8] = []
         var times: [MonotonicTime] = []
         var links: [Bool] = []
-        func receive(_ bytes: UnsafeRawBufferPointer, at time: MonotonicTime) {
-            guard let packet = try? DaydreamPacket(bytes: bytes) else { return }
+        func receive(_ packet: DaydreamPacket, at time: MonotonicTime) {
             sequences.append(packet.sequence)
             times.append(time)
         }

@@ -30,8 +30,8 @@ struct SessionControllerStateTests {
             address: "EC:12:34:56:78:9A", configuration: configuration, output: output,
             scheduler: ManualScheduler(now: .zero))
         let pressed = DaydreamPacket(gyro: RawVector(40, 0, 0), touchX: 10, touchY: 20, buttons: .click)
-        session.handle(pressed, at: .milliseconds(5))
-        session.handle(DaydreamPacket(buttons: .click), at: .milliseconds(20))
+        session.receive(pressed, at: .milliseconds(5))
+        session.receive(DaydreamPacket(buttons: .click), at: .milliseconds(20))
         session.batteryChanged(percent: 57, at: .milliseconds(30))
         #expect(output.calls.count == 4)
         guard output.calls.count == 4 else { return }

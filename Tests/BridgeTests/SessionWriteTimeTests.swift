@@ -20,8 +20,8 @@ struct SessionWriteTimeTests {
         let scheduler = ManualScheduler(now: .milliseconds(80))
         let output = TimedEvents()
         let session = ControllerSession(address: nil, configuration: configuration, output: output, scheduler: scheduler)
-        session.handle(DaydreamPacket(buttons: .click), at: .zero)
-        session.handle(DaydreamPacket(), at: .milliseconds(100))
+        session.receive(DaydreamPacket(buttons: .click), at: .zero)
+        session.receive(DaydreamPacket(), at: .milliseconds(100))
         let tapTime = MappingConfiguration.defaultTapTime
         #expect(session.nextDeadline == .milliseconds(80) + tapTime)
         #expect(scheduler.nextDeadline == .milliseconds(80) + tapTime)

@@ -244,6 +244,35 @@ import Timebase
         #expect(client.dataMessages.map(\.slot.mac) == [Self.macA, Self.macB])
     }
 
+    /// With DSU on, the slot is one more consumer of the feed: it gets the packet the feed
+    /// decoded for every consumer (its `receive` takes a `DaydreamPacket`, not bytes), and what is
+    /// not a packet is counted once, by the feed, and sent to no client.
+    @Test func theSlotSharesTheFeedsOneDecode() throws {
+        @MainActor final class Other: ControllerConsumer {
+            var packets: [DaydreamPacket] = []
+            func receive(_ packet: DaydreamPacket, at time: MonotonicTime) { packets.append(packet) }
+            func linkChanged(connected: Bool, at time: MonotonicTime) {}
+        }
+        let rig = try Rig()
+        let feed = try rig.controller(Self.addressA)
+        let other = Other()
+        feed.attach(other)
+        let client = try rig.client()
+        rig.subscribeConfirmed(client, flags: 1, slot: 0)
+        let packet = DaydreamPacket(time: 40, sequence: 3, touchX: 200, touchY: 9, buttons: .app)
+        Self.send(packet, to: feed, at: .seconds(1))
+        #expect(rig.wait { client.dataMessages.count == 1 })
+        #expect(client.dataMessages.first?.pad.buttons2 == 0x40, "app is B")
+        #expect(other.packets == [packet])
+        #expect(feed.statistics.received == 1)
+        let short = Array(packet.bytes.prefix(19))
+        short.withUnsafeBytes { feed.receive($0, at: .seconds(1.01)) }
+        rig.sync(client)
+        #expect(feed.statistics.malformed == 1)
+        #expect(client.dataMessages.count == 1)
+        #expect(other.packets.count == 1)
+    }
+
     @Test func attachingAFeedTakesItsStateOnce() throws {
         let rig = try Rig()
         let feed = ControllerFeed(address: Self.addressA.lowercased())

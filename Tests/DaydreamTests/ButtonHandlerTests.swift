@@ -29,7 +29,7 @@ struct ButtonHandlerTests {
     /// Sends a packet with `buttons` down at `milliseconds` of virtual time.
     func send(_ buttons: DaydreamButtons, at milliseconds: Int64, sequence: UInt8 = 0) {
         scheduler.advance(to: .milliseconds(milliseconds))
-        controller.handle(DaydreamPacket(sequence: sequence, buttons: buttons), at: .milliseconds(milliseconds))
+        controller.receive(DaydreamPacket(sequence: sequence, buttons: buttons), at: .milliseconds(milliseconds))
     }
 
     @Test func valueIsCalledOnEveryPacketPressedOnlyOnChange() {
@@ -65,7 +65,7 @@ struct ButtonHandlerTests {
     @Test func aReleaseHandledBeforeTheDueTimerStillEndsALongPress() {
         // A busy loop reads the release packet before it runs the timer that fell due.
         send(.app, at: 0)
-        controller.handle(DaydreamPacket(sequence: 1, buttons: []), at: .milliseconds(1200))
+        controller.receive(DaydreamPacket(sequence: 1, buttons: []), at: .milliseconds(1200))
         #expect(events.log.filter { $0.contains("app") && !$0.hasPrefix("value app true") && !$0.hasPrefix("pressed app true") }
                 == ["long app at 0ms", "value app false", "pressed app false"])
         scheduler.advance(to: .milliseconds(5000))

@@ -18,8 +18,8 @@ private final class Transcript: ControllerConsumer {
         self.log = log
     }
 
-    func receive(_ bytes: UnsafeRawBufferPointer, at time: MonotonicTime) {
-        log.lines.append("\(name) packet \(bytes.count) bytes, first \(bytes.first ?? 0) at \(time.nanoseconds)")
+    func receive(_ packet: DaydreamPacket, at time: MonotonicTime) {
+        log.lines.append("\(name) packet \(packet.sequence), time \(packet.time) at \(time.nanoseconds)")
     }
 
     func linkChanged(connected: Bool, at time: MonotonicTime) {
@@ -63,7 +63,7 @@ struct ControllerFeedTests {
         feed.linkChanged(connected: false, at: MonotonicTime(nanoseconds: 21)) // no change: nothing told
         #expect(log.lines == [
             "a connected at 5", "b connected at 5",
-            "a packet 20 bytes, first 91 at 10", "b packet 20 bytes, first 91 at 10",
+            "a packet 26, time 183 at 10", "b packet 26, time 183 at 10",
             "a battery 100", "b battery 100",
             "a firmware 1.0 model -", "b firmware 1.0 model -",
             "a firmware 1.0 model DDV", "b firmware 1.0 model DDV",
@@ -85,7 +85,7 @@ struct ControllerFeedTests {
         feed.detach(first)
         send(feed, Self.packet, at: 1)
         feed.linkChanged(connected: true, at: MonotonicTime(nanoseconds: 2))
-        #expect(log.lines == ["b packet 20 bytes, first 91 at 1", "b connected at 2"])
+        #expect(log.lines == ["b packet 26, time 183 at 1", "b connected at 2"])
         #expect(feed.consumerCount == 1)
     }
 

@@ -13,9 +13,9 @@ struct ControllerModelTests {
         let controller = DDController(address: "C0:DD:EE:00:00:02", scheduler: scheduler)
         let log = Recorder()
         controller.touchpad.pointChangedHandler = { pad, point in log.log.append("\(pad.isTouching) \(point.x) \(point.y)") }
-        controller.handle(DaydreamPacket(touchX: 255, touchY: 0), at: .zero)
-        controller.handle(DaydreamPacket(touchX: 255, touchY: 0), at: .zero)
-        controller.handle(DaydreamPacket(), at: .zero)
+        controller.receive(DaydreamPacket(touchX: 255, touchY: 0), at: .zero)
+        controller.receive(DaydreamPacket(touchX: 255, touchY: 0), at: .zero)
+        controller.receive(DaydreamPacket(), at: .zero)
         #expect(log.log == ["true 1.0 0.0", "false 0.0 0.0"])
         #expect(!controller.touchpad.isTouching)
     }
@@ -25,7 +25,7 @@ struct ControllerModelTests {
         var calls = 0
         controller.motion.valueChangedHandler = { _ in calls += 1 }
         let packet = try DaydreamPacket(#require(Hex.decode("480BFE87EB00E801841000B00000000191FBA008")))
-        controller.handle(packet, at: .zero)
+        controller.receive(packet, at: .zero)
         #expect(calls == 1)
         #expect(controller.motion.rotationRate == packet.rotationRate)
         #expect(controller.motion.acceleration == packet.accelerationSI)
@@ -35,7 +35,7 @@ struct ControllerModelTests {
     @Test func sequenceGapsAreCountedAcrossTheWrap() {
         let controller = DDController(address: "C0:DD:EE:00:00:04", scheduler: scheduler)
         for sequence: UInt8 in [29, 30, 31, 0, 3, 4, 4, 10] {
-            controller.handle(DaydreamPacket(sequence: sequence), at: .zero)
+            controller.receive(DaydreamPacket(sequence: sequence), at: .zero)
         }
         // 0 -> 3 loses 1 and 2; 4 repeated loses nothing; 4 -> 10 loses 5...9.
         #expect(controller.statistics.lost == 7)

@@ -549,7 +549,7 @@ public final class BridgeDaemon<Output: DeviceOutput> {
             return ControllerStatus(
                 address: address, name: slot.feed?.name, isConnected: slot.feed?.isConnected == true,
                 batteryPercent: slot.feed?.batteryPercent, firmware: slot.feed?.deviceInformation.firmwareVersion,
-                profile: session.profileName, statistics: session.statistics,
+                profile: session.profileName, statistics: slot.feed?.statistics ?? DDControllerStatistics(),
                 gyroBias: calibrations.biases[address.uppercased()], isCalibrating: session.gyroCalibrationProgress != nil)
         }
     }

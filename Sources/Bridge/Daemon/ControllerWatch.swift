@@ -69,7 +69,7 @@ final class ControllerWatch {
         private weak var watch: ControllerWatch?
         private let reactor: Reactor
         private var lastSent: MonotonicTime?
-        private var waiting: (bytes: PacketBytes, time: MonotonicTime)?
+        private var waiting: (packet: DaydreamPacket, time: MonotonicTime)?
         private var timer: ScheduledTimer?
 
         init(address: String, watch: ControllerWatch, reactor: Reactor) {
@@ -78,10 +78,8 @@ final class ControllerWatch {
             self.reactor = reactor
         }
 
-        func receive(_ bytes: UnsafeRawBufferPointer, at time: MonotonicTime) {
-            guard watch?.isWatching == true, bytes.count == PacketLayout.length else { return }
-            var packet = PacketBytes()
-            packet.withUnsafeMutableBytes { $0.copyMemory(from: bytes) }
+        func receive(_ packet: DaydreamPacket, at time: MonotonicTime) {
+            guard watch?.isWatching == true else { return }
             if let lastSent, time - lastSent < ControllerWatch.packetInterval {
                 waiting = (packet, time)
                 if timer == nil {
@@ -106,12 +104,13 @@ final class ControllerWatch {
             timer = nil
             guard let waiting else { return }
             self.waiting = nil
-            send(waiting.bytes, at: waiting.time)
+            send(waiting.packet, at: waiting.time)
         }
 
-        private func send(_ packet: PacketBytes, at time: MonotonicTime) {
+        /// Sends `packet` as its 20 bytes in hex, as the link read them (the encoding is exact).
+        private func send(_ packet: DaydreamPacket, at time: MonotonicTime) {
             lastSent = time
-            let hex = packet.withUnsafeBytes { Hex.encode(Array($0)) }
+            let hex = Hex.encode(packet.bytes)
             watch?.send(address, hex, at: time)
         }
     }

@@ -6,11 +6,11 @@ import Timebase
 
 /// One controller's mapping: its engine, its output, and the one timer for the engine's next deadline.
 ///
-/// A `ControllerConsumer`: attached to a controller's `ControllerFeed` (`feed.attach(session)`), it gets the notification's
-/// bytes straight from the link and decodes them itself (no controller model runs, so no
-/// long-press timer is set). The packet path is `receive(_:at:)`: decode, `update`, write, re-arm. It allocates nothing in
-/// steady state (the buffer keeps its capacity; the timer is only replaced when the deadline changes)
-/// and takes no lock: everything runs on the main thread.
+/// A `ControllerConsumer`: attached to a controller's `ControllerFeed` (`feed.attach(session)`), it gets each packet
+/// the feed decoded (no controller model runs, so no long-press timer is set). The packet path is
+/// `receive(_:at:)`: `update`, write, re-arm. It allocates nothing in steady state (the buffer keeps
+/// its capacity; the timer is only replaced when the deadline changes) and takes no lock: everything
+/// runs on the main thread.
 ///
 /// Every change of state that could leave input down (disconnect, profile switch, reload, exit)
 /// releases everything and writes that, with its `SYN_REPORT`s, before doing anything else.
@@ -29,10 +29,6 @@ public final class ControllerSession<Output: BridgeOutput>: ControllerConsumer {
     /// Sees each frame of output events before the devices do (a `watch` stream); nil, the
     /// usual case, costs a packet one check. Unchecked like `engine`: set only between packets.
     @exclusivity(unchecked) public var eventTap: (@MainActor (UnsafeBufferPointer<OutputEvent>, MonotonicTime) -> Void)?
-    /// The packets received, lost on the way (gaps in the sequence) and malformed (dropped).
-    public var statistics: DDControllerStatistics { counter.statistics }
-    /// Notifications that were not packets, dropped.
-    public var malformedPackets: Int { counter.statistics.malformed }
 
     // Every packet modifies both; unchecked, they skip the run-time exclusivity checks (about a
     // quarter of the packet path's instructions with them). No access can overlap another: both
@@ -45,9 +41,6 @@ public final class ControllerSession<Output: BridgeOutput>: ControllerConsumer {
     // Compared on every packet; unchecked like `engine`: private, and read or set only in
     // `rearm`, `stop` and the timer's action, none of which can run inside another.
     @exclusivity(unchecked) private var armedDeadline: MonotonicTime?
-    // Counted on every packet; unchecked like `engine`: private, and touched only in `receive`
-    // and `linkChanged`, neither of which can run inside the other.
-    @exclusivity(unchecked) private var counter = PacketCounter()
 
     /// A session in the controller's starting profile (`profileName` when given and known; else by
     /// address from the configuration, else the default profile).
@@ -80,32 +73,18 @@ public final class ControllerSession<Output: BridgeOutput>: ControllerConsumer {
         timer?.cancel()
     }
 
-    /// Decodes and maps one notification received at `time`: the fast path. One that is not a
-    /// packet is counted in `malformedPackets` and dropped.
-    public func receive(_ bytes: UnsafeRawBufferPointer, at time: MonotonicTime) {
-        do {
-            let packet = try DaydreamPacket(bytes: bytes)
-            counter.count(sequence: packet.sequence)
-            handle(packet, at: time)
-        } catch {
-            counter.countMalformed()
-        }
-    }
-
-    /// A disconnect releases everything before `linkHandler` hears it.
-    public func linkChanged(connected: Bool, at time: MonotonicTime) {
-        counter.restartSequence()
-        if !connected { releaseAll(at: time) }
-        linkHandler?(self, connected)
-    }
-
-    /// Maps one decoded packet received at `time`.
-    @inline(__always)
-    public func handle(_ packet: DaydreamPacket, at time: MonotonicTime) {
+    /// Maps one packet received at `time`: the fast path.
+    public func receive(_ packet: DaydreamPacket, at time: MonotonicTime) {
         let input = ControllerInput(packet: packet)
         engine.update(input, at: time, into: &buffer)
         finish(at: time)
         output.controllerInput(input, at: time)
+    }
+
+    /// A disconnect releases everything before `linkHandler` hears it.
+    public func linkChanged(connected: Bool, at time: MonotonicTime) {
+        if !connected { releaseAll(at: time) }
+        linkHandler?(self, connected)
     }
 
     /// Hands the battery reading to the output (the DualSense's battery).

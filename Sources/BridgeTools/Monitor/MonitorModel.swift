@@ -4,8 +4,8 @@ import Timebase
 
 /// Follows one controller for the monitor: what it shows, and whether the screen needs redrawing.
 ///
-/// A `ControllerConsumer` of the controller's feed: it decodes and counts the packets itself,
-/// and keeps the newest; the link's state, battery and firmware are the feed's.
+/// A `ControllerConsumer` of the controller's feed: it keeps the newest packet and the rate;
+/// the packet counts, the link's state, battery and firmware are the feed's.
 @MainActor
 public final class MonitorModel: ControllerConsumer {
     /// The feed shown, once there is one.
@@ -28,7 +28,6 @@ public final class MonitorModel: ControllerConsumer {
     /// True when something changed since the last `state(at:)`.
     public private(set) var changed = true
     private var meter = PacketRateMeter()
-    private var counter = PacketCounter()
     private var lastPacket: DaydreamPacket?
 
     /// A model showing `feed` (or nothing yet, until `attach`).
@@ -42,26 +41,18 @@ public final class MonitorModel: ControllerConsumer {
         self.feed?.detach(self)
         self.feed = feed
         meter = PacketRateMeter()
-        counter = PacketCounter()
         lastPacket = nil
         feed.attach(self)
         markChanged()
     }
 
-    public func receive(_ bytes: UnsafeRawBufferPointer, at time: MonotonicTime) {
-        do {
-            let packet = try DaydreamPacket(bytes: bytes)
-            counter.count(sequence: packet.sequence)
-            lastPacket = packet
-        } catch {
-            counter.countMalformed()
-        }
+    public func receive(_ packet: DaydreamPacket, at time: MonotonicTime) {
+        lastPacket = packet
         meter.record(at: time)
         markChanged()
     }
 
     public func linkChanged(connected: Bool, at time: MonotonicTime) {
-        counter.restartSequence()
         markChanged()
     }
 
@@ -86,7 +77,7 @@ public final class MonitorModel: ControllerConsumer {
         guard let feed else {
             return MonitorState(source: source, message: message ?? "waiting for a controller (press its home button)", dsu: dsu)
         }
-        let statistics = counter.statistics
+        let statistics = feed.statistics
         var packet = lastPacket
         if !feed.isConnected {
             // A disconnect releases every button and lifts the finger; the last motion stays shown.

@@ -54,8 +54,7 @@ public final class RecordingWriter: ControllerConsumer {
     }
 
     /// Writes a packet; a notification that is not one is left out (a recording holds packets).
-    public func receive(_ bytes: UnsafeRawBufferPointer, at time: MonotonicTime) {
-        guard let packet = try? DaydreamPacket(bytes: bytes) else { return }
+    public func receive(_ packet: DaydreamPacket, at time: MonotonicTime) {
         write(.packet(packet), at: time)
     }
 

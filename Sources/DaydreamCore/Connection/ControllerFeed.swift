@@ -1,10 +1,12 @@
+import DaydreamProtocol
 import Timebase
 
 /// One controller's packets and link changes, handed to every attached `ControllerConsumer`.
 ///
 /// The transport (a `DaydreamControllerManager` link, a recording, a test) drives the feed
-/// through its own `ControllerConsumer` methods; the feed keeps the link's state (connected,
-/// battery, device information) and passes each call on to its consumers in the order they
+/// with the notifications' bytes (`receive(_:at:)`) and the link's changes; the feed decodes
+/// each notification once, counts it (`statistics`), keeps the link's state (connected,
+/// battery, device information) and passes each on to its consumers in the order they
 /// were attached. Any number may be attached; none takes another's place. The feed holds its
 /// consumers until they are detached.
 @MainActor
@@ -25,12 +27,17 @@ public final class ControllerFeed: ControllerConsumer {
     public internal(set) var inputHeldByAnotherProgram = false
     /// Set by the transport: reads the battery level, which then arrives as `batteryChanged`.
     public var batteryReader: (@MainActor () -> Void)?
+    /// The packets received, lost on the way (gaps in the sequence) and malformed (dropped).
+    public var statistics: DDControllerStatistics { counter.statistics }
 
     // Read on every packet; unchecked, it skips the run-time exclusivity check (about 60
     // instructions a packet). No access can overlap another: it is private, and `receive` and
     // the others iterate a copy, so a consumer that attaches or detaches meanwhile changes
     // the stored array, not the one being iterated.
     @exclusivity(unchecked) private var consumers: [any ControllerConsumer] = []
+    // Counted on every packet; unchecked like `consumers`: private, and touched only in
+    // `receive` and `linkChanged`, neither of which a consumer can reach from inside the other.
+    @exclusivity(unchecked) private var counter = PacketCounter()
 
     /// A feed for the controller at `address`, disconnected, with no consumer.
     public init(address: String) {
@@ -59,20 +66,38 @@ public final class ControllerFeed: ControllerConsumer {
 
     // MARK: From the transport
 
-    /// Hands one notification to every consumer.
+    /// Decodes one notification, received at `time`, and hands the packet to every consumer:
+    /// the one decode of the packet path. One that is not a packet is counted in
+    /// `statistics.malformed` and dropped. The bytes are valid only during the call.
     public func receive(_ bytes: UnsafeRawBufferPointer, at time: MonotonicTime) {
+        let packet: DaydreamPacket
+        do {
+            packet = try DaydreamPacket(bytes: bytes)
+        } catch {
+            counter.countMalformed()
+            for consumer in consumers { consumer.malformedNotificationDropped(at: time) }
+            return
+        }
+        receive(packet, at: time)
+    }
+
+    /// Counts one packet, received at `time`, and hands it to every consumer.
+    public func receive(_ packet: DaydreamPacket, at time: MonotonicTime) {
+        counter.count(sequence: packet.sequence)
         // The daemon's case, one consumer, without the copy of the array: the consumer is held
         // through the call, and one attached meanwhile hears from the next packet on, as below.
         if consumers.count == 1 {
-            consumers[0].receive(bytes, at: time)
+            consumers[0].receive(packet, at: time)
             return
         }
-        for consumer in consumers { consumer.receive(bytes, at: time) }
+        for consumer in consumers { consumer.receive(packet, at: time) }
     }
 
-    /// Records the link's state and tells every consumer; nothing when it is unchanged.
+    /// Records the link's state and tells every consumer; nothing when it is unchanged. Nothing
+    /// counts as lost across a change.
     public func linkChanged(connected: Bool, at time: MonotonicTime) {
         guard connected != isConnected else { return }
+        counter.restartSequence()
         isConnected = connected
         for consumer in consumers { consumer.linkChanged(connected: connected, at: time) }
     }

@@ -12,6 +12,11 @@ extension DDController: ControllerConsumer {
         setBatteryLevel(percent: percent)
     }
 
+    /// Counted in `statistics.malformed`, as a notification handed to the model directly is.
+    public func malformedNotificationDropped(at time: MonotonicTime) {
+        countMalformed()
+    }
+
     public func deviceInformationChanged(_ information: ControllerDeviceInformation) {
         setDeviceInformation(
             manufacturer: information.manufacturer, modelNumber: information.modelNumber,

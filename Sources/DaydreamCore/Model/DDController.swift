@@ -6,8 +6,8 @@ import Timebase
 ///
 /// The shape follows the iOS Daydream library. Everything runs on the main
 /// thread; handlers are called there. A transport (BlueZ in the daemon, a
-/// recording in `replay`, a test) feeds it with `receive(_:at:)` or
-/// `handle(_:at:)`, and reports the link with `markConnected()` and
+/// recording in `replay`, a test) feeds it with `receive(_:at:)` (a notification's bytes
+/// or a decoded packet), and reports the link with `markConnected()` and
 /// `markDisconnected()`; as a `ControllerConsumer` it is fed by a `ControllerFeed`, which
 /// `DaydreamControllerManager` does for every controller when it makes models. Connects,
 /// disconnects and battery readings are also reported to `observeEvents(_:)`'s observers
@@ -90,14 +90,19 @@ public final class DDController {
     /// that is not a packet is counted in `statistics.malformed` and dropped.
     public func receive(_ bytes: UnsafeRawBufferPointer, at time: MonotonicTime) {
         do {
-            handle(try DaydreamPacket(bytes: bytes), at: time)
+            receive(try DaydreamPacket(bytes: bytes), at: time)
         } catch {
-            counter.countMalformed()
+            countMalformed()
         }
     }
 
-    /// Applies one decoded packet received at `time`.
-    public func handle(_ packet: DaydreamPacket, at time: MonotonicTime) {
+    /// Counts a notification that was not a packet.
+    func countMalformed() {
+        counter.countMalformed()
+    }
+
+    /// Applies one decoded packet received at `time` (what its `ControllerFeed` hands it).
+    public func receive(_ packet: DaydreamPacket, at time: MonotonicTime) {
         counter.count(sequence: packet.sequence)
         newestPacket = packet
         fastPath?(self, packet, time)
