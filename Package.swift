@@ -84,7 +84,8 @@ let package = Package(
         .target(
             name: "VirtualDualSense",
             dependencies: [
-                "VirtualHID", "VirtualDevice", "EventVocabulary", "Mapping", "DaydreamProtocol", "Timebase", "Descriptors", "EventLoop",
+                "VirtualHID", "VirtualDevice", "EventVocabulary", "Mapping", "DaydreamCore", "DaydreamProtocol", "Timebase", "Descriptors",
+                "EventLoop",
             ]
         ),
         // The recording text format (`record`, `replay`): pure, so a fuzzer can target it.
@@ -117,7 +118,7 @@ let package = Package(
         // The tools beside the daemon: the terminal monitor, the recorder, and replay.
         .target(
             name: "BridgeTools",
-            dependencies: ["Bridge", "DaydreamCore", "DaydreamProtocol", "EventLoop", "Mapping", "Recording", "Timebase"]
+            dependencies: ["Bridge", "DaydreamCore", "DaydreamProtocol", "EventLoop", "Mapping", "Recording", "Timebase", "VirtualDevice"]
         ),
         .executableTarget(
             name: "daydream-bridge",
@@ -183,8 +184,8 @@ let package = Package(
         .testTarget(
             name: "VirtualDualSenseTests",
             dependencies: [
-                "VirtualDualSense", "VirtualHID", "VirtualDevice", "EventVocabulary", "Mapping", "DaydreamProtocol", "Timebase", "Descriptors",
-                "EventLoop",
+                "VirtualDualSense", "VirtualHID", "VirtualDevice", "EventVocabulary", "Mapping", "DaydreamCore", "DaydreamProtocol", "Timebase",
+                "Descriptors", "EventLoop",
             ]
         ),
         .testTarget(name: "DSUTests", dependencies: ["DSU", "DaydreamProtocol", "Timebase"]),

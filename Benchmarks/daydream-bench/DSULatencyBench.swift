@@ -53,7 +53,7 @@ func measureDSULatency(
     }
     let capabilities = MappingEngine(configuration: profile.configuration, profileName: profile.profile).capabilities
     let sink = BenchDeviceSink(capabilities: capabilities, pipe: channels.framesWrite.rawValue)
-    let pipeline = Pipeline(profile, output: SinkOutput(sink: sink, label: "bench"), scheduler: reactor)
+    let pipeline = Pipeline(profile, output: sink, scheduler: reactor)
     // As the daemon attaches them: the mapping session first, then the DSU slot.
     server.attach(pipeline.feed)
 

@@ -86,7 +86,7 @@ func sleepUntil(_ deadline: Int64) {
 /// the other end and reads it as the BlueZ link's `NotificationStream` does (non-blocking,
 /// one `read` per notification, into a buffer allocated once), then `Pipeline` runs with
 /// the reactor as its scheduler (so long-press and hold timers arm the real timerfd) and a
-/// `SinkOutput` writes each device frame with one `write(2)`.
+/// `BenchDeviceSink` writes each device frame with one `write(2)`.
 ///
 /// With `floorOnly`, the handler skips the bridge: it reads the packet and writes one fixed
 /// 48-byte frame. That is the floor the event loop puts under the figure: thread wake-up,
@@ -102,7 +102,7 @@ func measureFdToWrite(
     let reactor = channels.reactor
     let capabilities = MappingEngine(configuration: profile.configuration, profileName: profile.profile).capabilities
     let sink = BenchDeviceSink(capabilities: capabilities, pipe: framesWrite)
-    let pipeline = Pipeline(profile, output: SinkOutput(sink: sink, label: "bench"), scheduler: reactor)
+    let pipeline = Pipeline(profile, output: sink, scheduler: reactor)
     let sender = SenderState(socket: channels.packetSender, stream: stream, count: count, spacingNanoseconds: spacingNanoseconds)
     let drain = Drain(reading: channels.framesRead)
     let writtenAt = UnsafeMutablePointer<Int64>.allocate(capacity: count)

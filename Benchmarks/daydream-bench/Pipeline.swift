@@ -4,19 +4,21 @@ import DaydreamProtocol
 import EventVocabulary
 import Mapping
 import Timebase
+import VirtualDevice
 
 /// The daemon's per-packet path: the link hands the notification to the controller's
-/// `ControllerFeed`, whose consumer, the daemon's `ControllerSession`, decodes it, runs the
-/// mapping engine, sends the events to `Output` and re-arms its timer.
+/// `ControllerFeed`, which decodes it and hands the packet to its consumer, the daemon's
+/// `ControllerSession`, which runs the mapping engine, sends the events to the output and
+/// re-arms its timer.
 /// A configuration without profiles measures the library's path instead: the feed's consumer
 /// is a `DDController` model (buttons with long-press timers, touchpad, motion).
 @MainActor
-final class Pipeline<Output: BridgeOutput> {
+final class Pipeline {
     let feed: ControllerFeed
-    let session: ControllerSession<Output>?
+    let session: ControllerSession?
     let model: DDController?
 
-    init(_ profile: BenchProfile, output: Output, scheduler: any DeadlineScheduler) {
+    init(_ profile: BenchProfile, output: any OutputSink, scheduler: any DeadlineScheduler) {
         feed = ControllerFeed(address: "C0:DD:EE:00:00:01")
         if profile.configuration.profiles.isEmpty {
             let model = DDController(address: feed.address, scheduler: scheduler)
@@ -45,7 +47,7 @@ final class Pipeline<Output: BridgeOutput> {
 /// The pipeline benchmark's output: encodes events as the 24-byte `struct input_event`
 /// records a uinput write takes, one preallocated buffer per device, and writes nothing.
 @MainActor
-final class EncodingOutput: BridgeOutput {
+final class EncodingOutput: @MainActor OutputSink {
     static let recordSize = 24
     static let capacity = 256
     private let buffers: UnsafeMutablePointer<UnsafeMutableRawPointer>
@@ -55,6 +57,8 @@ final class EncodingOutput: BridgeOutput {
     private let counts: UnsafeMutablePointer<Int>
     /// Events encoded since creation.
     @exclusivity(unchecked) private(set) var totalEvents = 0
+    var label = ""
+    var summary: [String] { ["events encoded in memory"] }
 
     init() {
         buffers = .allocate(capacity: OutputDeviceKind.count)
@@ -89,4 +93,7 @@ final class EncodingOutput: BridgeOutput {
         }
         totalEvents &+= events.count
     }
+
+    /// Nothing is held: the records are not devices.
+    func releaseAll(at time: MonotonicTime) {}
 }

@@ -12,8 +12,9 @@ import VirtualHID
 ///
 /// The mapping engine still decides buttons and sticks: the gamepad's events become the
 /// report's buttons, sticks, triggers and hat; the controller's own motion, touch and battery
-/// fill the rest (`ControllerStateSink`). A report goes out at each gamepad `SYN_REPORT` and
-/// with each packet's motion.
+/// fill the rest, which the set takes from the controller's feed as a `ControllerConsumer`
+/// attached after the session. A report goes out at each gamepad `SYN_REPORT` and with each
+/// packet's motion.
 ///
 /// The uhid device is created when it is first written, with its address derived from the
 /// label then (the controller's address: the daemon names a set before its first write), and
@@ -27,7 +28,7 @@ import VirtualHID
 ///
 /// A flood of output reports is read in batches, once a millisecond (`UHIDDrainPacing`).
 @MainActor
-public final class DualSenseDeviceSet: @MainActor OutputSink, @MainActor ControllerStateSink {
+public final class DualSenseDeviceSet: @MainActor OutputSink {
     /// The name the kernel gives the pad (its motion and touchpad nodes add " Motion Sensors",
     /// " Touchpad").
     public static let deviceName = "Daydream Controller DualSense"
@@ -197,6 +198,8 @@ public final class DualSenseDeviceSet: @MainActor OutputSink, @MainActor Control
         if let failure { throw failure }
     }
 
+    /// Takes the controller's motion and touch from `input`, the state of the packet received at
+    /// `time`, and writes a report.
     public func controllerInput(_ input: ControllerInput, at time: MonotonicTime) {
         state.rotationRate = DualSenseMotion.degreesPerSecond(input.rotationRate)
         state.acceleration = DualSenseMotion.gravities(input.acceleration)
@@ -205,6 +208,7 @@ public final class DualSenseDeviceSet: @MainActor OutputSink, @MainActor Control
         if standIn == nil { writeReport() }
     }
 
+    /// Takes the controller's battery level, in percent, for the next report.
     public func batteryChanged(percent: Int) {
         state.batteryPercent = UInt8(max(0, min(100, percent)))
     }

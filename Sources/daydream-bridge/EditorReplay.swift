@@ -17,7 +17,7 @@ final class EditorReplay {
     /// The control socket the page's `watch` stream reads.
     let socketPath: String
     private let directory: String
-    private let daemon: BridgeDaemon<SinkOutput>
+    private let daemon: BridgeDaemon
     private let source: RecordingControllerSource
     private let devNull: FileDescriptor
 
@@ -46,11 +46,9 @@ final class EditorReplay {
         devNull = FileDescriptor(owning: opened)
         let target = devNull.rawValue
         do {
-            daemon = try BridgeDaemon<SinkOutput>(loaded: loaded, profile: nil, reactor: reactor) { configuration, label throws(VirtualDeviceError) in
-                SinkOutput(
-                    sink: try VirtualDeviceSet(
-                        capabilities: configuration.capabilities, gamepadIdentity: configuration.gamepadIdentity, fileDescriptor: target),
-                    label: label)
+            daemon = try BridgeDaemon(loaded: loaded, profile: nil, reactor: reactor) { configuration, _ throws(VirtualDeviceError) in
+                ControllerDevices(sink: try VirtualDeviceSet(
+                    capabilities: configuration.capabilities, gamepadIdentity: configuration.gamepadIdentity, fileDescriptor: target))
             }
         } catch {
             throw Failure(description: "\(error)")

@@ -13,12 +13,12 @@ import VirtualDualSense
 enum GamepadSinkFactory {
     private static var reportedFallback = false
 
-    static func makeSink(
+    static func makeDevices(
         _ configuration: MappingConfiguration, reactor: Reactor, paths: DualSenseAvailability.Paths = .init()
-    ) throws(VirtualDeviceError) -> any OutputSink {
+    ) throws(VirtualDeviceError) -> ControllerDevices {
         let capabilities = configuration.capabilities
         guard configuration.gamepadIdentity == .dualsense, capabilities[.gamepad] != nil else {
-            return try VirtualDeviceSet(capabilities: capabilities, gamepadIdentity: configuration.gamepadIdentity)
+            return ControllerDevices(sink: try VirtualDeviceSet(capabilities: capabilities, gamepadIdentity: configuration.gamepadIdentity))
         }
         let uhid: FileDescriptor
         do {
@@ -28,7 +28,7 @@ enum GamepadSinkFactory {
                 reportedFallback = true
                 Logger.warning("identity \"dualsense\": \(error); using the bridge's own uinput gamepad instead")
             }
-            return try VirtualDeviceSet(capabilities: capabilities, gamepadIdentity: .dualsense)
+            return ControllerDevices(sink: try VirtualDeviceSet(capabilities: capabilities, gamepadIdentity: .dualsense))
         }
         let set = try DualSenseDeviceSet(capabilities: capabilities, uhid: uhid, scheduler: reactor)
         set.problemHandler = { [weak set] message in Logger.warning("\(set?.label ?? "DualSense"): \(message)") }
@@ -38,6 +38,7 @@ enum GamepadSinkFactory {
         } catch {
             Logger.error("identity \"dualsense\": cannot watch /dev/uhid (\(error)); the kernel's requests go unanswered")
         }
-        return set
+        // The DualSense takes the controller's motion, touchpad and battery from its feed.
+        return ControllerDevices(sink: set, stateConsumers: [set])
     }
 }

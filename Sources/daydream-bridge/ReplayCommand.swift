@@ -70,9 +70,13 @@ enum ReplayCommand: Subcommand {
                     capabilities: loaded.configuration.capabilities, gamepadIdentity: loaded.configuration.gamepadIdentity
                 )
                 for line in devices.summary { Logger.info("created \(line)") }
-                let output = SinkOutput(sink: devices, label: "replay")
-                play(recording, loaded.configuration, profile, output, fast: options.flag(Option.fast))
-                output.releaseHeld(at: .zero)
+                devices.label = "replay"
+                play(recording, loaded.configuration, profile, devices, fast: options.flag(Option.fast))
+                do {
+                    try devices.releaseAll(at: .zero)
+                } catch {
+                    Logger.error("replay: \(error)")
+                }
                 if let failure = recording.failure {
                     printError(failure)
                     return ExitCode.failure
@@ -81,7 +85,7 @@ enum ReplayCommand: Subcommand {
                 let printer = try EventLineSink(
                     capabilities: loaded.configuration.capabilities, gamepadIdentity: loaded.configuration.gamepadIdentity
                 )
-                play(recording, loaded.configuration, profile, SinkOutput(sink: printer, label: ""), fast: options.flag(Option.fast))
+                play(recording, loaded.configuration, profile, printer, fast: options.flag(Option.fast))
                 if let failure = recording.failure {
                     printError(failure)
                     return ExitCode.failure
@@ -96,8 +100,8 @@ enum ReplayCommand: Subcommand {
     }
 
     @MainActor
-    private static func play<Output: BridgeOutput>(
-        _ recording: RecordingFileReader, _ configuration: MappingConfiguration, _ profile: String?, _ output: Output, fast: Bool
+    private static func play(
+        _ recording: RecordingFileReader, _ configuration: MappingConfiguration, _ profile: String?, _ output: any OutputSink, fast: Bool
     ) {
         let replay = Replay(entries: recording, configuration: configuration, profileName: profile, output: output)
         let pacing = RecordedPacing()

@@ -125,7 +125,8 @@ enum RunCommand: Subcommand {
         if options.flag(Option.printEvents) {
             let origin = reactor.now
             makeSink = { configuration throws(VirtualDeviceError) in
-                try EventLineSink(capabilities: configuration.capabilities, gamepadIdentity: configuration.gamepadIdentity, origin: origin)
+                ControllerDevices(sink: try EventLineSink(
+                    capabilities: configuration.capabilities, gamepadIdentity: configuration.gamepadIdentity, origin: origin))
             }
         } else if let path = options.value(Option.writeEvents) {
             let descriptor = path == "-" ? STDOUT_FILENO : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
@@ -135,16 +136,17 @@ enum RunCommand: Subcommand {
             }
             if descriptor != STDOUT_FILENO { eventsFile = FileDescriptor(owning: descriptor) }
             makeSink = { configuration throws(VirtualDeviceError) in
-                try VirtualDeviceSet(capabilities: configuration.capabilities, gamepadIdentity: configuration.gamepadIdentity, fileDescriptor: descriptor)
+                ControllerDevices(sink: try VirtualDeviceSet(
+                    capabilities: configuration.capabilities, gamepadIdentity: configuration.gamepadIdentity, fileDescriptor: descriptor))
             }
         } else {
             makeSink = { configuration throws(VirtualDeviceError) in
-                try GamepadSinkFactory.makeSink(configuration, reactor: reactor)
+                try GamepadSinkFactory.makeDevices(configuration, reactor: reactor)
             }
         }
         do {
-            let daemon = try BridgeDaemon<SinkOutput>(loaded: loaded, profile: profile, reactor: reactor) { configuration, label throws(VirtualDeviceError) in
-                SinkOutput(sink: try makeSink(configuration), label: label)
+            let daemon = try BridgeDaemon(loaded: loaded, profile: profile, reactor: reactor) { configuration, _ throws(VirtualDeviceError) in
+                try makeSink(configuration)
             }
             daemon.biasStore = GyroBiasStore.forDaemon(environment: GyroBiasStore.processEnvironment())
             let dsu = dsuAddress.flatMap { DSUStartup.start(on: $0, reactor: reactor) }
@@ -168,7 +170,7 @@ enum RunCommand: Subcommand {
 
     /// The D-Bus API on `bus`, started, following the daemon's changes; nil for `none`.
     @MainActor
-    private static func startBusAPI(_ bus: BusChoice, for daemon: BridgeDaemon<SinkOutput>, reactor: Reactor) -> BridgeBusService? {
+    private static func startBusAPI(_ bus: BusChoice, for daemon: BridgeDaemon, reactor: Reactor) -> BridgeBusService? {
         guard bus != .none else { return nil }
         guard let address = bus.address(environment: BusChoice.processEnvironment()) else {
             Logger.warning("no D-Bus API: there is no session bus (neither DBUS_SESSION_BUS_ADDRESS nor XDG_RUNTIME_DIR is set)")
@@ -180,12 +182,13 @@ enum RunCommand: Subcommand {
         return api
     }
 
-    /// Makes one controller's devices for a configuration: uinput, a pipe or printed lines, as the command line chose.
-    private typealias SinkFactory = (MappingConfiguration) throws(VirtualDeviceError) -> any OutputSink
+    /// Makes one controller's devices for a configuration: uinput (a DualSense beside them), a
+    /// pipe or printed lines, as the command line chose.
+    private typealias SinkFactory = (MappingConfiguration) throws(VirtualDeviceError) -> ControllerDevices
 
     @MainActor
     private static func serve(
-        _ daemon: BridgeDaemon<SinkOutput>, dsu: DSUServer?, bus: BusChoice, reactor: Reactor, controlSocket: String?,
+        _ daemon: BridgeDaemon, dsu: DSUServer?, bus: BusChoice, reactor: Reactor, controlSocket: String?,
         recording: RecordingFileReader?, pair: Bool
     ) throws -> Int32 {
         do {

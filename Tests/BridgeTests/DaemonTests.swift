@@ -15,13 +15,16 @@ import VirtualDevice
 
 /// A controller's devices in memory: every event checked by a recording `VirtualDeviceSet` (the
 /// devices' own rules) and kept, in order, with the devices' generation (a reload that changes capabilities makes new ones).
+/// When the daemon attaches them to the controller's feed (as it does a DualSense), they also
+/// note each packet with how many events they had been sent by then.
 @MainActor
-final class TestDeviceOutput: DeviceOutput {
+final class TestDeviceOutput: @MainActor OutputSink, ControllerConsumer {
     let sink: VirtualDeviceSet
     let generation: Int
     var label: String
     var events: [OutputEvent] = []
     var refused: [VirtualDeviceError] = []
+    var packets: [(packet: DaydreamPacket, eventsBefore: Int)] = []
 
     init(configuration: MappingConfiguration, label: String, generation: Int) throws(VirtualDeviceError) {
         sink = try VirtualDeviceSet.recording(capabilities: configuration.capabilities, gamepadIdentity: configuration.gamepadIdentity)
@@ -34,13 +37,16 @@ final class TestDeviceOutput: DeviceOutput {
         do { try sink.send(events, at: time) } catch { refused.append(error) }
     }
 
-    func releaseHeld(at time: MonotonicTime) {
+    func releaseAll(at time: MonotonicTime) {
         let before = sink.events.count
         do { try sink.releaseAll() } catch { refused.append(error) }
         events += sink.events[before...]
     }
 
     var summary: [String] { ["test devices \(generation)"] }
+
+    func receive(_ packet: DaydreamPacket, at time: MonotonicTime) { packets.append((packet, events.count)) }
+    func linkChanged(connected: Bool, at time: MonotonicTime) {}
 
     /// True when every device is at rest (nothing down, every axis centred).
     var atRest: Bool { sink.kinds.allSatisfy { sink.state($0)?.isAtRest == true } }
@@ -83,12 +89,15 @@ struct DaemonTests {
         let directory: String
         let configPath: String
         var outputs: [TestDeviceOutput] = []
-        var daemon: BridgeDaemon<TestDeviceOutput>!
+        var daemon: BridgeDaemon!
+        /// Whether the devices follow the feed too, as a DualSense does.
+        let devicesFollowFeed: Bool
         var logged: [String] = []
         let savedLogger: (sink: (String) -> Void, style: LogStyle, threshold: LogPriority)
 
-        init(config: String = DaemonTests.twoProfiles, profile: String? = nil) throws {
+        init(config: String = DaemonTests.twoProfiles, profile: String? = nil, devicesFollowFeed: Bool = false) throws {
             reactor = try Reactor()
+            self.devicesFollowFeed = devicesFollowFeed
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("daydream-daemon-\(UUID().uuidString)").path
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             configPath = directory + "/config.toml"
@@ -101,7 +110,7 @@ struct DaemonTests {
             daemon = try BridgeDaemon(loaded: loaded, profile: profile, reactor: reactor) { [unowned self] configuration, label throws(VirtualDeviceError) in
                 let output = try TestDeviceOutput(configuration: configuration, label: label, generation: self.outputs.count)
                 self.outputs.append(output)
-                return output
+                return ControllerDevices(sink: output, stateConsumers: self.devicesFollowFeed ? [output] : [])
             }
         }
 
@@ -263,6 +272,39 @@ struct DaemonTests {
         harness.send(controller, [])
         harness.send(controller, .click)
         #expect(harness.outputs[1].lines.suffix(2) == ["gamepad EV_KEY BTN_EAST 1", "gamepad EV_SYN SYN_REPORT 0"])
+    }
+
+    /// Devices that take the controller's state (a DualSense's motion and touchpad) hear it from
+    /// the feed, as the session and a DSU slot do: each packet after the session wrote that
+    /// packet's events, from the same decode. A reload that replaces the devices moves the feed
+    /// to the new ones; a new feed (a reconnection) takes both the session and the devices.
+    @Test func devicesThatFollowTheFeedHearEachPacketAfterItsEvents() throws {
+        let harness = try Harness(devicesFollowFeed: true)
+        defer { harness.finish() }
+        let controller = harness.controller()
+        #expect(controller.consumerCount == 2)
+        harness.send(controller, .click, touch: (10, 20))
+        let output = harness.outputs[0]
+        #expect(output.packets.map(\.packet) == [DaydreamPacket(touchX: 10, touchY: 20, buttons: .click)])
+        #expect(output.packets.map(\.eventsBefore) == [output.events.count], "after the session's frame")
+        #expect(controller.statistics.received == 1, "decoded and counted once for both")
+        let malformed: [UInt8] = [1, 2, 3]
+        malformed.withUnsafeBytes { controller.receive($0, at: harness.reactor.now) }
+        #expect(controller.statistics.malformed == 1)
+        #expect(output.packets.count == 1, "what is not a packet reaches no consumer")
+        // New devices for the new config: they follow the feed, the old ones no longer do.
+        try Self.otherProfiles.save(toFile: harness.configPath)
+        harness.daemon.reload()
+        try #require(harness.outputs.count == 2)
+        #expect(controller.consumerCount == 2)
+        harness.send(controller, .app)
+        #expect(output.packets.count == 1)
+        #expect(harness.outputs[1].packets.map(\.packet) == [DaydreamPacket(buttons: .app)])
+        // A reconnection on a new feed: the old one keeps nobody.
+        let again = ControllerFeed(address: controller.address)
+        harness.daemon.add(again)
+        #expect(controller.consumerCount == 0)
+        #expect(again.consumerCount == 2)
     }
 
     @Test func aBrokenConfigKeepsTheRunningOneAndSaysWhy() throws {

@@ -4,14 +4,18 @@ import EventVocabulary
 import Mapping
 import Testing
 import Timebase
+import VirtualDevice
 
 /// The session tells the engine when it wrote a press, by its scheduler's clock after the write:
 /// a packet read at 0 but written at 80 ms (the loop held up) is down a tap time from 80 ms.
 @MainActor
 @Suite("Session: tap time from the write")
 struct SessionWriteTimeTests {
-    private final class TimedEvents: BridgeOutput {
+    private final class TimedEvents: @MainActor OutputSink {
         var sent: [(time: MonotonicTime, events: [OutputEvent])] = []
+        var label = ""
+        var summary: [String] { [] }
+        func releaseAll(at time: MonotonicTime) {}
         func send(_ events: UnsafeBufferPointer<OutputEvent>, at time: MonotonicTime) { sent.append((time, Array(events))) }
     }
 

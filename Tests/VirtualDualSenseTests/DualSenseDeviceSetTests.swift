@@ -1,3 +1,4 @@
+import DaydreamCore
 import DaydreamProtocol
 import Descriptors
 import EventVocabulary
@@ -96,6 +97,24 @@ import VirtualHID
         #expect(report[34] & 0x80 == 0, "a finger")
         #expect(Int(report[35]) | Int(report[36] & 0x0F) << 8 == 1919)
         #expect(Int(report[37]) << 4 | Int(report[36] >> 4) == 540)
+        #expect(report[54] == 5, "57 % is 5 tenths")
+    }
+
+    /// The set follows the controller's feed as every other consumer does (a DSU slot, the
+    /// session): the packet the feed decoded, and the battery the feed read.
+    @Test func theFeedHandsItEachPacketsTouchAndTheBattery() throws {
+        let kernel = try FakeUHIDKernel()
+        let set = try makeSet(kernel)
+        let feed = ControllerFeed(address: "EC:12:34:56:78:9A")
+        feed.attach(set)
+        feed.batteryChanged(percent: 57, at: .zero)
+        #expect(kernel.messages().isEmpty, "a battery reading waits for the next report")
+        let packet = DaydreamPacket(acceleration: RawVector(0, 512, 0), touchX: 255, touchY: 128)
+        packet.bytes.withUnsafeBytes { feed.receive($0, at: MonotonicTime(nanoseconds: 2_000_000)) }
+        let report = try #require(kernel.messages().last.flatMap(FakeUHIDKernel.inputReport))
+        #expect(report[34] & 0x80 == 0, "a finger")
+        #expect(Int(report[35]) | Int(report[36] & 0x0F) << 8 == 1919, "the pad's right edge")
+        #expect(Array(report[29..<33]) == [0x70, 0x17, 0, 0], "2000 us in thirds of a microsecond: 6000")
         #expect(report[54] == 5, "57 % is 5 tenths")
     }
 

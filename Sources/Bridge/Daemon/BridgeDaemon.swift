@@ -25,14 +25,14 @@ import VirtualDevice
 /// Signals (through the loop's signalfd): SIGTERM and SIGINT shut down (release, destroy the devices,
 /// stop the loop); SIGHUP reloads the config; SIGUSR1 switches every controller to the next profile.
 @MainActor
-public final class BridgeDaemon<Output: DeviceOutput> {
+public final class BridgeDaemon {
     /// Makes one controller's devices for a configuration; `label` names them in the log.
-    public typealias OutputFactory = @MainActor (_ configuration: MappingConfiguration, _ label: String) throws(VirtualDeviceError) -> Output
+    public typealias OutputFactory = @MainActor (_ configuration: MappingConfiguration, _ label: String) throws(VirtualDeviceError) -> ControllerDevices
 
     private let reactor: Reactor
     private let makeOutput: OutputFactory
     private var reloader: ConfigReloader
-    private var slots: [ControllerSlot<Output>] = []
+    private var slots: [ControllerSlot] = []
     /// The profile new controllers start in, when the command line or `profile NAME` chose one.
     private var profileOverride: String?
     private var notifier: ServiceNotifier?
@@ -83,8 +83,9 @@ public final class BridgeDaemon<Output: DeviceOutput> {
         reloader = ConfigReloader(current: loaded)
         profileOverride = profile
         let first = try makeOutput(loaded.configuration, "controller 1")
-        for line in first.summary { Logger.info("created \(line)") }
-        slots.append(ControllerSlot(address: nil, output: first))
+        first.sink.label = "controller 1"
+        for line in first.sink.summary { Logger.info("created \(line)") }
+        slots.append(ControllerSlot(address: nil, devices: first))
     }
 
     // MARK: Start and stop
@@ -139,9 +140,9 @@ public final class BridgeDaemon<Output: DeviceOutput> {
         let now = reactor.now
         setTapping(false)
         for slot in slots {
-            if let session = slot.session { slot.feed?.detach(session) }
+            slot.detachFromFeed()
             slot.session?.stop(at: now)
-            slot.output.releaseHeld(at: now)
+            releaseHeld(slot, at: now)
         }
         slots.removeAll() // the last references: the devices are destroyed here
         control?.close()
@@ -160,18 +161,19 @@ public final class BridgeDaemon<Output: DeviceOutput> {
     public func add(_ feed: ControllerFeed) {
         guard !stopped else { return }
         let address = feed.address.uppercased()
-        let slot: ControllerSlot<Output>
+        let slot: ControllerSlot
         if let known = slots.first(where: { $0.address == address }) {
             slot = known
         } else if let spare = slots.first(where: { $0.address == nil }) {
             spare.address = address
-            spare.output.label = address
+            spare.devices.sink.label = address
             slot = spare
         } else {
             do {
-                let output = try makeOutput(configuration, address)
-                for line in output.summary { Logger.info("created for \(address): \(line)") }
-                slot = ControllerSlot(address: address, output: output)
+                let devices = try makeOutput(configuration, address)
+                devices.sink.label = address
+                for line in devices.sink.summary { Logger.info("created for \(address): \(line)") }
+                slot = ControllerSlot(address: address, devices: devices)
                 slots.append(slot)
             } catch {
                 Logger.error("\(address): no virtual devices, so this controller is ignored: \(error)")
@@ -180,16 +182,26 @@ public final class BridgeDaemon<Output: DeviceOutput> {
         }
         problem = nil
         if let session = slot.session {
-            slot.attachSession(to: feed)
+            slot.attach(to: feed)
             Logger.debug("\(address): back, profile \(session.profileName)")
         } else {
-            let session = makeSession(address: address, output: slot.output)
-            slot.session = session
-            slot.attachSession(to: feed)
+            let session = makeSession(address: address, output: slot.devices.sink)
+            slot.replaceSession(with: session)
+            slot.attach(to: feed)
             Logger.notice("\(address): controller connected, profile \(session.profileName)")
         }
         if watch.isWatching { tap(slot, true) }
         updateStatus()
+    }
+
+    /// Releases whatever `slot`'s devices still hold down by their own record: the safety net
+    /// after the engine's release on exit and before devices are replaced.
+    private func releaseHeld(_ slot: ControllerSlot, at time: MonotonicTime) {
+        do {
+            try slot.devices.sink.releaseAll(at: time)
+        } catch {
+            Logger.error("\(slot.devices.sink.label): \(error)")
+        }
     }
 
     /// Shows a source's problem (one line saying what to do) in the status; the source logs it.
@@ -198,7 +210,7 @@ public final class BridgeDaemon<Output: DeviceOutput> {
         updateStatus()
     }
 
-    private func makeSession(address: String, output: Output) -> ControllerSession<Output> {
+    private func makeSession(address: String, output: any OutputSink) -> ControllerSession {
         let session = ControllerSession(
             address: address, configuration: configuration, profileName: profileOverride, output: output, scheduler: reactor
         )
@@ -370,7 +382,7 @@ public final class BridgeDaemon<Output: DeviceOutput> {
 
     private struct NoSuchController: Error {}
 
-    private func sessions(for address: String?) throws -> [(String, ControllerSession<Output>)] {
+    private func sessions(for address: String?) throws -> [(String, ControllerSession)] {
         let all = slots.compactMap { slot in slot.session.map { (slot.address ?? "controller", $0) } }
         guard let address else { return all }
         let matching = all.filter { $0.0 == address.uppercased() }
@@ -422,14 +434,14 @@ public final class BridgeDaemon<Output: DeviceOutput> {
         for slot in slots { tap(slot, on) }
     }
 
-    private func tap(_ slot: ControllerSlot<Output>, _ on: Bool) {
+    private func tap(_ slot: ControllerSlot, _ on: Bool) {
         guard let address = slot.address, let session = slot.session else { return }
         let packets = watch.tap(for: address)
         if on {
             // Before the session, so a packet's line comes before the events it causes.
-            slot.feed?.detach(session)
+            slot.detachFromFeed()
             slot.feed?.attach(packets)
-            slot.feed?.attach(session)
+            slot.attachToFeed()
             session.eventTap = { [weak self] events, time in self?.watch.send(events, of: address, at: time) }
         } else {
             slot.feed?.detach(packets)
@@ -499,17 +511,19 @@ public final class BridgeDaemon<Output: DeviceOutput> {
             }
             // The devices change: release on the old ones, then replace them.
             slot.session?.releaseAll(at: now)
-            slot.output.releaseHeld(at: now)
+            releaseHeld(slot, at: now)
             let label = slot.address ?? "controller 1"
             do {
-                slot.output = try makeOutput(new, label)
-                for line in slot.output.summary { Logger.notice("\(label): devices replaced for the new config: \(line)") }
+                let devices = try makeOutput(new, label)
+                devices.sink.label = label
+                slot.replaceDevices(with: devices)
+                for line in devices.sink.summary { Logger.notice("\(label): devices replaced for the new config: \(line)") }
             } catch {
                 Logger.error("\(label): cannot make the devices the new config needs, keeping the old ones: \(error)")
             }
             guard let address = slot.address, slot.session != nil else { continue }
             let previousProfile = slot.session?.profileName
-            let session = makeSession(address: address, output: slot.output)
+            let session = makeSession(address: address, output: slot.devices.sink)
             if let previousProfile, new.profile(named: previousProfile) != nil { session.switchProfile(to: previousProfile, at: now) }
             slot.replaceSession(with: session)
             if watch.isWatching { tap(slot, true) }

@@ -3,6 +3,7 @@ import DaydreamProtocol
 import EventVocabulary
 import Mapping
 import Timebase
+import VirtualDevice
 
 /// One controller's mapping: its engine, its output, and the one timer for the engine's next deadline.
 ///
@@ -12,14 +13,18 @@ import Timebase
 /// its capacity; the timer is only replaced when the deadline changes) and takes no lock: everything
 /// runs on the main thread.
 ///
+/// A write that fails is logged (the first failure of a run in full, repeats at debug level so a
+/// broken device cannot flood the journal); the events after it are still written.
+///
 /// Every change of state that could leave input down (disconnect, profile switch, reload, exit)
 /// releases everything and writes that, with its `SYN_REPORT`s, before doing anything else.
 @MainActor
-public final class ControllerSession<Output: BridgeOutput>: ControllerConsumer {
+public final class ControllerSession: ControllerConsumer {
     /// The controller's address, when it has one (replays of anonymous recordings have none).
     public let address: String?
-    /// Where the events go.
-    public let output: Output
+    /// Where the events go: the controller's devices (uinput, a pipe for `run --write-events`,
+    /// printed lines for `run --print`), a test's own.
+    public let output: any OutputSink
     /// Called with what the engine did that deserves a log line (profile changes, recentring).
     public var noticeHandler: (@MainActor (ControllerSession, MappingNotice) -> Void)?
     /// Called when the attached controller's link comes up or goes down, after a drop was released.
@@ -41,12 +46,14 @@ public final class ControllerSession<Output: BridgeOutput>: ControllerConsumer {
     // Compared on every packet; unchecked like `engine`: private, and read or set only in
     // `rearm`, `stop` and the timer's action, none of which can run inside another.
     @exclusivity(unchecked) private var armedDeadline: MonotonicTime?
+    /// Whether the last write failed, so the next that works is logged.
+    private var failing = false
 
     /// A session in the controller's starting profile (`profileName` when given and known; else by
     /// address from the configuration, else the default profile).
     public init(
         address: String?, configuration: MappingConfiguration, profileName: String? = nil,
-        output: Output, scheduler: any DeadlineScheduler
+        output: any OutputSink, scheduler: any DeadlineScheduler
     ) {
         self.address = address
         self.output = output
@@ -75,10 +82,8 @@ public final class ControllerSession<Output: BridgeOutput>: ControllerConsumer {
 
     /// Maps one packet received at `time`: the fast path.
     public func receive(_ packet: DaydreamPacket, at time: MonotonicTime) {
-        let input = ControllerInput(packet: packet)
-        engine.update(input, at: time, into: &buffer)
+        engine.update(ControllerInput(packet: packet), at: time, into: &buffer)
         finish(at: time)
-        output.controllerInput(input, at: time)
     }
 
     /// A disconnect releases everything before `linkHandler` hears it.
@@ -87,9 +92,8 @@ public final class ControllerSession<Output: BridgeOutput>: ControllerConsumer {
         linkHandler?(self, connected)
     }
 
-    /// Hands the battery reading to the output (the DualSense's battery).
+    /// Tells `readingHandler` (the battery level, for the D-Bus API).
     public func batteryChanged(percent: Int, at time: MonotonicTime) {
-        output.batteryChanged(percent: percent)
         readingHandler?(self)
     }
 
@@ -189,14 +193,36 @@ public final class ControllerSession<Output: BridgeOutput>: ControllerConsumer {
     private func flush(at time: MonotonicTime) {
         guard !buffer.isEmpty else { return }
         if let eventTap { buffer.withEvents { eventTap($0, time) } }
-        Self.send(&buffer, to: output, at: time)
+        if let error = Self.send(&buffer, to: output, at: time) {
+            report(error)
+        } else if failing {
+            failing = false
+            Logger.info("\(output.label): writing to the virtual devices works again")
+        }
     }
 
     /// Sends the buffer's events and empties it, in place (see `nextDeadline(of:)`): from the
     /// stored property, the events would be retained and released around the call.
-    private static func send(_ buffer: inout OutputBuffer, to output: Output, at time: MonotonicTime) {
-        buffer.withEvents { output.send($0, at: time) }
-        buffer.removeAll()
+    private static func send(
+        _ buffer: inout OutputBuffer, to output: any OutputSink, at time: MonotonicTime
+    ) -> VirtualDeviceError? {
+        defer { buffer.removeAll() }
+        do {
+            try buffer.withEvents { (events) throws(VirtualDeviceError) in try output.send(events, at: time) }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// Logs a failed write: the first of a run in full, repeats at debug level.
+    private func report(_ error: VirtualDeviceError) {
+        if failing {
+            Logger.debug("\(output.label): \(error)")
+        } else {
+            failing = true
+            Logger.error("\(output.label): \(error)")
+        }
     }
 
     @inline(__always)

@@ -3,6 +3,7 @@ import DaydreamCore
 import Mapping
 import Recording
 import Timebase
+import VirtualDevice
 
 /// `replay`: a recording through its feed, decode and the mapping engine into an output,
 /// on the recording's own time (see `RecordingPlayer`).
@@ -11,15 +12,15 @@ import Timebase
 /// A `disconnected` entry releases everything; the end of the recording releases everything too,
 /// as the daemon does when it exits.
 @MainActor
-public final class Replay<Output: BridgeOutput> {
+public final class Replay {
     /// The player that feeds the controller.
     public let player: RecordingPlayer
     /// The mapping, attached to the player's feed.
-    public let session: ControllerSession<Output>
+    public let session: ControllerSession
 
     /// A replay of `entries` mapped with `configuration`, in `profileName` when given, else the
     /// profile the configuration picks for the recording's address.
-    public init(entries: any RecordingEntrySource, configuration: MappingConfiguration, profileName: String? = nil, output: Output) {
+    public init(entries: any RecordingEntrySource, configuration: MappingConfiguration, profileName: String? = nil, output: any OutputSink) {
         player = RecordingPlayer(entries: entries)
         session = ControllerSession(
             address: entries.info.address, configuration: configuration, profileName: profileName,
@@ -29,7 +30,7 @@ public final class Replay<Output: BridgeOutput> {
     }
 
     /// A replay of a parsed recording.
-    public convenience init(recording: Recording, configuration: MappingConfiguration, profileName: String? = nil, output: Output) {
+    public convenience init(recording: Recording, configuration: MappingConfiguration, profileName: String? = nil, output: any OutputSink) {
         self.init(entries: RecordingEntryList(recording), configuration: configuration, profileName: profileName, output: output)
     }
 
