@@ -1,4 +1,5 @@
 @testable import DaydreamCore
+import DaydreamProtocol
 import Descriptors
 import EventLoop
 import Testing
@@ -10,9 +11,23 @@ import Glibc
 /// The AcquireNotify reader on a real SOCK_SEQPACKET socketpair.
 @MainActor
 @Suite struct NotificationStreamTests {
+    /// What the stream's feed handed on: each packet's last byte (its status byte). The feed
+    /// holds its consumer, so the consumer is an object of its own, not this one (which holds
+    /// the feed): no cycle to leak.
+    @MainActor
     final class Received {
-        var firstBytes: [UInt8] = []
+        let feed = ControllerFeed(address: "C0:DD:EE:00:00:01")
+        private let statuses = Statuses()
+        var lastBytes: [UInt8] { statuses.bytes }
         var closedReason: String?
+
+        init() { feed.attach(statuses) }
+
+        final class Statuses: ControllerConsumer {
+            var bytes: [UInt8] = []
+            func receive(_ packet: DaydreamPacket, at time: MonotonicTime) { bytes.append(packet.status) }
+            func linkChanged(connected: Bool, at time: MonotonicTime) {}
+        }
     }
 
     @Test func everythingQueuedBeforeAHangUpIsDelivered() throws {
@@ -23,7 +38,7 @@ import Glibc
         let received = Received()
         let stream = try NotificationStream(
             socket: FileDescriptor(owning: ends[0]), mtu: 23, reactor: reactor,
-            onPacket: { bytes, _ in received.firstBytes.append(bytes[0]) },
+            feed: received.feed,
             onClosed: { received.closedReason = $0 }
         )
         // The pair is close-on-exec: a child process another test starts meanwhile must not keep
@@ -38,7 +53,7 @@ import Glibc
         while received.closedReason == nil, MonotonicTime.now() < end {
             reactor.runOnce(timeout: .milliseconds(50))
         }
-        #expect(received.firstBytes == Array(0..<40))
+        #expect(received.lastBytes == Array(0..<40))
         #expect(received.closedReason != nil)
         stream.close()
     }
@@ -52,7 +67,7 @@ import Glibc
         try #require(socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0)
         let controller = FileDescriptor(owning: ends[1])
         let stream = try NotificationStream(
-            socket: FileDescriptor(owning: ends[0]), mtu: 23, reactor: reactor, onPacket: { _, _ in }, onClosed: { _ in })
+            socket: FileDescriptor(owning: ends[0]), mtu: 23, reactor: reactor, feed: ControllerFeed(address: "C0:DD:EE:00:00:01"), onClosed: { _ in })
         let packet = [UInt8](repeating: 7, count: 20)
         for _ in 0..<3 {
             #expect(packet.withUnsafeBytes { send(controller.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == 20)
@@ -74,7 +89,7 @@ import Glibc
             try #require(descriptor >= 0)
             #expect(throws: SystemCallError.self) {
                 _ = try NotificationStream(
-                    socket: FileDescriptor(owning: descriptor), mtu: 23, reactor: reactor, onPacket: { _, _ in }, onClosed: { _ in })
+                    socket: FileDescriptor(owning: descriptor), mtu: 23, reactor: reactor, feed: ControllerFeed(address: "C0:DD:EE:00:00:01"), onClosed: { _ in })
             }
         }
     }
@@ -88,7 +103,7 @@ import Glibc
         let received = Received()
         let stream = try NotificationStream(
             socket: FileDescriptor(owning: ends[0]), mtu: 23, reactor: reactor,
-            onPacket: { bytes, _ in received.firstBytes.append(bytes[0]) },
+            feed: received.feed,
             onClosed: { received.closedReason = $0 }
         )
         defer { stream.close() }
@@ -99,7 +114,7 @@ import Glibc
         // One read(2) a turn; the level-triggered watch brings the loop back for the rest.
         for expected in 1...3 {
             reactor.runOnce(timeout: .milliseconds(500))
-            #expect(received.firstBytes == Array(0..<UInt8(expected)))
+            #expect(received.lastBytes == Array(0..<UInt8(expected)))
         }
         #expect(reactor.runOnce(timeout: .zero) == 0)
         #expect(received.closedReason == nil)

@@ -317,10 +317,7 @@ final class ControllerLink {
                 guard let socket = acquired.descriptor.take() else { return lost("no notification socket") }
                 do {
                     held.stream = try NotificationStream(
-                        socket: socket, mtu: acquired.mtu, reactor: reactor,
-                        // The feed, not the link: no weak load per packet, and no cycle
-                        // (the feed holds neither the link nor the stream).
-                        onPacket: { [feed] bytes, time in feed.receive(bytes, at: time) },
+                        socket: socket, mtu: acquired.mtu, reactor: reactor, feed: feed,
                         onClosed: { [weak self] reason in self?.lost(reason) })
                     held.stream?.onUndelivered = { [weak self] in self?.notificationWhileInterrupted() }
                     streaming(.acquireNotify)

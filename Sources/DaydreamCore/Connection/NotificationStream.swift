@@ -6,9 +6,9 @@ import Glibc
 #endif
 
 /// Reads the notifications of an `AcquireNotify` socket on the loop: one
-/// `read` is one notification. The read buffer is allocated once, so the
-/// path from a readable socket to `onPacket` allocates nothing, and a packet
-/// costs one `read(2)`.
+/// `read` is one notification, handed straight to the controller's feed. The
+/// read buffer is allocated once, so the path from a readable socket to the
+/// feed allocates nothing, and a packet costs one `read(2)`.
 ///
 /// The link watches `lastReceived` for silence, and stops delivery
 /// (`delivers = false`) while it doubts the link: notifications are then read
@@ -17,7 +17,7 @@ import Glibc
 final class NotificationStream {
     /// When the last notification was read (the stream's start before the first).
     private(set) var lastReceived: MonotonicTime
-    /// Whether notifications go to `onPacket`; when false they are read and announced
+    /// Whether notifications go to the feed; when false they are read and announced
     /// to `onUndelivered`, and dropped unless that turned delivery back on.
     var delivers = true
     /// Called for each notification read while `delivers` is false, before it is dropped.
@@ -28,19 +28,21 @@ final class NotificationStream {
     private let descriptor: Int32
     private var watch: IOWatch?
     private let buffer: UnsafeMutableRawBufferPointer
-    private let onPacket: @MainActor (UnsafeRawBufferPointer, MonotonicTime) -> Void
+    /// Where notifications go. Held, not weak (no weak load per packet), and no cycle: the
+    /// feed holds neither the link nor the stream.
+    private let feed: ControllerFeed
     private let onClosed: @MainActor (String) -> Void
 
     /// Takes ownership of `socket` and starts reading it.
     init(
         socket: consuming FileDescriptor, mtu: Int, reactor: Reactor,
-        onPacket: @escaping @MainActor (UnsafeRawBufferPointer, MonotonicTime) -> Void,
+        feed: ControllerFeed,
         onClosed: @escaping @MainActor (String) -> Void
     ) throws(SystemCallError) {
         let descriptor = socket.rawValue
         self.descriptor = descriptor
         self.socket = consume socket
-        self.onPacket = onPacket
+        self.feed = feed
         self.onClosed = onClosed
         lastReceived = reactor.now
         buffer = .allocate(byteCount: max(mtu, 512), alignment: 8)
@@ -98,7 +100,7 @@ final class NotificationStream {
                 lastReceived = now
                 // The link may resume on this notification (after a silence): then it is delivered.
                 if !delivers { onUndelivered?() }
-                if delivers { onPacket(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), now) }
+                if delivers { feed.receive(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), at: now) }
                 readsAnother = hungUp || untilEmpty
                 continue
             }
