@@ -1,10 +1,11 @@
 import EventVocabulary
 
-/// One device's side of the output, whatever the file descriptor: refuses codes the device does
-/// not declare (the kernel would drop them silently), keeps the device's `DeviceState`, and
-/// writes each frame with one `write(2)` through an `InputEventWriter`.
+/// One device's side of the output, wherever its frames go: refuses codes the device does not
+/// declare (the kernel would drop them silently), keeps the device's `DeviceState`, and writes
+/// each frame with one `write(2)` through an `InputEventWriter`.
 ///
-/// `UInputDevice` writes to its uinput fd through one; a `VirtualDeviceSet` on a file descriptor writes the same frames to it.
+/// A `VirtualDeviceSet` routes each event to its device's writer: a `UInputDevice`'s (on its
+/// uinput fd), one on a file descriptor, or one into memory.
 final class DeviceFrameWriter {
     /// The state as last written (a frame counts once its write succeeded, not before) and the
     /// state the frames asked for, including the one being buffered: the second is ahead of the
@@ -26,7 +27,17 @@ final class DeviceFrameWriter {
     let deviceName: String
 
     /// A writer for the device `description` describes, writing to `fileDescriptor` (not owned).
-    init(_ description: DeviceDescription, fileDescriptor: Int32) {
+    convenience init(_ description: DeviceDescription, fileDescriptor: Int32) {
+        self.init(description) { capacity, name in InputEventWriter(fileDescriptor: fileDescriptor, capacity: capacity, deviceName: name) }
+    }
+
+    /// A writer for the device `description` describes, appending its frames to `log` as
+    /// events of the device of `kind`.
+    convenience init(_ description: DeviceDescription, kind: OutputDeviceKind, log: EventLog) {
+        self.init(description) { capacity, name in InputEventWriter(log: log, kind: kind, capacity: capacity, deviceName: name) }
+    }
+
+    private init(_ description: DeviceDescription, makeWriter: (_ capacity: Int, _ deviceName: String) -> InputEventWriter) {
         let initial = DeviceState(capabilities: description.capabilities)
         states = FrameStates(initial)
         declared = initial.declared
@@ -35,7 +46,7 @@ final class DeviceFrameWriter {
         let capabilities = description.capabilities
         let codeCount = capabilities.keys.count + capabilities.relativeAxes.count + capabilities.absoluteAxes.count
             + capabilities.miscCodes.count
-        writer = InputEventWriter(fileDescriptor: fileDescriptor, capacity: codeCount + 1, deviceName: deviceName)
+        writer = makeWriter(codeCount + 1, deviceName)
     }
 
     /// Buffers one event of the current frame; `SYN_REPORT` ends the frame and writes it.

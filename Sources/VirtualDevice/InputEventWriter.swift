@@ -5,13 +5,16 @@ import CEvdev
 import EventVocabulary
 
 /// Packs events into a preallocated array of `struct input_event` and sends
-/// each frame to a file descriptor with one `write(2)`.
+/// each frame to a file descriptor with one `write(2)` (or, for a device set
+/// in memory, appends it to the set's `EventLog`).
 ///
 /// The kernel's uinput takes any number of whole events per write and stamps
 /// them itself, so the time fields stay zero. Nothing allocates after `init`.
 public final class InputEventWriter {
-    /// The file descriptor written to; not owned.
+    /// The file descriptor written to; not owned. -1 for a writer into memory.
     public let fileDescriptor: Int32
+    /// Where a writer into memory keeps its frames, and the kind they are logged as.
+    private let memory: (log: EventLog, kind: OutputDeviceKind)?
     /// How many events fit before a frame is sent in parts.
     public let capacity: Int
     /// Events buffered and not yet written. Touched for every event; unchecked, it skips the
@@ -23,8 +26,18 @@ public final class InputEventWriter {
     private let storage: UnsafeMutablePointer<input_event>
 
     /// A writer for `fileDescriptor` holding up to `capacity` events per write.
-    public init(fileDescriptor: Int32, capacity: Int, deviceName: String) {
+    public convenience init(fileDescriptor: Int32, capacity: Int, deviceName: String) {
+        self.init(fileDescriptor: fileDescriptor, memory: nil, capacity: capacity, deviceName: deviceName)
+    }
+
+    /// A writer appending each frame to `log`, as events of the device of `kind`.
+    convenience init(log: EventLog, kind: OutputDeviceKind, capacity: Int, deviceName: String) {
+        self.init(fileDescriptor: -1, memory: (log, kind), capacity: capacity, deviceName: deviceName)
+    }
+
+    private init(fileDescriptor: Int32, memory: (log: EventLog, kind: OutputDeviceKind)?, capacity: Int, deviceName: String) {
         self.fileDescriptor = fileDescriptor
+        self.memory = memory
         self.capacity = max(capacity, 2)
         self.deviceName = deviceName
         storage = .allocate(capacity: self.capacity)
@@ -56,6 +69,13 @@ public final class InputEventWriter {
     /// nothing written. On failure the buffer is dropped too.
     public func flush() throws(VirtualDeviceError) {
         guard count > 0 else { return }
+        if let memory {
+            for event in UnsafeBufferPointer(start: storage, count: count) {
+                memory.log.events.append(OutputEvent(device: memory.kind, type: event.type, code: event.code, value: event.value))
+            }
+            count = 0
+            return
+        }
         let total = count * MemoryLayout<input_event>.stride
         count = 0
         let bytes = UnsafeRawPointer(storage)

@@ -7,15 +7,17 @@ import EventVocabulary
 /// One virtual input device in the kernel, made through libevdev-uinput from
 /// a `DeviceDescription`, destroyed in `deinit`.
 ///
-/// Events go to the uinput fd (`libevdev_uinput_get_fd`) through a
-/// `DeviceFrameWriter`: one `write(2)` per frame. It keeps a `DeviceState`,
-/// so the device refuses undeclared codes and can release everything.
+/// Events go to the uinput fd (`libevdev_uinput_get_fd`) through its
+/// `DeviceFrameWriter` (`frames`, which its `VirtualDeviceSet` writes to):
+/// one `write(2)` per frame. That keeps a `DeviceState`, so the device
+/// refuses undeclared codes and can release everything.
 public final class UInputDevice {
     /// What the device was made from.
     public let deviceDescription: DeviceDescription
     private let evdev: EvdevDevice
     private let uinput: OpaquePointer
-    private let frames: DeviceFrameWriter
+    /// Where the device's events are checked, framed and written.
+    let frames: DeviceFrameWriter
 
     /// Creates the device (`libevdev_uinput_create_from_device` with
     /// `LIBEVDEV_UINPUT_OPEN_MANAGED`, which opens `/dev/uinput` itself).
@@ -57,21 +59,4 @@ public final class UInputDevice {
     /// The uinput file descriptor (owned by libevdev).
     public var fileDescriptor: Int32 { libevdev_uinput_get_fd(uinput) }
 
-    /// Buffers one event of the current frame; `SYN_REPORT` ends the frame
-    /// and writes it. A code the device does not carry is refused (the kernel
-    /// would drop it silently) and nothing is buffered.
-    public func send(type: UInt16, code: UInt16, value: Int32) throws(VirtualDeviceError) {
-        try frames.send(type: type, code: code, value: value)
-    }
-
-    /// Ends the current frame with `SYN_REPORT` and writes it.
-    public func endFrame() throws(VirtualDeviceError) {
-        try frames.endFrame()
-    }
-
-    /// Drops a partly buffered frame, then releases every key that is down and
-    /// returns every axis to rest, in one frame. Writes nothing when all is at rest.
-    public func releaseAll() throws(VirtualDeviceError) {
-        try frames.releaseAll()
-    }
 }

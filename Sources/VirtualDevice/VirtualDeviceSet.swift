@@ -11,87 +11,113 @@ import Timebase
 ///   there is no `/dev/uinput` (`run --write-events`; all devices share the descriptor);
 /// - `recording(capabilities:gamepadIdentity:)`: memory, every event kept (tests, `--print`).
 ///
+/// Whichever it is, each device is a `DeviceFrameWriter`, and `send` hands each event straight
+/// to its device's.
+///
 /// Create it once at start and keep it across Bluetooth drops: games lose a pad that disappears.
 public final class VirtualDeviceSet: OutputSink {
-    /// The devices, by where their frames go.
-    private enum Devices {
-        case uinput(DevicesByKind<UInputDevice>)
-        case descriptor(DevicesByKind<DeviceFrameWriter>)
-        case memory(DevicesByKind<RecordedDevice>, EventLog)
+    /// Where the frames go: what the summary and the accessors read, never the packet path.
+    private enum Placement {
+        /// The kernel's devices, by `OutputDeviceKind.rawValue`, kept for as long as the set.
+        case uinput([UInputDevice?])
+        case descriptor
+        case memory(EventLog)
     }
 
-    private let devices: Devices
+    private let placement: Placement
+    /// The devices, indexed by `OutputDeviceKind.rawValue`.
+    private let devices: [DeviceFrameWriter?]
+    /// The same devices without a reference count of their own (`devices` keeps them alive), for
+    /// the per-event path: a device read from `devices` is retained and released around each call.
+    private let unretained: [Unmanaged<DeviceFrameWriter>?]
     public var label = ""
 
     /// Creates one uinput device per kind `capabilities` has. If one fails, those already made
     /// are destroyed and the error is thrown.
-    public init(capabilities: Capabilities, gamepadIdentity: GamepadIdentity = .default) throws(VirtualDeviceError) {
-        devices = .uinput(try DevicesByKind(capabilities: capabilities, gamepadIdentity: gamepadIdentity) {
-            (_, description) throws(VirtualDeviceError) in try UInputDevice(description)
-        })
+    public convenience init(capabilities: Capabilities, gamepadIdentity: GamepadIdentity = .default) throws(VirtualDeviceError) {
+        var made: [UInputDevice?] = Array(repeating: nil, count: OutputDeviceKind.count)
+        for (kind, description) in try Self.descriptions(capabilities, gamepadIdentity) {
+            made[Int(kind.rawValue)] = try UInputDevice(description)
+        }
+        self.init(devices: made.map { $0?.frames }, placement: .uinput(made))
     }
 
     /// The same devices, writing their frames to `fileDescriptor` (not owned) instead of uinput.
-    public init(
+    public convenience init(
         capabilities: Capabilities, gamepadIdentity: GamepadIdentity = .default, fileDescriptor: Int32
     ) throws(VirtualDeviceError) {
-        devices = .descriptor(try DevicesByKind(capabilities: capabilities, gamepadIdentity: gamepadIdentity) { _, description in
-            DeviceFrameWriter(description, fileDescriptor: fileDescriptor)
-        })
-    }
-
-    private init(devices: Devices) {
-        self.devices = devices
+        var made: [DeviceFrameWriter?] = Array(repeating: nil, count: OutputDeviceKind.count)
+        for (kind, description) in try Self.descriptions(capabilities, gamepadIdentity) {
+            made[Int(kind.rawValue)] = DeviceFrameWriter(description, fileDescriptor: fileDescriptor)
+        }
+        self.init(devices: made, placement: .descriptor)
     }
 
     /// The same devices in memory: each event checked as the real device would check it
-    /// (declared codes, release logic) and kept in `events`.
+    /// (declared codes, release logic) and each frame kept in `events`.
     public static func recording(
         capabilities: Capabilities, gamepadIdentity: GamepadIdentity = .default
     ) throws(VirtualDeviceError) -> VirtualDeviceSet {
         let log = EventLog()
-        let devices = try DevicesByKind(capabilities: capabilities, gamepadIdentity: gamepadIdentity) { kind, description in
-            RecordedDevice(kind: kind, description: description, log: log)
+        var made: [DeviceFrameWriter?] = Array(repeating: nil, count: OutputDeviceKind.count)
+        for (kind, description) in try descriptions(capabilities, gamepadIdentity) {
+            made[Int(kind.rawValue)] = DeviceFrameWriter(description, kind: kind, log: log)
         }
-        return VirtualDeviceSet(devices: .memory(devices, log))
+        return VirtualDeviceSet(devices: made, placement: .memory(log))
+    }
+
+    private init(devices: [DeviceFrameWriter?], placement: Placement) {
+        self.devices = devices
+        unretained = devices.map { $0.map { Unmanaged.passUnretained($0) } }
+        self.placement = placement
+    }
+
+    /// The description of each device `capabilities` needs, in `OutputDeviceKind` order.
+    private static func descriptions(
+        _ capabilities: Capabilities, _ gamepadIdentity: GamepadIdentity
+    ) throws(VirtualDeviceError) -> [(OutputDeviceKind, DeviceDescription)] {
+        var result: [(OutputDeviceKind, DeviceDescription)] = []
+        for kind in capabilities.deviceKinds {
+            guard let codes = capabilities[kind] else { continue }
+            result.append((kind, try DeviceLayout.description(for: kind, capabilities: codes, gamepadIdentity: gamepadIdentity)))
+        }
+        return result
     }
 
     /// The uinput device of `kind`, if the set has one (only a set of uinput devices does).
     public subscript(kind: OutputDeviceKind) -> UInputDevice? {
-        guard case .uinput(let devices) = self.devices else { return nil }
-        return devices[kind]
+        guard case .uinput(let made) = placement else { return nil }
+        return made[Int(kind.rawValue)]
     }
 
     /// The kinds made, in `OutputDeviceKind` order.
     public var kinds: [OutputDeviceKind] {
-        switch devices {
-        case .uinput(let devices): devices.kinds
-        case .descriptor(let devices): devices.kinds
-        case .memory(let devices, _): devices.kinds
-        }
+        OutputDeviceKind.allCases.filter { devices[Int($0.rawValue)] != nil }
     }
 
     /// One line per device for the log: kind, name and where its frames go.
     public var summary: [String] {
-        switch devices {
-        case .uinput(let devices): devices.summary
-        case .descriptor(let devices): devices.summary
-        case .memory(let devices, _): devices.summary
+        kinds.compactMap { kind in
+            guard let device = devices[Int(kind.rawValue)] else { return nil }
+            let name = "\"\(device.deviceName)\""
+            switch placement {
+            case .uinput(let made):
+                let node = made[Int(kind.rawValue)].flatMap { $0.devnode ?? $0.syspath } ?? "an unknown node"
+                return "\(kind): \(name) at \(node)"
+            case .descriptor: return "\(kind): \(name) as raw input_event frames on a file descriptor"
+            case .memory: return "\(kind): \(name) in memory"
+            }
         }
     }
 
     /// The state of the device of `kind` after the frames written so far.
     public func state(_ kind: OutputDeviceKind) -> DeviceState? {
-        switch devices {
-        case .uinput(let devices): devices[kind]?.state
-        case .descriptor(let devices): devices[kind]?.state
-        case .memory(let devices, _): devices[kind]?.state
-        }
+        devices[Int(kind.rawValue)]?.state
     }
 
     /// Every event a recording set accepted, in order, `SYN_REPORT`s included (none for the others).
     public var events: [OutputEvent] {
-        guard case .memory(_, let log) = self.devices else { return [] }
+        guard case .memory(let log) = placement else { return [] }
         return log.events
     }
 
@@ -102,7 +128,7 @@ public final class VirtualDeviceSet: OutputSink {
 
     /// Forgets the events a recording set kept (the devices' states are kept).
     public func removeAll() {
-        guard case .memory(_, let log) = self.devices else { return }
+        guard case .memory(let log) = placement else { return }
         log.events.removeAll(keepingCapacity: true)
     }
 
@@ -111,12 +137,40 @@ public final class VirtualDeviceSet: OutputSink {
         try events.withUnsafeBufferPointer { (events) throws(VirtualDeviceError) in try send(events, at: .zero) }
     }
 
+    /// Hands each event to its device; every event is tried, and the first error is thrown after the rest.
     public func send(_ events: UnsafeBufferPointer<OutputEvent>, at time: MonotonicTime) throws(VirtualDeviceError) {
-        switch devices {
-        case .uinput(let devices): try devices.send(events)
-        case .descriptor(let devices): try devices.send(events)
-        case .memory(let devices, _): try devices.send(events)
+        // Until an event fails, no error to keep: the loop every packet runs carries none.
+        var index = events.startIndex
+        let firstError: VirtualDeviceError
+        do throws(VirtualDeviceError) {
+            while index < events.endIndex {
+                try send(events[index])
+                index += 1
+            }
+            return
+        } catch {
+            firstError = error
         }
+        index += 1
+        while index < events.endIndex {
+            try? send(events[index])
+            index += 1
+        }
+        throw firstError
+    }
+
+    private func send(_ event: OutputEvent) throws(VirtualDeviceError) {
+        guard let device = unretained[Int(event.device.rawValue)] else { throw .noSuchDevice(event.device.description) }
+        // Borrowed for the call: `devices` holds the device for as long as `self` lives.
+        let failure = device._withUnsafeGuaranteedRef { device -> VirtualDeviceError? in
+            do throws(VirtualDeviceError) {
+                try device.send(type: event.type, code: event.code, value: event.value)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
     }
 
     /// Releases everything; see `OutputSink.releaseAll(at:)`.
@@ -124,11 +178,16 @@ public final class VirtualDeviceSet: OutputSink {
         try releaseAll(at: .zero)
     }
 
+    /// Releases every device; the first error is thrown after the rest.
     public func releaseAll(at time: MonotonicTime) throws(VirtualDeviceError) {
-        switch devices {
-        case .uinput(let devices): try devices.releaseAll()
-        case .descriptor(let devices): try devices.releaseAll()
-        case .memory(let devices, _): try devices.releaseAll()
+        var firstError: VirtualDeviceError?
+        for device in devices {
+            do throws(VirtualDeviceError) {
+                try device?.releaseAll()
+            } catch {
+                if firstError == nil { firstError = error }
+            }
         }
+        if let firstError { throw firstError }
     }
 }
