@@ -1,3 +1,6 @@
+import DSU
+import DSUServer
+import EventLoop
 import Foundation
 import Timebase
 
@@ -8,12 +11,19 @@ struct InstructionCount {
 }
 
 /// `--only NAME --packets N`: `count` packets of the stream through the pipeline of `profile`,
-/// untimed, the loop's due-timer check included; returns the events encoded.
+/// untimed, the loop's due-timer check included; returns the events encoded. With `dsu`
+/// (`--dsu`), a DSU server's slot follows the feed too, attached after the session as the daemon
+/// attaches it, with no client subscribed: the slot's own work on each packet the feed decoded.
 @MainActor
-func runPackets(_ profile: BenchProfile, stream: PacketStream, count: Int) -> Int {
+func runPackets(_ profile: BenchProfile, stream: PacketStream, count: Int, dsu: Bool = false) throws -> Int {
     let scheduler = ManualScheduler()
     let output = EncodingOutput()
     let pipeline = Pipeline(profile, output: output, scheduler: scheduler)
+    // The reactor only gives the server its socket's watch: it never runs here.
+    let reactor = dsu ? try Reactor() : nil
+    let server = try reactor.map { try DSUServer(listeningOn: DSUListenAddress(octets: [127, 0, 0, 1], port: 0), reactor: $0) }
+    server?.attach(pipeline.feed)
+    defer { withExtendedLifetime((reactor, server)) {} }
     var virtualTime: Int64 = 1_000_000_000
     stream.bytes.withUnsafeBytes { all in
         for index in 0..<count {
@@ -30,12 +40,13 @@ func runPackets(_ profile: BenchProfile, stream: PacketStream, count: Int) -> In
 /// twice in a copy of this program made with `strip --strip-debug` (callgrind cannot read the
 /// statically linked runtime's debug info; the symbols stay), once with `long` packets and once
 /// with `short`, and the difference of the two totals over the difference of the packets is
-/// the figure, so start-up (the stream, the configs) cancels out.
+/// the figure, so start-up (the stream, the configs) cancels out. With `dsu`, a DSU server's
+/// slot follows each feed too (see `runPackets`).
 enum Callgrind {
     static let long = 24_000
     static let short = 4_000
 
-    static func measure(profiles: [String], configDirectory: String) throws -> [InstructionCount] {
+    static func measure(profiles: [String], configDirectory: String, dsu: Bool = false) throws -> [InstructionCount] {
         let setup = try prepare(Bundle.main.executablePath ?? CommandLine.arguments[0], what: "instructions per packet")
         defer { try? FileManager.default.removeItem(atPath: setup.directory) }
         let (valgrind, directory, copy) = (setup.valgrind, setup.directory, setup.copy)
@@ -43,7 +54,8 @@ enum Callgrind {
             func total(_ packets: Int) throws -> Int {
                 let output = "\(directory)/callgrind.\(packets).out"
                 try run(valgrind, ["--tool=callgrind", "--quiet", "--callgrind-out-file=\(output)",
-                                   copy, "--config-dir", configDirectory, "--only", profile, "--packets", String(packets)])
+                                   copy, "--config-dir", configDirectory, "--only", profile, "--packets", String(packets)]
+                                  + (dsu ? ["--dsu"] : []))
                 return try instructions(in: output)
             }
             let difference = try total(long) - total(short)

@@ -52,6 +52,13 @@ struct LoadRounds {
     var daemonOverMachineFloorMicroseconds: Double? {
         median(zip(daemon, machineFloor).map { $0.cpuMicrosecondsPerPacket - $1.cpuMicrosecondsPerPacket })
     }
+
+    /// The daemon's CPU a packet as a multiple of the plain-C floor's, round by round: the median.
+    var daemonToMachineFloorRatio: Double? {
+        median(zip(daemon, machineFloor).compactMap { daemon, floor in
+            floor.cpuMicrosecondsPerPacket > 0 ? daemon.cpuMicrosecondsPerPacket / floor.cpuMicrosecondsPerPacket : nil
+        })
+    }
 }
 
 /// The middle value (the mean of the middle two for an even count); nil when there are none.

@@ -31,6 +31,13 @@ struct BenchReport {
     var instructionCounts: [InstructionCount] = []
     /// Why they were not counted.
     var instructionNote: String?
+    /// The busiest shipped profile's count with a DSU server's slot on the feed too.
+    var dsuInstructionCount: InstructionCount?
+    /// The code the busiest shipped profile's packets run through: cache lines and pages.
+    var codeFootprint: CodeFootprint?
+    /// The most instructions per packet the busiest profile may take, and with DSU on.
+    static let instructionLimit = 1000
+    static let dsuInstructionLimit = 1200
     /// Instructions per packet in the daemon itself, under the daemon load (callgrind).
     var daemonInstructionCount: DaemonInstructionCount?
     /// Why it was not counted.
@@ -94,7 +101,7 @@ struct BenchReport {
         lines.append(contentsOf: loadLines())
         for note in notes { lines.append("Note: \(note)") }
         lines.append("")
-        lines.append("Targets: instructions per packet <= 1200 (busiest profile; gyro-aim.toml's costliest too), pipeline p99 <= 2000 ns, fd to write p99 <= 50 µs, DSU datagram p99 <= 100 µs after the frame, <= 0.5 % of a core at 400 packets/s, RSS <= 15 MB, 0 wake-ups/s idle.")
+        lines.append("Targets: instructions per packet <= 1000 (busiest profile), <= 1200 with DSU on and for gyro-aim.toml's costliest, pipeline p99 <= 2000 ns, fd to write p99 <= 50 µs, DSU datagram p99 <= 100 µs after the frame, <= 0.5 % of a core at 400 packets/s, RSS <= 15 MB, 0 wake-ups/s idle.")
         return lines.joined(separator: "\n")
     }
 
@@ -135,6 +142,16 @@ struct BenchReport {
             let mark = marks.isEmpty ? "" : "  (" + marks.joined(separator: "; ") + ")"
             lines.append(row([count.profile, String(Int(count.perPacket.rounded()))], widths: [28, 7]) + mark)
         }
+        if let dsu = dsuInstructionCount {
+            let perPacket = Int(dsu.perPacket.rounded())
+            let verdict = perPacket <= Self.dsuInstructionLimit ? "within" : "OVER"
+            lines.append("With DSU on (\(dsu.profile), a DSU slot on the feed beside the session, no client): "
+                         + "\(perPacket) instructions per packet, \(verdict) the limit of \(Self.dsuInstructionLimit)")
+        }
+        if let footprint = codeFootprint {
+            lines.append("Code footprint (\(footprint.profile), instructions run on at least 1 packet in \(Callgrind.footprintShare)): "
+                         + "\(footprint.cacheLines) cache lines of 64 bytes, \(footprint.pages) pages of 4 KiB")
+        }
         if !instructionCounts.isEmpty {
             if let gyro = gyroAimInstructionCount {
                 let perPacket = Int(gyro.perPacket.rounded())
@@ -170,6 +187,9 @@ struct BenchReport {
             ("pipeline_cold_p50_ns", number(coldPipelines.last?.perPacket.p50)),
             ("instructions_per_packet", number(busiestInstructionCount?.perPacket)),
             ("instructions_per_packet_profile", busiestInstructionCount.map { "\"\($0.profile)\"" } ?? "null"),
+            ("instructions_per_packet_dsu", number(dsuInstructionCount?.perPacket)),
+            ("code_cache_lines_per_packet", codeFootprint.map { String($0.cacheLines) } ?? "null"),
+            ("code_pages_per_packet", codeFootprint.map { String($0.pages) } ?? "null"),
             ("gyro_aim_instructions_per_packet", number(gyroAimInstructionCount?.perPacket)),
             ("gyro_aim_instructions_per_packet_profile", gyroAimInstructionCount.map { "\"\($0.profile)\"" } ?? "null"),
             ("daemon_instructions_per_packet", number(daemonInstructionCount?.perPacket)),
@@ -191,6 +211,7 @@ struct BenchReport {
             ("cpu_percent_400pps_floor", number(load.loopFloor.summary?.cpuPercent)),
             ("cpu_percent_400pps_machine_floor", number(load.machineFloor.summary?.cpuPercent)),
             ("cpu_us_per_packet_over_machine_floor", number(load.daemonOverMachineFloorMicroseconds)),
+            ("cpu_ratio_to_machine_floor", number(load.daemonToMachineFloorRatio)),
             ("cpu_rounds", String(load.daemon.count)),
             ("rss_mb", number(daemon?.peakRSSMegabytes)),
             ("idle_wakeups_per_s", number(daemon?.idleWakeupsPerSecond)),
@@ -250,7 +271,8 @@ struct BenchReport {
         }
         if let note = load.machineFloorNote { lines.append("  machine floor: not measured (\(note))") }
         if let over = load.daemonOverMachineFloorMicroseconds {
-            lines.append(String(format: "  the daemon over the C floor, round by round, median: %.1f µs a packet", over))
+            lines.append(String(format: "  the daemon over the C floor, round by round, median: %.1f µs a packet", over)
+                + (load.daemonToMachineFloorRatio.map { String(format: " (%.2fx the floor's CPU)", $0) } ?? ""))
         }
         return lines
     }

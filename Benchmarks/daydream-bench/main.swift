@@ -11,6 +11,7 @@ let usage = """
                         (for valgrind --tool=callgrind)
       --packets N       with --only: just N packets through it, untimed (what the
                         instruction count runs under callgrind)
+      --dsu             with --only and --packets: a DSU server's slot follows the feed too
       --no-callgrind    skip the instruction count (valgrind)
       --cold            only the cold rows (caches and TLBs evicted before each packet)
       --dsu-only        only the DSU latency rows (after one untimed pass to find the
@@ -33,6 +34,7 @@ var coldOnly = false
 var dsuOnly = false
 var rounds: Int?
 var onlyPackets: Int?
+var withDSU = false
 var countsInstructions = true
 var arguments = CommandLine.arguments.dropFirst()
 /// The value after `option`, or a usage error (exit 64) naming what it should be.
@@ -60,6 +62,7 @@ while let argument = arguments.popFirst() {
             exit(1)
         }
     case "--no-callgrind": countsInstructions = false
+    case "--dsu": withDSU = true
     case "--packets":
         let text = value(of: argument, being: "a number of packets")
         guard let count = Int(text), count > 0 else {
@@ -115,9 +118,14 @@ if let onlyProfile {
         exit(64)
     }
     if let onlyPackets {
-        let events = runPackets(profile, stream: stream, count: onlyPackets)
-        print("\(profile.name): \(onlyPackets) packets, \(events) events")
-        exit(0)
+        do {
+            let events = try runPackets(profile, stream: stream, count: onlyPackets, dsu: withDSU)
+            print("\(profile.name)\(withDSU ? " with DSU" : ""): \(onlyPackets) packets, \(events) events")
+            exit(0)
+        } catch {
+            FileHandle.standardError.write(Data("Error: the DSU server: \(error)\n".utf8))
+            exit(1)
+        }
     }
     let result = measurePipeline(profile, stream: stream, passes: 1, overhead: overhead)
     print("\(profile.name): p50 \(result.perPacket.p50) ns, p99 \(result.perPacket.p99) ns")
@@ -159,6 +167,10 @@ if countsInstructions {
     do {
         report.instructionCounts = try Callgrind.measure(profiles: shipped.profiles.map(\.name), configDirectory: configDirectory)
         report.busiestProfile = busiest?.name
+        if let busiest {
+            report.dsuInstructionCount = try Callgrind.measure(profiles: [busiest.name], configDirectory: configDirectory, dsu: true).first
+            report.codeFootprint = try Callgrind.measureFootprint(profile: busiest.name, configDirectory: configDirectory)
+        }
     } catch {
         report.instructionNote = "\(error)"
     }
