@@ -61,10 +61,14 @@ public final class DSUServer {
     /// The clock subscriptions are timed by: the loop's, or a test's.
     private let clock: any DeadlineScheduler
     private var watch: IOWatch?
-    private var clients = DSUClientTable(
+    @exclusivity(unchecked) private var clients = DSUClientTable(
         capacity: DSUServer.maximumClients, capacityPerAddress: DSUServer.maximumClientsPerAddress,
         lifetime: DSUServer.subscriptionLifetime, confirmationDelay: DSUServer.confirmationDelay)
-    private var slots: [Slot] = []
+    // Read on every packet, as is `clients`; unchecked, they skip the run-time exclusivity checks
+    // (with the slot's own below, about 230 instructions a packet). No access can overlap
+    // another: both are private, everything runs on the main thread, and nothing the server calls
+    // while it holds one (the pad mapper, the client table's own methods, the socket) reaches back.
+    @exclusivity(unchecked) private var slots: [Slot] = []
     /// One buffer for what is read and one for what is sent: the packet path allocates nothing.
     /// Allocated once the socket is bound: an init that throws before every property is set runs
     /// no deinit, so a buffer allocated sooner would leak.
@@ -77,15 +81,21 @@ public final class DSUServer {
     final class Slot {
         let address: String
         let mac: DSUMACAddress
-        var connected = false
-        var battery: DSUControllerInfo.Battery = .notApplicable
-        var mapper = ControllerPadMapper()
+        // Unchecked like the server's `slots`: only the server touches them, one at a time.
+        @exclusivity(unchecked) var connected = false
+        @exclusivity(unchecked) var battery: DSUControllerInfo.Battery = .notApplicable
+        @exclusivity(unchecked) var mapper = ControllerPadMapper()
         /// The one consumer that feeds this slot, whichever feed it is attached to.
         var feed: SlotFeed?
 
         init(address: String) {
             self.address = address
             mac = DSUMACAddress(bluetoothAddress: address) ?? .none
+        }
+
+        /// What a controller-info request is shown for this slot, numbered `number`.
+        func info(number: Int) -> DSUControllerInfo {
+            DSUControllerInfo(slot: UInt8(number), state: connected ? .connected : .disconnected, mac: mac, battery: battery)
         }
     }
 
@@ -100,9 +110,12 @@ public final class DSUServer {
         receiveBuffer = .allocate(byteCount: 2048, alignment: 8)
         sendBuffer = .allocate(byteCount: DSUReply.controllerDataLength, alignment: 8)
         do {
-            watch = try reactor.watch(self.socket.descriptor.rawValue, interest: .readable) { [weak self] events in
-                if events.contains(.error) { self?.readSendErrors() }
-                self?.readDatagrams()
+            // Unowned, not weak: nothing refers to the server weakly, so retaining it on every
+            // packet takes the runtime's fast path. `deinit` cancels the watch, and the reactor
+            // never calls a cancelled watch.
+            watch = try reactor.watch(self.socket.descriptor.rawValue, interest: .readable) { [unowned self] events in
+                if events.contains(.error) { readSendErrors() }
+                readDatagrams()
             }
         } catch {
             throw DSUSocketError(call: "epoll_ctl", address: address, code: error.code)
@@ -111,6 +124,7 @@ public final class DSUServer {
 
     isolated deinit {
         watch?.cancel()
+        for slot in slots { slot.feed?.serverGone() }
         receiveBuffer.deallocate()
         sendBuffer.deallocate()
     }
@@ -165,9 +179,7 @@ public final class DSUServer {
     /// What slot `slot` shows a controller-info request.
     func info(forSlot slot: Int) -> DSUControllerInfo {
         guard slot < slots.count else { return .empty(slot: UInt8(slot)) }
-        let held = slots[slot]
-        return DSUControllerInfo(
-            slot: UInt8(slot), state: held.connected ? .connected : .disconnected, mac: held.mac, battery: held.battery)
+        return slots[slot].info(number: slot)
     }
 
     // MARK: From the controllers
@@ -178,7 +190,7 @@ public final class DSUServer {
         let held = slots[slot]
         held.connected = true
         let pad = held.mapper.update(with: packet, receivedAt: time)
-        let info = info(forSlot: slot)
+        let info = held.info(number: slot)
         let now = clock.now
         var encoded = false
         // By index: the table is changed in place (an unconfirmed client's credit), never copied.
@@ -264,12 +276,19 @@ public final class DSUServer {
 /// Feeds one controller's packets and link changes into its DSU slot.
 @MainActor
 final class SlotFeed: ControllerConsumer {
-    private weak var server: DSUServer?
+    /// The server, until it goes (its `deinit` calls `serverGone()`). Not weak: a weakly referenced
+    /// server would take the runtime's slow path on every retain and release, one pair a packet.
+    private unowned(unsafe) var server: DSUServer?
     private let slot: Int
 
     init(server: DSUServer, slot: Int) {
         self.server = server
         self.slot = slot
+    }
+
+    /// The server is going: the feed may still hold this consumer, which then does nothing.
+    func serverGone() {
+        server = nil
     }
 
     func receive(_ packet: DaydreamPacket, at time: MonotonicTime) {

@@ -273,6 +273,21 @@ import Timebase
         #expect(other.packets.count == 1)
     }
 
+    /// A feed may outlive the server (the daemon stops it first): its slot's consumer then
+    /// does nothing with what the feed still hands it.
+    @Test func aFeedThatOutlivesTheServerFeedsNothing() throws {
+        var rig: Rig? = try Rig()
+        let feed = try #require(try rig?.controller(Self.addressA))
+        weak let server = rig?.server
+        rig = nil
+        #expect(server == nil, "nothing else holds the server")
+        #expect(feed.consumerCount == 1)
+        Self.send(DaydreamPacket(buttons: .click), to: feed, at: .seconds(1))
+        feed.batteryChanged(percent: 50, at: .seconds(1))
+        feed.linkChanged(connected: false, at: .seconds(1))
+        #expect(feed.statistics.received == 1)
+    }
+
     @Test func attachingAFeedTakesItsStateOnce() throws {
         let rig = try Rig()
         let feed = ControllerFeed(address: Self.addressA.lowercased())
