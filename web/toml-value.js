@@ -11,10 +11,14 @@ export function key(name) {
   return /^[A-Za-z0-9_-]+$/.test(name) ? name : quoted(name);
 }
 
-/** A field's text as a TOML value: true/false and numbers bare, anything else a string. */
+/**
+ * A field's text as a TOML value: true/false, numbers, and text already written as TOML (a
+ * quoted string, an array, a table) as they are; anything else a string.
+ */
 export function scalar(text) {
   const trimmed = text.trim();
   if (trimmed === "true" || trimmed === "false") return trimmed;
+  if (/^(".*"|\[.*\]|\{.*\})$/.test(trimmed)) return trimmed;
   if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(trimmed)) return trimmed;
   return quoted(trimmed);
 }

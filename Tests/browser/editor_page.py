@@ -196,8 +196,10 @@ def step_touchpad_mode(rig):
     speed = rig.element("option-speed")
     speed.clear()
     speed.send_keys("2.5")
+    # A value typed as TOML (quoted) is kept as it is; a bare word would be quoted.
+    rig.element("option-device").send_keys('"mouse"')
     composed = rig.element("value").get_attribute("value")
-    if composed != '{ mode = "trackpad", speed = 2.5 }':
+    if composed != '{ mode = "trackpad", speed = 2.5, device = "mouse" }':
         raise StepFailed(f"the form composed {composed!r}")
     rig.element("save").click()
     rig.wait("the save to be confirmed", lambda d: "Saved touchpad" in rig.text("save-status"))
