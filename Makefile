@@ -78,8 +78,9 @@ bench:
 	"$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/daydream-bench" --json .build/bench.json $(BENCH_FLAGS)
 
 ## Each fuzzer for FUZZ_SECONDS (libFuzzer + AddressSanitizer), FUZZ_JOBS at a time; fails on a finding.
+# Each fuzzer is built by one single-threaded compiler per module: they are built side by side too.
 fuzz: deps
-	@for target in $(FUZZ_TARGETS); do Fuzz/build-fuzzer $$target $(FUZZ_DIR) || exit 1; done
+	@printf '%s\n' $(FUZZ_TARGETS) | xargs -P $(FUZZ_JOBS) -I TARGET Fuzz/build-fuzzer TARGET $(FUZZ_DIR)
 	@printf '%s\n' $(FUZZ_TARGETS) | xargs -P $(FUZZ_JOBS) -I TARGET sh -c \
 		'Fuzz/run-fuzzer TARGET $(FUZZ_SECONDS) $(FUZZ_DIR) >$(FUZZ_DIR)/TARGET.summary 2>&1; status=$$?; \
 		cat $(FUZZ_DIR)/TARGET.summary; exit $$status'
