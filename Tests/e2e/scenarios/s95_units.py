@@ -3,7 +3,9 @@ booted in the guest (runner/container.py) gets the bridge as the README's instal
 (dpkg -i of the package make e2e built, or make install without one), its own D-Bus and
 BlueZ's bluetooth.service, and the guest's kernel and udev with the shipped rules (the group
 variant the system unit needs). Each shipped
-config then runs under the system unit, then under the user unit of a user in group input:
+config then runs under the system unit, then under the user unit of a user in group input
+each config that asks that unit for something not asked yet (a kind of device, DSU, the
+DualSense; the others make only devices it already made under the same access):
 the virtual devices appear (udev classifies them), [dsu] answers on 127.0.0.1:26760 from
 outside the container, identity = "dualsense" makes its hidraw node, and the control socket
 answers root and the input group (system unit) or the user (user unit)."""
@@ -51,9 +53,10 @@ def bridge_devices() -> dict[str, str]:
     return {path: name for path, name in list_devices().items() if name.startswith(DEVICE_PREFIX)}
 
 
-def check_running(rig, container: Container, config: str, text: str, unit: str, user: str | None) -> None:
+def check_running(rig, container: Container, config: str, text: str, unit: str, user: str | None) -> set[str]:
     """The controller taken on by the unit's daemon, seen through its control socket; its devices
-    classified by the shipped rules; the DSU server and the DualSense when the config has them."""
+    classified by the shipped rules; the DSU server and the DualSense when the config has them.
+    The names of the devices it made."""
     what = f"{os.path.basename(config)} under {unit}"
 
     def journal() -> str:
@@ -96,6 +99,7 @@ def check_running(rig, container: Container, config: str, text: str, unit: str, 
             client.close()
     rig.figure(f"units: {what}: {len(devices)} devices" + (", DSU" if has_dsu(text) else "")
                + (", DualSense hidraw" if dualsense else ""))
+    return set(devices.values())
 
 
 def check_bus_api(container: Container, what: str, unit: str, user: str | None, journal) -> None:
@@ -142,11 +146,13 @@ def wait_gone(what: str) -> None:
         f"{what}: the bridge's devices outlived it: {sorted(bridge_devices().values())}"
 
 
-@scenario("units: every shipped config under both shipped systemd units, systemd as PID 1",
+@scenario("units: every shipped config under the system unit, and under the user unit each that asks more of it",
           needs=("run", "pair"), udev=True)
 def shipped_units(rig):
     """A booted container: make install, bluetooth.service, pair; each config/*.toml under
-    daydream-bridge-system.service, then under the user unit of a user in group input."""
+    daydream-bridge-system.service, then under the user unit of a user in group input each
+    config that asks something more of it: a kind of device not made under it yet, DSU, the
+    DualSense."""
     modprobe("uhid")
     modprobe("hid-playstation")
     configs = sorted(glob.glob(os.path.join(rig.repo, "config", "*.toml")))
@@ -198,12 +204,13 @@ def shipped_units(rig):
             uid = container.run(["id", "-u", PLAYER]).stdout.strip()
             env = player_env(container)
 
+            made: dict[str, set[str]] = {}
             for config, text in texts.items():
                 container.write("/etc/daydream-bridge/config.toml", text)
                 mark = rig.emulator.mark()
                 container.run(["systemctl", "restart", SYSTEM_UNIT], timeout=60)
                 wait_subscribed(rig, container, mark, SYSTEM_UNIT, user=None)
-                check_running(rig, container, config, text, SYSTEM_UNIT, user=None)
+                made[config] = check_running(rig, container, config, text, SYSTEM_UNIT, user=None)
             container.run(["systemctl", "stop", SYSTEM_UNIT], timeout=60)
             wait_gone(f"{SYSTEM_UNIT} stopped")
             container.run(["rm", "/etc/daydream-bridge/config.toml"])
@@ -211,12 +218,20 @@ def shipped_units(rig):
             container.run(["systemctl", "start", f"user@{uid}.service"], timeout=60)
             home_config = f"/home/{PLAYER}/.config/daydream-bridge"
             container.run(["mkdir", "-p", home_config], user=PLAYER)
+            # The user unit's access is the user's, the same for every config: what differs is
+            # what a config asks of it (a kind of device, /dev/uhid, the DSU socket). A config
+            # whose devices the user unit already made, without DSU or the DualSense, adds nothing.
+            covered: set[str] = set()
             for config, text in texts.items():
+                if not has_dsu(text) and not makes_dualsense(text) and made[config] <= covered:
+                    rig.figure(f"units: {os.path.basename(config)} under {USER_UNIT}: not run again, "
+                               f"its devices ({', '.join(sorted(made[config]))}) were made under it already")
+                    continue
                 container.write(f"{home_config}/config.toml", text, owner=(int(uid), int(uid)))
                 mark = rig.emulator.mark()
                 container.run(["systemctl", "--user", "restart", USER_UNIT], user=PLAYER, env=env, timeout=60)
                 wait_subscribed(rig, container, mark, USER_UNIT, user=PLAYER)
-                check_running(rig, container, config, text, USER_UNIT, user=PLAYER)
+                covered |= check_running(rig, container, config, text, USER_UNIT, user=PLAYER)
             container.run(["systemctl", "--user", "stop", USER_UNIT], user=PLAYER, env=env, timeout=60)
             wait_gone(f"{USER_UNIT} stopped")
         finally:
