@@ -188,6 +188,15 @@ def step_save_key_space(rig):
             f"choice shown as {choice!r}; the bridge sent keyboard EV_KEY KEY_SPACE 1")
 
 
+def save_composed(rig, key, expected):
+    """The form composed `expected` for `key`; Save, and wait for the page to confirm it."""
+    composed = rig.element("value").get_attribute("value")
+    if composed != expected:
+        raise StepFailed(f"the {key} form composed {composed!r}, not {expected!r}")
+    rig.element("save").click()
+    rig.wait(f"the save of {key} to be confirmed", lambda d: f"Saved {key}" in rig.text("save-status"))
+
+
 def step_touchpad_mode(rig):
     """The touchpad as a trackpad, chosen from its modes: the preview's pointer then moves."""
     rig.driver.find_element(By.CSS_SELECTOR, "tr[data-key='touchpad'] button").click()
@@ -198,11 +207,7 @@ def step_touchpad_mode(rig):
     speed.send_keys("2.5")
     # A value typed as TOML (quoted) is kept as it is; a bare word would be quoted.
     rig.element("option-device").send_keys('"mouse"')
-    composed = rig.element("value").get_attribute("value")
-    if composed != '{ mode = "trackpad", speed = 2.5, device = "mouse" }':
-        raise StepFailed(f"the form composed {composed!r}")
-    rig.element("save").click()
-    rig.wait("the save to be confirmed", lambda d: "Saved touchpad" in rig.text("save-status"))
+    save_composed(rig, "touchpad", '{ mode = "trackpad", speed = 2.5, device = "mouse" }')
     line = next(text for text in rig.file().split(b"\n") if text.startswith(b"touchpad = "))
     rig.wait("the pointer preview to move", lambda d: d.execute_script(
         "return document.getElementById('pointer-dot').getAttribute('cx')") != "80")
@@ -219,11 +224,7 @@ def step_chord(rig):
     for button in ["volume-up", "volume-down"]:
         rig.driver.find_element(By.CSS_SELECTOR, f"input[name='chord-button'][value='{button}']").click()
     rig.element("chord-action").send_keys("KEY_MUTE")
-    composed = rig.element("value").get_attribute("value")
-    if composed != '{ "volume-up+volume-down" = "KEY_MUTE" }':
-        raise StepFailed(f"the chord form composed {composed!r}")
-    rig.element("save").click()
-    rig.wait("the save to be confirmed", lambda d: "Saved chords" in rig.text("save-status"))
+    save_composed(rig, "chords", '{ "volume-up+volume-down" = "KEY_MUTE" }')
     check = subprocess.run([rig.binary, "check-config", rig.config], capture_output=True, text=True)
     if check.returncode != 0:
         raise StepFailed(f"check-config refused the chord: {check.stdout}{check.stderr}")
