@@ -18,8 +18,9 @@ enum EditorJSON {
         return "{\"starting\": \(starting), \"profiles\": [\(profiles.joined(separator: ", "))]}"
     }
 
-    /// The buttons, special actions, key codes with their devices, touchpad modes and gyro keys.
-    static var vocabulary: String {
+    /// The buttons, special actions, key codes with their devices, touchpad modes and gyro keys:
+    /// the same for every request, so made once.
+    static let vocabulary: String = {
         let codes = ConfigVocabulary.keyCodes.map { "[\(JSONText.string($0.name)), \(JSONText.string($0.device))]" }
         let modes = ConfigVocabulary.touchpadModes.map { mode in
             "{\"mode\": \(JSONText.string(mode.mode)), \"options\": \(strings(mode.keys))}"
@@ -31,7 +32,7 @@ enum EditorJSON {
             + "\"codes\": [\(codes.joined(separator: ", "))], "
             + "\"touchpadModes\": [\(modes.joined(separator: ", "))], "
             + "\"gyroKeys\": \(strings(ConfigVocabulary.gyroKeys))}"
-    }
+    }()
 
     /// A TOML value as JSON: tables as objects (in order), dates and times as strings.
     static func value(_ value: TOMLValue) -> String {
