@@ -24,8 +24,9 @@ public final class RunningBinary {
 
     private init(_ executable: String, _ arguments: [String], directory: String, name: String?, environment: [String: String],
                  descriptorLimit: Int?) throws {
-        stdoutPath = directory + "/" + (name.map { $0 + "." } ?? "") + "stdout"
-        stderrPath = directory + "/" + (name.map { $0 + "." } ?? "") + "stderr"
+        let prefix = name.map { $0 + "." } ?? Self.unusedPrefix(in: directory)
+        stdoutPath = directory + "/" + prefix + "stdout"
+        stderrPath = directory + "/" + prefix + "stderr"
         try? Data().write(to: URL(fileURLWithPath: stdoutPath))
         try? Data().write(to: URL(fileURLWithPath: stderrPath))
         if let descriptorLimit {
@@ -40,6 +41,16 @@ public final class RunningBinary {
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
         try process.run()
+    }
+
+    /// The built binary's files are `stdout` and `stderr`, or `N.stdout` and `N.stderr` (from 2)
+    /// when an earlier run in `directory` has them: two runs never write over each other's output.
+    private static func unusedPrefix(in directory: String) -> String {
+        var number = 1
+        while FileManager.default.fileExists(atPath: directory + "/" + (number == 1 ? "" : "\(number).") + "stdout") {
+            number += 1
+        }
+        return number == 1 ? "" : "\(number)."
     }
 
     /// What it printed so far on standard output.
