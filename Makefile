@@ -44,7 +44,7 @@ run: release
 test: test-deps
 	@start=$$(date +%s); \
 	$(SWIFT) build $(SWIFT_FLAGS) --build-tests && \
-	$(SWIFT) test $(SWIFT_FLAGS) --skip-build && \
+	scripts/unit-tests "$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)" && \
 	$(MAKE) --no-print-directory check-install BINARY="$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)/daydream-bridge" || exit 1; \
 	echo "make test: build, unit tests and check-install took $$(( $$(date +%s) - start )) s"; \
 	for extra in $(TEST_EXTRAS); do \
