@@ -33,11 +33,12 @@ func wrappedAngle(from: Double, to: Double) -> Double {
 }
 
 /// -1...1 to an axis of -32768...32767, rounding to nearest. Inlined: two calls a packet for a
-/// stick, where the call cost as much as the arithmetic.
+/// stick, where the call cost as much as the arithmetic. Clamped first, so the rounding needs
+/// no range checks (`roundedInt32`).
 @inline(__always)
 func stickValue(_ value: Double) -> Int32 {
     let clamped = min(1, max(-1, value))
-    return Int32(roundedToNearest(clamped >= 0 ? clamped * 32767 : clamped * 32768))
+    return roundedInt32(clamped >= 0 ? clamped * 32767 : clamped * 32768)
 }
 
 /// Splits a value (plus the remainder carried so far) into whole counts now, rounded to the
