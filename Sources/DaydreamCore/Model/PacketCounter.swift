@@ -6,13 +6,16 @@ public struct PacketCounter: Sendable {
 
     public init() {}
 
-    /// Counts a packet with `sequence`, and the packets missing before it.
+    /// Counts a packet with `sequence`, and the packets missing before it. Inlined: it runs on
+    /// every packet, and the call cost as much as the count.
+    @inline(__always)
     public mutating func count(sequence: UInt8) {
         statistics.received += 1
         if let last = lastSequence {
-            // The 5-bit counter wraps at 32; a repeat counts as nothing lost.
-            let gap = (Int(sequence) - Int(last) - 1 + 32) % 32
-            if gap != 31 { statistics.lost += gap }
+            // The 5-bit counter wraps at 32 (the difference modulo 32 is its low 5 bits); a repeat
+            // counts as nothing lost.
+            let gap = (sequence &- last &- 1) & 31
+            if gap != 31 { statistics.lost += Int(gap) }
         }
         lastSequence = sequence
     }
