@@ -47,14 +47,14 @@ public struct ControllerPadMapper: Sendable {
         pad.home = buttons.contains(.home)
 
         if packet.isTouching {
-            if !wasTouching { pad.touch1.id &+= 1 }
+            countTouch(packet)
             pad.touch1.isActive = true
             pad.touch1.x = Self.scale(packet.touchX, to: Self.touchMaximum.x)
             pad.touch1.y = Self.scale(packet.touchY, to: Self.touchMaximum.y)
         } else {
             pad.touch1.isActive = false
+            wasTouching = false
         }
-        wasTouching = packet.isTouching
 
         let acceleration = packet.acceleration
         // Negated as integers, so a zero stays +0 (no -0 on the wire).
@@ -70,6 +70,24 @@ public struct ControllerPadMapper: Sendable {
             roll: Float(Double(-Int(gyro.z)) * Self.degreesPerSecondPerCount)
         )
         return pad
+    }
+
+    /// Notes a packet no client is sent, without mapping it: the packet counter and the touch's id
+    /// move on as if it had been (a client sees every packet counted, and a new touch as new).
+    /// The motion timestamp needs no note: the next `update` counts the time between from the
+    /// controller's clock, its wraps from the arrival times.
+    @inline(__always)
+    public mutating func skip(_ packet: DaydreamPacket) {
+        pad.packetCounter &+= 1
+        countTouch(packet)
+    }
+
+    /// A new id when the finger lands: on a packet that touches after one that did not.
+    @inline(__always)
+    private mutating func countTouch(_ packet: DaydreamPacket) {
+        let touching = packet.isTouching
+        if touching && !wasTouching { pad.touch1.id &+= 1 }
+        wasTouching = touching
     }
 
     /// The last state, marked inactive: what a slot whose controller is away sends.

@@ -64,8 +64,8 @@ public final class DSUServer {
     @exclusivity(unchecked) private var clients = DSUClientTable(
         capacity: DSUServer.maximumClients, capacityPerAddress: DSUServer.maximumClientsPerAddress,
         lifetime: DSUServer.subscriptionLifetime, confirmationDelay: DSUServer.confirmationDelay)
-    // Read on every packet, as is `clients`; unchecked, they skip the run-time exclusivity checks
-    // (with the slot's own below, about 230 instructions a packet). No access can overlap
+    // Read on every packet, as is `clients` (a slot's fields are changed in place); unchecked, they
+    // skip the run-time exclusivity checks (about 230 instructions a packet). No access can overlap
     // another: both are private, everything runs on the main thread, and nothing the server calls
     // while it holds one (the pad mapper, the client table's own methods, the socket) reaches back.
     @exclusivity(unchecked) private var slots: [Slot] = []
@@ -77,20 +77,21 @@ public final class DSUServer {
     /// Whether a fifth controller was turned away (logged once).
     private var warnedSlotsFull = false
 
-    /// One controller's slot.
-    final class Slot {
+    /// One controller's slot. A value changed in place in `slots`: the packet path reads it
+    /// without a retain and a release.
+    struct Slot {
         let address: String
         let mac: DSUMACAddress
-        // Unchecked like the server's `slots`: only the server touches them, one at a time.
-        @exclusivity(unchecked) var connected = false
-        @exclusivity(unchecked) var battery: DSUControllerInfo.Battery = .notApplicable
-        @exclusivity(unchecked) var mapper = ControllerPadMapper()
+        var connected = false
+        var battery: DSUControllerInfo.Battery = .notApplicable
+        var mapper = ControllerPadMapper()
         /// The one consumer that feeds this slot, whichever feed it is attached to.
-        var feed: SlotFeed?
+        let feed: SlotFeed
 
-        init(address: String) {
+        init(address: String, feed: SlotFeed) {
             self.address = address
             mac = DSUMACAddress(bluetoothAddress: address) ?? .none
+            self.feed = feed
         }
 
         /// What a controller-info request is shown for this slot, numbered `number`.
@@ -124,7 +125,7 @@ public final class DSUServer {
 
     isolated deinit {
         watch?.cancel()
-        for slot in slots { slot.feed?.serverGone() }
+        for slot in slots { slot.feed.serverGone() }
         receiveBuffer.deallocate()
         sendBuffer.deallocate()
     }
@@ -159,8 +160,7 @@ public final class DSUServer {
             }
             return nil
         }
-        let slot = Slot(address: address)
-        slot.feed = SlotFeed(server: self, slot: slots.count)
+        let slot = Slot(address: address, feed: SlotFeed(server: self, slot: slots.count))
         slots.append(slot)
         return slot.feed
     }
@@ -186,25 +186,30 @@ public final class DSUServer {
 
     /// Sends the packet's state to every client subscribed to `slot`. A packet means the link is
     /// up, whether or not the feed said so before this consumer was attached.
+    ///
+    /// The packet is mapped and encoded only when a client is sent it: with nobody subscribed
+    /// (DSU on, no emulator running) the slot only counts it.
     func receive(_ packet: DaydreamPacket, slot: Int, at time: MonotonicTime) {
-        let held = slots[slot]
-        held.connected = true
-        let pad = held.mapper.update(with: packet, receivedAt: time)
-        let info = held.info(number: slot)
-        let now = clock.now
+        slots[slot].connected = true
         var encoded = false
-        // By index: the table is changed in place (an unconfirmed client's credit), never copied.
-        for index in clients.clients.indices where clients.clients[index].wants(slot: slot, mac: held.mac, at: now) {
-            guard clients.takesMessage(at: index) else {
-                statistics.withheld += 1
-                continue
+        if !clients.clients.isEmpty {
+            let now = clock.now
+            let mac = slots[slot].mac
+            // By index: the table is changed in place (an unconfirmed client's credit), never copied.
+            for index in clients.clients.indices where clients.clients[index].wants(slot: slot, mac: mac, at: now) {
+                guard clients.takesMessage(at: index) else {
+                    statistics.withheld += 1
+                    continue
+                }
+                if !encoded {
+                    let pad = slots[slot].mapper.update(with: packet, receivedAt: time)
+                    DSUReply.encodeControllerData(slots[slot].info(number: slot), pad, serverID: serverID, into: sendBuffer)
+                    encoded = true
+                }
+                send(length: DSUReply.controllerDataLength, to: clients.clients[index].peer)
             }
-            if !encoded {
-                DSUReply.encodeControllerData(info, pad, serverID: serverID, into: sendBuffer)
-                encoded = true
-            }
-            send(length: DSUReply.controllerDataLength, to: clients.clients[index].peer)
         }
+        if !encoded { slots[slot].mapper.skip(packet) }
     }
 
     func linkChanged(slot: Int, connected: Bool) {

@@ -93,6 +93,33 @@ import Timebase
         #expect(later - afterWrap == 2_058_000)
     }
 
+    /// Packets no client is sent are only counted: the next one mapped reads as if every one had
+    /// been (the counter, a touch begun meanwhile as a new id, the time from the controller's clock).
+    @Test func skippedPacketsCountAsIfMapped() {
+        var mapped = ControllerPadMapper()
+        var skipping = ControllerPadMapper()
+        // 40 packets 16 ms apart: a touch, a lift, a new touch; the second mapper maps the first and last only.
+        var packets: [(DaydreamPacket, MonotonicTime)] = []
+        for tick in 0..<40 {
+            let finger: UInt8 = tick < 10 || tick > 20 ? 100 : 0
+            let packet = DaydreamPacket(time: UInt16(tick * 16 % 512), touchX: finger, touchY: finger)
+            packets.append((packet, MonotonicTime.seconds(5) + TimeSpan.milliseconds(Int64(tick * 16))))
+        }
+        var every: [DSUPadState] = []
+        for (packet, time) in packets { every.append(mapped.update(with: packet, receivedAt: time)) }
+        let first = skipping.update(with: packets[0].0, receivedAt: packets[0].1)
+        for (packet, _) in packets.dropFirst().dropLast() { skipping.skip(packet) }
+        let last = skipping.update(with: packets[39].0, receivedAt: packets[39].1)
+        #expect(first.packetCounter == 1 && last.packetCounter == 40)
+        #expect(every[39].packetCounter == 40)
+        #expect(last.touch1.id == every[39].touch1.id && last.touch1.id == first.touch1.id &+ 1)
+        #expect(last.motionTimestamp - first.motionTimestamp == 39 * 16_000)
+        #expect(last.motionTimestamp == every[39].motionTimestamp)
+        let mappedLast = every[39]
+        #expect(last.touch1.x == mappedLast.touch1.x)
+        #expect(last.acceleration.y == mappedLast.acceleration.y)
+    }
+
     @Test func batteryCodes() {
         #expect(DSUControllerInfo.Battery(percent: nil) == .notApplicable)
         #expect(DSUControllerInfo.Battery(percent: 100) == .full)
