@@ -86,7 +86,7 @@ public struct TOMLValue: Sendable, Equatable {
     }
 }
 
-/// A key of a TOML table, its value, and where the key is written.
+/// A key of a TOML table, its value, and where the key is written; only the parser makes one.
 public struct TOMLEntry: Sendable, Equatable {
     /// The key, unquoted.
     public var key: String
@@ -94,13 +94,6 @@ public struct TOMLEntry: Sendable, Equatable {
     public var keyPosition: SourcePosition
     /// The value.
     public var value: TOMLValue
-
-    /// An entry `key = value`, the key written at `keyPosition`.
-    public init(key: String, keyPosition: SourcePosition, value: TOMLValue) {
-        self.key = key
-        self.keyPosition = keyPosition
-        self.value = value
-    }
 }
 
 /// A TOML table: its entries in the order the text gives them.

@@ -1,4 +1,4 @@
-/// A kernel input event code resolved by name.
+/// A kernel input event code resolved by name; only `EventCodeNames.resolve` makes one.
 public struct NamedEventCode: Hashable, Sendable, CustomStringConvertible {
     /// The event type, e.g. `EV_KEY`.
     public var type: UInt16
@@ -6,13 +6,6 @@ public struct NamedEventCode: Hashable, Sendable, CustomStringConvertible {
     public var code: UInt16
     /// The name as it was looked up (an alias such as `BTN_A` stays as written).
     public var name: String
-
-    /// An event code; `name` is the name it was found by.
-    public init(type: UInt16, code: UInt16, name: String) {
-        self.type = type
-        self.code = code
-        self.name = name
-    }
 
     public var description: String { name }
 }
