@@ -6,15 +6,7 @@ enum CalibrateCommand: Subcommand {
     static let name = "calibrate"
     static let abstract = "Measure the gyro's bias while the controller lies still; applied from then on."
     static let operands = "[ADDRESS]"
-    /// The options, declared once for the scanner, the usage line and the help.
-    enum Option {
-        static let socket = CommandOption.value(
-            "--socket", named: "PATH",
-            help: "The daemon's control socket (default: $XDG_RUNTIME_DIR/daydream-bridge/control for a daemon started by "
-                + "the user, then /run/daydream-bridge/control for the system service).")
-    }
-
-    static let options = [Option.socket]
+    static let options = [CommandOption.controlSocket]
     static let discussion = """
     Put the controller down on something still: the running bridge averages
     its gyro over 2 seconds, shows the progress, and from then on takes that
@@ -37,8 +29,7 @@ enum CalibrateCommand: Subcommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try scan(arguments)
         guard options.positionals.count <= 1 else { throw UsageError("calibrate takes one ADDRESS at most") }
-        let paths = options.value(Option.socket).map { [$0] }
-            ?? ControlSocketPath.candidatesForClient(environment: ControlSocketPath.processEnvironment())
+        let paths = options.controlSocketPaths
         var failed = false
         let reply: ControlReply
         do {

@@ -14,16 +14,13 @@ enum FollowFocusCommand: Subcommand {
     static let abstract = "Tell the running bridge which application has the focus (profiles with 'applications' follow it)."
     /// The options, declared once for the scanner, the usage line and the help.
     enum Option {
-        static let socket = CommandOption.value(
-            "--socket", named: "PATH",
-            help: "The daemon's control socket (default: as 'profile' finds it).")
         static let print = CommandOption.flag(
             "--print", help: "Print each focus change and the profile the rules give it, instead of telling the bridge.")
         static let config = CommandOption.value(
             "--config", named: "FILE", help: "With --print: the config whose rules to show (default: the lookup, as 'run' does).")
     }
 
-    static let options = [Option.socket, Option.print, Option.config]
+    static let options = [CommandOption.controlSocket, Option.print, Option.config]
     static let discussion = """
     Runs in the desktop session (the user unit daydream-bridge-focus.service
     starts it with the graphical session) and listens for focus changes,
@@ -77,8 +74,7 @@ enum FollowFocusCommand: Subcommand {
             }
             report = { focus in printOut(FocusLine.text(focus, configuration: configuration)) }
         } else {
-            let teller = FocusTeller(paths: options.value(Option.socket).map { [$0] }
-                ?? ControlSocketPath.candidatesForClient(environment: ControlSocketPath.processEnvironment()))
+            let teller = FocusTeller(paths: options.controlSocketPaths)
             report = { teller.tell($0) }
         }
         var status = ExitCode.success

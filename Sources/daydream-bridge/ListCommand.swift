@@ -8,12 +8,7 @@ import EventLoop
 enum ListCommand: Subcommand {
     static let name = "list"
     static let abstract = "List the Daydream controllers BlueZ knows: connected, paired, battery, firmware, profile."
-    /// The options, declared once for the scanner, the usage line and the help.
-    enum Option {
-        static let socket = CommandOption.value("--socket", named: "PATH", help: "The running bridge's control socket (default: as for 'profile').")
-    }
-
-    static let options = [Option.socket]
+    static let options = [CommandOption.controlSocket]
     static let discussion = """
     One line per controller: address, name, whether it is connected and
     paired, for a connected controller its battery level and firmware
@@ -51,7 +46,7 @@ enum ListCommand: Subcommand {
             }
         }
         context.run(until: { outstanding == 0 }, timeout: .seconds(10))
-        let profiles = runningProfiles(socket: options.value(Option.socket))
+        let profiles = runningProfiles(paths: options.controlSocketPaths)
         let header = ["ADDRESS", "NAME", "CONNECTED", "PAIRED", "BATTERY", "FIRMWARE", "PROFILE"]
         var rows = [header]
         for device in controllers {
@@ -76,8 +71,7 @@ enum ListCommand: Subcommand {
 /// Each controller's profile in the running bridge, by upper-case address, from its control
 /// socket's `status` (lines `ADDRESS: PROFILE, LINK`); empty when no bridge answers.
 @MainActor
-private func runningProfiles(socket: String?) -> [String: String] {
-    let paths = socket.map { [$0] } ?? ControlSocketPath.candidatesForClient(environment: ControlSocketPath.processEnvironment())
+private func runningProfiles(paths: [String]) -> [String: String] {
     guard let reply = try? ControlClient.send(.status, paths: paths), reply.succeeded else { return [:] }
     var profiles: [String: String] = [:]
     for line in reply.details {

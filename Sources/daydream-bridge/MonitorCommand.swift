@@ -13,10 +13,9 @@ enum MonitorCommand: Subcommand {
     enum Option {
         static let replay = CommandOption.value(
             "--replay", named: "FILE", help: "Show a recording (made with 'record') at its own speed instead of a live controller.")
-        static let verbose = CommandOption.flag("-v", "--verbose", help: "Log debug details.")
     }
 
-    static let options = [Option.replay, Option.verbose]
+    static let options = [Option.replay, CommandOption.verbose]
     static let discussion = """
     Draws the touchpad as a circle with the finger's dot, the buttons (lit
     while down; the rim turns to '*' while the pad is clicked), orientation
@@ -36,7 +35,7 @@ enum MonitorCommand: Subcommand {
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try scan(arguments)
-        Logger.configure(verbose: options.flag(Option.verbose))
+        Logger.configure(verbose: options.flag(.verbose))
         guard options.positionals.count <= 1 else { throw UsageError("monitor takes at most one ADDRESS") }
         let terminal = Terminal()
         guard terminal.isTerminal else {

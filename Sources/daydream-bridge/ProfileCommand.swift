@@ -10,13 +10,9 @@ enum ProfileCommand: Subcommand {
         static let next = CommandOption.flag(
             "--next", help: "Switch to the next profile in the config's order (as SIGUSR1 to the daemon does).", listedInUsage: false)
         static let controller = CommandOption.value("--controller", named: "ADDRESS", help: "Switch only this controller.")
-        static let socket = CommandOption.value(
-            "--socket", named: "PATH",
-            help: "The daemon's control socket (default: $XDG_RUNTIME_DIR/daydream-bridge/control for a daemon started by "
-                + "the user, then /run/daydream-bridge/control for the system service).")
     }
 
-    static let options = [Option.next, Option.controller, Option.socket]
+    static let options = [Option.next, Option.controller, CommandOption.controlSocket]
     static let discussion = """
     With NAME, switches every controller to that profile; controllers that
     connect later start in it too. Every key and button held is released
@@ -50,7 +46,7 @@ enum ProfileCommand: Subcommand {
         case (nil, false): request = .status
         case (_?, true): throw UsageError("give a profile NAME or --next, not both")
         }
-        guard let reply = send(request, paths: socketPaths(options)) else { return ExitCode.failure }
+        guard let reply = send(request, paths: options.controlSocketPaths) else { return ExitCode.failure }
         for line in reply.details { printOut(line) }
         return ExitCode.success
     }
@@ -65,7 +61,7 @@ enum ProfileCommand: Subcommand {
         guard !options.flag(Option.next), options.value(Option.controller) == nil else {
             throw UsageError("--next and --controller cannot be used with a COMMAND")
         }
-        let paths = socketPaths(options)
+        let paths = options.controlSocketPaths
         // The profile to come back to; without a daemon, the command runs anyway.
         let previous = send(.activeProfile, paths: paths)?.details.first
         if previous != nil { _ = send(.profile(name: name, address: nil), paths: paths) }
@@ -74,11 +70,6 @@ enum ProfileCommand: Subcommand {
             _ = send(.profile(name: previous, address: nil), paths: paths)
         }
         return status
-    }
-
-    private static func socketPaths(_ options: OptionScanner) -> [String] {
-        options.value(Option.socket).map { [$0] }
-            ?? ControlSocketPath.candidatesForClient(environment: ControlSocketPath.processEnvironment())
     }
 
     /// The daemon's answer; nil, with the reason printed, when none answers or it refused.

@@ -17,10 +17,9 @@ enum RecordCommand: Subcommand {
     /// The options, declared once for the scanner, the usage line and the help.
     enum Option {
         static let duration = CommandOption.value("--duration", named: "SECONDS", help: "Stop after this long (from the first packet on).")
-        static let verbose = CommandOption.flag("-v", "--verbose", help: "Log debug details.")
     }
 
-    static let options = [Option.duration, Option.verbose]
+    static let options = [Option.duration, CommandOption.verbose]
     static let discussion = """
     Waits for a paired controller to connect (ADDRESS, or the first one), then
     writes its device information and every packet with the time it arrived,
@@ -38,7 +37,7 @@ enum RecordCommand: Subcommand {
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try scan(arguments)
-        Logger.configure(verbose: options.flag(Option.verbose))
+        Logger.configure(verbose: options.flag(.verbose))
         Logger.adoptLibraryLog()
         guard let path = options.positionals.first else { throw UsageError("record needs a FILE") }
         guard options.positionals.count <= 2 else { throw UsageError("record takes a FILE and at most one ADDRESS") }

@@ -26,7 +26,6 @@ enum RunCommand: Subcommand {
             help: "Use this config instead of the lookup ($XDG_CONFIG_HOME/daydream-bridge/config.toml, then "
                 + "/etc/daydream-bridge/config.toml, then the built-in default).")
         static let profile = CommandOption.value("--profile", named: "NAME", help: "Start every controller in this profile.")
-        static let verbose = CommandOption.flag("-v", "--verbose", help: "Log debug details.")
         static let socket = CommandOption.value(
             "--socket", named: "PATH",
             help: "The control socket for 'profile' and 'list' (default: $RUNTIME_DIRECTORY/control under the system unit, "
@@ -52,7 +51,7 @@ enum RunCommand: Subcommand {
     }
 
     static let options = [
-        Option.pair, Option.config, Option.profile, Option.verbose, Option.socket, Option.replay, Option.printEvents,
+        Option.pair, Option.config, Option.profile, CommandOption.verbose, Option.socket, Option.replay, Option.printEvents,
         Option.writeEvents, Option.dsu, Option.bus,
     ]
     static let discussion = """
@@ -77,7 +76,7 @@ enum RunCommand: Subcommand {
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try scan(arguments)
-        Logger.configure(verbose: options.flag(Option.verbose))
+        Logger.configure(verbose: options.flag(.verbose))
         Logger.adoptLibraryLog()
         guard options.positionals.isEmpty else { throw UsageError("unexpected argument '\(options.positionals[0])'") }
         if options.flag(Option.pair), options.value(Option.replay) != nil {

@@ -16,15 +16,13 @@ enum UICommand: Subcommand {
             "--listen", named: "ADDRESS:PORT",
             help: "Where to serve the page (default 127.0.0.1:7355; port 0 picks a free one). Another address than loopback is warned about.")
         static let config = CommandOption.value("--config", named: "FILE", help: "The config to edit (default: the lookup, as 'run' does).")
-        static let socket = CommandOption.value(
-            "--socket", named: "PATH", help: "The running bridge's control socket (default: as 'profile' finds it).")
         static let replay = CommandOption.value(
             "--replay", named: "FILE",
             help: "Play a recording (made with 'record') round and round in a bridge of the page's own, instead of watching the running one.")
         static let noOpen = CommandOption.flag("--no-open", help: "Print the page's address only; do not run xdg-open.")
     }
 
-    static let options = [Option.listen, Option.config, Option.socket, Option.replay, Option.noOpen]
+    static let options = [Option.listen, Option.config, CommandOption.controlSocket, Option.replay, Option.noOpen]
     static let discussion = """
     Runs in the user's session, as the user whose config it edits, and
     prints the page's address with a random token; every request needs the
@@ -69,7 +67,7 @@ enum UICommand: Subcommand {
             case .builtIn: nil
             }
         }()
-        if options.value(Option.replay) != nil, options.value(Option.socket) != nil {
+        if options.value(Option.replay) != nil, options.value(.controlSocket) != nil {
             throw UsageError("--replay and --socket cannot be used together")
         }
         do {
@@ -85,8 +83,7 @@ enum UICommand: Subcommand {
                 }
             }
             defer { replay?.stop() }
-            let socketPaths = replay.map { [$0.socketPath] } ?? options.value(Option.socket).map { [$0] }
-                ?? ControlSocketPath.candidatesForClient(environment: ControlSocketPath.processEnvironment())
+            let socketPaths = replay.map { [$0.socketPath] } ?? options.controlSocketPaths
             let api = EditorAPI(files: files, configPath: configPath, socketPaths: socketPaths, reactor: reactor)
             // The rules need the port the kernel chose for port 0: known once the server listens.
             let rules = RulesHolder()
