@@ -31,15 +31,9 @@ enum CalibrateCommand: Subcommand {
         guard options.positionals.count <= 1 else { throw UsageError("calibrate takes one ADDRESS at most") }
         let paths = options.controlSocketPaths
         var failed = false
-        let reply: ControlReply
-        do {
-            reply = try ControlClient.stream(.calibrate(address: options.positionals.first), paths: paths, silence: silence) { line in
-                if line.contains(": failed: ") { failed = true }
-                printOut(line)
-            }
-        } catch {
-            printError("Error: \(error)")
-            return ExitCode.failure
+        let reply = try ControlClient.stream(.calibrate(address: options.positionals.first), paths: paths, silence: silence) { line in
+            if line.contains(": failed: ") { failed = true }
+            printOut(line)
         }
         guard reply.succeeded else {
             printError("Error: \(reply.message)")

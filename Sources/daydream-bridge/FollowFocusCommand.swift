@@ -43,13 +43,7 @@ enum FollowFocusCommand: Subcommand {
         guard options.positionals.isEmpty else { throw UsageError("unexpected argument '\(options.positionals[0])'") }
         let printing = options.flag(Option.print)
         if options.value(Option.config) != nil, !printing { throw UsageError("--config goes with --print") }
-        let reactor: Reactor
-        do {
-            reactor = try Reactor()
-        } catch {
-            printError("Error: \(error)")
-            return ExitCode.failure
-        }
+        let reactor = try Reactor()
         let source: any FocusSource
         do {
             source = try FocusSourceChoice.source(environment: FocusSourceChoice.processEnvironment(), reactor: reactor)

@@ -53,13 +53,8 @@ enum MappingCommand: Subcommand {
             printError("Error: \(loaded.source) has no gamepad: no profile emits gamepad codes")
             return ExitCode.failure
         }
-        do {
-            let description = try DeviceLayout.description(for: .gamepad, capabilities: codes, gamepadIdentity: identity)
-            printOut(GameControllerMapping.line(for: description))
-            return ExitCode.success
-        } catch {
-            printError("Error: \(error)")
-            return ExitCode.failure
-        }
+        let description = try DeviceLayout.description(for: .gamepad, capabilities: codes, gamepadIdentity: identity)
+        printOut(GameControllerMapping.line(for: description))
+        return ExitCode.success
     }
 }

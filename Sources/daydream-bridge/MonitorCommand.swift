@@ -45,7 +45,7 @@ enum MonitorCommand: Subcommand {
         }
         guard let path = options.value(Option.replay) else {
             let wanted = try options.positionals.first.map(BlueZCommandContext.address)
-            return live(terminal: terminal, address: wanted)
+            return try live(terminal: terminal, address: wanted)
         }
         let recording: RecordingFileReader
         do {
@@ -56,17 +56,12 @@ enum MonitorCommand: Subcommand {
         }
         let player = RecordingPlayer(entries: recording)
         let model = MonitorModel(feed: player.feed, source: "replay \(path)")
-        do {
-            let reactor = try Reactor()
-            let app = try MonitorApp(model: model, terminal: terminal, reactor: reactor)
-            let source = MonitorReplaySource(player: player, app: app, reactor: reactor)
-            try app.start()
-            source.start()
-            reactor.run()
-        } catch {
-            printError("Error: \(error)")
-            return ExitCode.failure
-        }
+        let reactor = try Reactor()
+        let app = try MonitorApp(model: model, terminal: terminal, reactor: reactor)
+        let source = MonitorReplaySource(player: player, app: app, reactor: reactor)
+        try app.start()
+        source.start()
+        reactor.run()
         return ExitCode.success
     }
 
@@ -74,43 +69,38 @@ enum MonitorCommand: Subcommand {
     /// `watch` stream when one answers, else through BlueZ. Log lines would scribble over the
     /// screen, so the newest one is shown as the status line instead.
     @MainActor
-    private static func live(terminal: Terminal, address: String?) -> Int32 {
+    private static func live(terminal: Terminal, address: String?) throws -> Int32 {
         let paths = ControlSocketPath.candidatesForClient(environment: ControlSocketPath.processEnvironment())
-        do {
-            let reactor = try Reactor()
-            if let bridged = try throughBridge(terminal: terminal, address: address, paths: paths, reactor: reactor) { return bridged }
-            let model = MonitorModel(feed: nil, source: "live")
-            let app = try MonitorApp(model: model, terminal: terminal, reactor: reactor)
-            var managerOptions = DaydreamControllerManager.Options()
-            managerOptions.makesControllerModels = false  // the monitor's model consumes the packets itself
-            let manager = try DaydreamControllerManager(reactor: reactor, options: managerOptions, log: Logger.librarySink)
-            manager.announceProblemsWithAdvice()
-            // The log sink is global: it must not keep the model (and through it the controller and
-            // the loop) alive after this view ends, so it holds the model weakly and is put back on return.
-            let previousSink = Logger.sink
-            defer { Logger.sink = previousSink }
-            Logger.style = .terminal
-            Logger.sink = { [weak model] text in
-                model?.message = text.split(separator: "\n").last.map { String($0.dropFirst("daydream-bridge: ".count)) }
-            }
-            Logger.adoptLibraryLog()
-            manager.feedConnected = { feed in
-                guard model.feed == nil, address == nil || feed.address.uppercased() == address else { return }
-                model.message = nil
-                model.attach(feed)
-            }
-            manager.problemHandler = { model.message = $0.advice }
-            let daemon = MonitorDaemonPoller(model: model, paths: paths, reactor: reactor)
-            try app.start()
-            manager.start()
-            daemon.start()
-            reactor.run()
-            daemon.stop()
-            manager.stop()
-        } catch {
-            printError("Error: \(error)")
-            return ExitCode.failure
+        let reactor = try Reactor()
+        if let bridged = try throughBridge(terminal: terminal, address: address, paths: paths, reactor: reactor) { return bridged }
+        let model = MonitorModel(feed: nil, source: "live")
+        let app = try MonitorApp(model: model, terminal: terminal, reactor: reactor)
+        var managerOptions = DaydreamControllerManager.Options()
+        managerOptions.makesControllerModels = false  // the monitor's model consumes the packets itself
+        let manager = try DaydreamControllerManager(reactor: reactor, options: managerOptions, log: Logger.librarySink)
+        manager.announceProblemsWithAdvice()
+        // The log sink is global: it must not keep the model (and through it the controller and
+        // the loop) alive after this view ends, so it holds the model weakly and is put back on return.
+        let previousSink = Logger.sink
+        defer { Logger.sink = previousSink }
+        Logger.style = .terminal
+        Logger.sink = { [weak model] text in
+            model?.message = text.split(separator: "\n").last.map { String($0.dropFirst("daydream-bridge: ".count)) }
         }
+        Logger.adoptLibraryLog()
+        manager.feedConnected = { feed in
+            guard model.feed == nil, address == nil || feed.address.uppercased() == address else { return }
+            model.message = nil
+            model.attach(feed)
+        }
+        manager.problemHandler = { model.message = $0.advice }
+        let daemon = MonitorDaemonPoller(model: model, paths: paths, reactor: reactor)
+        try app.start()
+        manager.start()
+        daemon.start()
+        reactor.run()
+        daemon.stop()
+        manager.stop()
         return ExitCode.success
     }
 

@@ -44,13 +44,7 @@ enum RecordCommand: Subcommand {
         let wanted = try options.positionals.dropFirst().first.map(BlueZCommandContext.address)
         let duration = try BlueZCommandContext.timeout(options.value(Option.duration), default: nil)
         let context = try BlueZCommandContext()
-        let writer: RecordingWriter
-        do {
-            writer = try RecordingWriter(path: path)
-        } catch {
-            printError("Error: \(error)")
-            return ExitCode.failure
-        }
+        let writer = try RecordingWriter(path: path)
         var managerOptions = DaydreamControllerManager.Options()
         managerOptions.makesControllerModels = false  // the writer consumes the packets itself
         let manager = DaydreamControllerManager(

@@ -64,37 +64,32 @@ enum ReplayCommand: Subcommand {
             throw UsageError(ConfigurationChoice.unknownProfile(profile, in: loaded))
         }
         Logger.debug("replaying \(path) with \(loaded.source)")
-        do {
-            if options.flag(Option.uinput) {
-                let devices = try VirtualDeviceSet(
-                    capabilities: loaded.configuration.capabilities, gamepadIdentity: loaded.configuration.gamepadIdentity
-                )
-                for line in devices.summary { Logger.info("created \(line)") }
-                devices.label = "replay"
-                play(recording, loaded.configuration, profile, devices, fast: options.flag(Option.fast))
-                do {
-                    try devices.releaseAll(at: .zero)
-                } catch {
-                    Logger.error("replay: \(error)")
-                }
-                if let failure = recording.failure {
-                    printError(failure)
-                    return ExitCode.failure
-                }
-            } else {
-                let printer = try EventLineSink(
-                    capabilities: loaded.configuration.capabilities, gamepadIdentity: loaded.configuration.gamepadIdentity
-                )
-                play(recording, loaded.configuration, profile, printer, fast: options.flag(Option.fast))
-                if let failure = recording.failure {
-                    printError(failure)
-                    return ExitCode.failure
-                }
-                if printer.refused > 0 { return ExitCode.failure }
+        if options.flag(Option.uinput) {
+            let devices = try VirtualDeviceSet(
+                capabilities: loaded.configuration.capabilities, gamepadIdentity: loaded.configuration.gamepadIdentity
+            )
+            for line in devices.summary { Logger.info("created \(line)") }
+            devices.label = "replay"
+            play(recording, loaded.configuration, profile, devices, fast: options.flag(Option.fast))
+            do {
+                try devices.releaseAll(at: .zero)
+            } catch {
+                Logger.error("replay: \(error)")
             }
-        } catch {
-            printError("Error: \(error)")
-            return ExitCode.failure
+            if let failure = recording.failure {
+                printError(failure)
+                return ExitCode.failure
+            }
+        } else {
+            let printer = try EventLineSink(
+                capabilities: loaded.configuration.capabilities, gamepadIdentity: loaded.configuration.gamepadIdentity
+            )
+            play(recording, loaded.configuration, profile, printer, fast: options.flag(Option.fast))
+            if let failure = recording.failure {
+                printError(failure)
+                return ExitCode.failure
+            }
+            if printer.refused > 0 { return ExitCode.failure }
         }
         return ExitCode.success
     }

@@ -83,13 +83,7 @@ enum RunCommand: Subcommand {
             throw UsageError("--pair and --replay cannot be used together")
         }
         // The loop first: its signalfd needs the signals blocked before any other thread starts.
-        let reactor: Reactor
-        do {
-            reactor = try Reactor()
-        } catch {
-            printError("Error: \(error)")
-            return ExitCode.failure
-        }
+        let reactor = try Reactor()
         Reactor.ignoreBrokenPipe()
         let loaded: LoadedConfig
         do {

@@ -14,8 +14,9 @@ protocol Subcommand {
     static var discussion: String { get }
     /// Paragraphs after the options (signals, keys, exit status); empty for none.
     static var notes: String { get }
-    /// Runs the command with the arguments after its name. Throws `UsageError`
-    /// for a bad command line; returns the exit code otherwise.
+    /// Runs the command with the arguments after its name and returns the exit code. Throws
+    /// `UsageError` for a bad command line (printed with the usage, exit 64); any other error is
+    /// printed as `Error: ...` with exit status 1, so a command need not catch it to say so.
     @MainActor static func run(_ arguments: [String]) throws -> Int32
 }
 

@@ -70,53 +70,40 @@ enum UICommand: Subcommand {
         if options.value(Option.replay) != nil, options.value(.controlSocket) != nil {
             throw UsageError("--replay and --socket cannot be used together")
         }
-        do {
-            let reactor = try Reactor()
-            Reactor.ignoreBrokenPipe()
-            var replay: EditorReplay?
-            if let recording = options.value(Option.replay) {
-                do {
-                    replay = try EditorReplay(recordingPath: recording, configPath: configPath, reactor: reactor)
-                } catch {
-                    printError("Error: \(error)")
-                    return ExitCode.failure
-                }
-            }
-            defer { replay?.stop() }
-            let socketPaths = replay.map { [$0.socketPath] } ?? options.controlSocketPaths
-            let api = EditorAPI(files: files, configPath: configPath, socketPaths: socketPaths, reactor: reactor)
-            // The rules need the port the kernel chose for port 0: known once the server listens.
-            let rules = RulesHolder()
-            let server = try HTTPServer(listening: address, reactor: reactor) { request in
-                guard let access = rules.access else { return .response(.text(503, "starting")) }
-                if let refusal = access.refusal(of: request) { return .response(Self.guarded(refusal)) }
-                let answer = api.answer(request)
-                guard case .response(var response) = answer else { return answer }
-                if let cookie = access.cookie(for: request) { response.headers.append(("Set-Cookie", cookie)) }
-                return .response(Self.guarded(response))
-            }
-            rules.access = PageAccess(address: server.address, token: token)
-            defer { server.stop() }
-            if !address.isLoopback {
-                printError("Warning: serving on \(server.address), which other machines may reach; the token is all that guards it")
-            }
-            let url = "http://\(server.address)/?token=\(token)"
-            printOut("Open \(url)")
-            if !options.flag(Option.noOpen) { openInBrowser(url) }
-            // The replay's bridge stops the loop on these itself.
-            if replay == nil {
-                for signal in [SIGINT, SIGTERM] {
-                    try reactor.handleSignal(signal) { _ in reactor.stop() }
-                }
-            }
-            reactor.run()
-        } catch let error as HTTPServerError {
-            printError("Error: \(error)")
-            return ExitCode.failure
-        } catch {
-            printError("Error: \(error)")
-            return ExitCode.failure
+        let reactor = try Reactor()
+        Reactor.ignoreBrokenPipe()
+        var replay: EditorReplay?
+        if let recording = options.value(Option.replay) {
+            replay = try EditorReplay(recordingPath: recording, configPath: configPath, reactor: reactor)
         }
+        defer { replay?.stop() }
+        let socketPaths = replay.map { [$0.socketPath] } ?? options.controlSocketPaths
+        let api = EditorAPI(files: files, configPath: configPath, socketPaths: socketPaths, reactor: reactor)
+        // The rules need the port the kernel chose for port 0: known once the server listens.
+        let rules = RulesHolder()
+        let server = try HTTPServer(listening: address, reactor: reactor) { request in
+            guard let access = rules.access else { return .response(.text(503, "starting")) }
+            if let refusal = access.refusal(of: request) { return .response(Self.guarded(refusal)) }
+            let answer = api.answer(request)
+            guard case .response(var response) = answer else { return answer }
+            if let cookie = access.cookie(for: request) { response.headers.append(("Set-Cookie", cookie)) }
+            return .response(Self.guarded(response))
+        }
+        rules.access = PageAccess(address: server.address, token: token)
+        defer { server.stop() }
+        if !address.isLoopback {
+            printError("Warning: serving on \(server.address), which other machines may reach; the token is all that guards it")
+        }
+        let url = "http://\(server.address)/?token=\(token)"
+        printOut("Open \(url)")
+        if !options.flag(Option.noOpen) { openInBrowser(url) }
+        // The replay's bridge stops the loop on these itself.
+        if replay == nil {
+            for signal in [SIGINT, SIGTERM] {
+                try reactor.handleSignal(signal) { _ in reactor.stop() }
+            }
+        }
+        reactor.run()
         return ExitCode.success
     }
 
