@@ -71,19 +71,15 @@ public final class ControlQuery {
 
     private func readAvailable() {
         guard let descriptor = connection?.rawValue else { return }
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count > 0 {
-                bytes += chunk[0..<count]
-                continue
-            }
-            if count < 0, errno == EINTR { continue }
-            if count < 0, errno == EAGAIN || errno == EWOULDBLOCK { return }
-            if count < 0 { return finish(.failure(.failed(call: "read", path: path, code: errno))) }
+        switch drainSocket(descriptor, chunkSize: 4096, into: { bytes += $0 }) {
+        case .wouldBlock:
+            return
+        case .failed(let code):
+            finish(.failure(.failed(call: "read", path: path, code: code)))
+        case .closed:
             // The daemon closed the connection: the reply is complete.
             let reply = ControlReply(text: String(decoding: bytes, as: UTF8.self))
-            return finish(reply.map { .success($0) } ?? .failure(.badReply(path: path)))
+            finish(reply.map { .success($0) } ?? .failure(.badReply(path: path)))
         }
     }
 

@@ -55,17 +55,14 @@ public final class ControlWatchClient {
 
     private func readAvailable() {
         guard let descriptor = connection?.rawValue else { return }
-        var chunk = [UInt8](repeating: 0, count: 16384)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count > 0 {
-                pending += chunk[0..<count]
-                takeLines()
-                continue
-            }
-            if count < 0, errno == EINTR { continue }
-            if count < 0, errno == EAGAIN || errno == EWOULDBLOCK { return }
-            return finish(count < 0 ? "read \(path): \(String(cString: strerror(errno)))" : nil)
+        let end = drainSocket(descriptor, chunkSize: 16384) { chunk in
+            pending += chunk
+            takeLines()
+        }
+        switch end {
+        case .wouldBlock: return
+        case .closed: finish(nil)
+        case .failed(let code): finish("read \(path): \(String(cString: strerror(code)))")
         }
     }
 
