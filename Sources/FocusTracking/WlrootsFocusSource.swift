@@ -16,9 +16,7 @@ public final class WlrootsFocusSource: FocusSource {
     private var registry: OpaquePointer?
     private var manager: OpaquePointer?
     private var toplevels: [OpaquePointer: Toplevel] = [:]
-    private var watch: IOWatch?
-    private var changed: (@MainActor (WindowFocus) -> Void)?
-    private var ended: (@MainActor (String) -> Void)?
+    private let subscription = FocusSubscription()
 
     /// What the compositor said of one toplevel; `pending` until its `done`.
     struct Toplevel {
@@ -55,7 +53,7 @@ public final class WlrootsFocusSource: FocusSource {
     }
 
     isolated deinit {
-        watch?.cancel()
+        subscription.stop()
         for handle in toplevels.keys { daydream_toplevel_handle_destroy(handle) }
         if let manager { wl_proxy_destroy(manager) }
         if let registry { wl_proxy_destroy(registry) }
@@ -63,30 +61,21 @@ public final class WlrootsFocusSource: FocusSource {
     }
 
     public func start(changed: @escaping @MainActor (WindowFocus) -> Void, ended: @escaping @MainActor (String) -> Void) {
-        self.changed = changed
-        self.ended = ended
         wl_display_roundtrip(display)  // every toplevel there is now
-        do {
-            watch = try reactor.watch(wl_display_get_fd(display), interest: .readable) { [weak self] _ in self?.readEvents() }
-        } catch {
-            ended("cannot watch the Wayland connection: \(error)")
-            return
-        }
+        guard subscription.start(
+            watching: wl_display_get_fd(display), connection: "Wayland connection", reactor: reactor,
+            changed: changed, ended: ended, readable: { [weak self] in self?.readEvents() })
+        else { return }
         report()
     }
 
     public func stop() {
-        watch?.cancel()
-        watch = nil
-        changed = nil
-        ended = nil
+        subscription.stop()
     }
 
     private func readEvents() {
         if wl_display_dispatch(display) < 0 {
-            watch?.cancel()
-            watch = nil
-            ended?("the Wayland compositor closed the connection")
+            subscription.closed("the Wayland compositor closed the connection")
             return
         }
         wl_display_flush(display)
@@ -94,7 +83,7 @@ public final class WlrootsFocusSource: FocusSource {
     }
 
     private func report() {
-        guard let changed else { return }
+        guard let changed = subscription.changed else { return }
         let active = toplevels.values.first { $0.activated }
         changed(active.map { WindowFocus(ids: $0.appID.isEmpty ? [] : [$0.appID], title: $0.title) } ?? .nothing)
     }

@@ -17,9 +17,7 @@ public final class X11FocusSource: FocusSource {
     private let activeWindowAtom: xcb_atom_t
     private let windowNameAtom: xcb_atom_t
     private let utf8StringAtom: xcb_atom_t
-    private var watch: IOWatch?
-    private var changed: (@MainActor (WindowFocus) -> Void)?
-    private var ended: (@MainActor (String) -> Void)?
+    private let subscription = FocusSubscription()
 
     /// Connects to `display` (`$DISPLAY` when nil).
     public init(display: String?, reactor: Reactor) throws(FocusSourceError) {
@@ -43,38 +41,31 @@ public final class X11FocusSource: FocusSource {
     }
 
     isolated deinit {
-        watch?.cancel()
+        subscription.stop()
         xcb_disconnect(connection)
     }
 
     public func start(changed: @escaping @MainActor (WindowFocus) -> Void, ended: @escaping @MainActor (String) -> Void) {
-        self.changed = changed
-        self.ended = ended
         var mask = XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue
         xcb_change_window_attributes(connection, root, XCB_CW_EVENT_MASK.rawValue, &mask)
         xcb_flush(connection)
-        do {
-            watch = try reactor.watch(xcb_get_file_descriptor(connection), interest: .readable) { [weak self] _ in self?.readEvents() }
-        } catch {
-            ended("cannot watch the X connection: \(error)")
-            return
-        }
+        guard subscription.start(
+            watching: xcb_get_file_descriptor(connection), connection: "X connection", reactor: reactor,
+            changed: changed, ended: ended, readable: { [weak self] in self?.readEvents() })
+        else { return }
         changed(currentFocus())
         readEvents()  // anything that arrived while the focus was read
     }
 
     public func stop() {
-        watch?.cancel()
-        watch = nil
-        changed = nil
-        ended = nil
+        subscription.stop()
     }
 
     // MARK: Events
 
     private func readEvents() {
         var activeChanged = takeEvents(queuedOnly: false)
-        while activeChanged, let changed {
+        while activeChanged, let changed = subscription.changed {
             changed(currentFocus())
             // Waiting for those replies, xcb may have read further events off the socket and
             // queued them: the descriptor will not say so again, so take them now.
@@ -93,9 +84,7 @@ public final class X11FocusSource: FocusSource {
             if notify.window == root && notify.atom == activeWindowAtom { activeChanged = true }
         }
         if xcb_connection_has_error(connection) != 0 {
-            watch?.cancel()
-            watch = nil
-            ended?("the X server closed the connection")
+            subscription.closed("the X server closed the connection")
             return false
         }
         return activeChanged
