@@ -23,30 +23,16 @@ extension ConfigReader {
             guard let entry = table[button.name] else { continue }
             profile[button] = buttonBinding(entry.value, at: path.appending(button.name), scope: scope)
         }
-        if let entry = table["touchpad"], let mode = touchpadMode(entry.value, at: path.appending("touchpad")) {
-            profile.touchpad = mode
-        }
-        if let entry = table["air-mouse"], let airMouse = airMouse(entry.value, at: path.appending("air-mouse")) {
-            profile.airMouse = airMouse
-        }
-        if let entry = table["gyro"] {
-            profile.gyro = gyro(entry.value, at: path.appending("gyro"))
-        }
-        if let entry = table["tilt"] {
-            profile.tilt = tilt(entry.value, at: path.appending("tilt"))
-        }
-        if let entry = table["motion-sensors"], let enabled = boolean(entry.value, at: path.appending("motion-sensors")) {
-            profile.motionSensors = enabled
-        }
-        if let entry = table["pointer"] {
-            profile.pointer = pointer(entry.value, at: path.appending("pointer"))
-        }
-        if let entry = table["applications"] {
-            profile.applications = applications(entry.value, at: path.appending("applications"))
-        }
-        if let entry = table["chords"] {
-            profile.chords = chords(entry.value, at: path.appending("chords"), scope: scope)
-        }
+        // Validity is the diagnostics' count, so the reader's own `valid` is not needed here.
+        var settings = OptionReader(table: table, path: path)
+        settings.decode("touchpad", into: &profile.touchpad, reader: &self) { $0.touchpadMode($1, at: $2) }
+        settings.decode("air-mouse", into: &profile.airMouse, reader: &self) { $0.airMouse($1, at: $2) }
+        settings.decode("gyro", into: &profile.gyro, reader: &self) { $0.gyro($1, at: $2) }
+        settings.decode("tilt", into: &profile.tilt, reader: &self) { $0.tilt($1, at: $2) }
+        settings.boolean("motion-sensors", into: &profile.motionSensors, reader: &self)
+        settings.decode("pointer", into: &profile.pointer, reader: &self) { $0.pointer($1, at: $2) }
+        settings.decode("applications", into: &profile.applications, reader: &self) { $0.applications($1, at: $2) }
+        settings.decode("chords", into: &profile.chords, reader: &self) { $0.chords($1, at: $2, scope: scope) }
         checkAxesUsedOnce(profile, table: table, path: path)
         return diagnostics.all.count == errorsBefore ? profile : nil
     }
