@@ -59,14 +59,8 @@ enum FollowFocusCommand: Subcommand {
         }
         let report: @MainActor (WindowFocus) -> Void
         if printing {
-            let configuration: MappingConfiguration
-            do {
-                configuration = try ConfigLoader.load(ConfigurationChoice.source(path: options.value(Option.config))).configuration
-            } catch {
-                for line in error.lines { printError(line) }
-                return ExitCode.configError
-            }
-            report = { focus in printOut(FocusLine.text(focus, configuration: configuration)) }
+            guard let loaded = loadCommandConfig(path: options.value(Option.config)) else { return ExitCode.configError }
+            report = { focus in printOut(FocusLine.text(focus, configuration: loaded.configuration)) }
         } else {
             let teller = FocusTeller(paths: options.controlSocketPaths)
             report = { teller.tell($0) }
