@@ -71,28 +71,37 @@ public final class RunningBinary {
     /// Sends it signal `number`.
     public func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
-    /// Waits for the exit; the status, or nil when it did not exit within `timeout` seconds (then it is killed).
-    public func waitForExit(timeout: TimeInterval = 5) -> Int32? {
-        guard waitFor(timeout: timeout, { !process.isRunning }) else {
-            signal(SIGKILL)
-            process.waitUntilExit()
-            return nil
-        }
-        process.waitUntilExit()
-        return process.terminationStatus
+    /// Its exit status once it has exited (the signal's number when a signal ended it), nil while
+    /// it runs. Asked of the kernel when Foundation has not seen the exit yet, without reaping
+    /// the child (`waitid` with `WNOWAIT`: Foundation still reaps it). Foundation alone once
+    /// missed an exit (the ui tests under ThreadSanitizer, the suite in shards: the child a
+    /// zombie, `isRunning` true for good), and a `waitUntilExit` then hung the whole run.
+    public var exitStatus: Int32? {
+        if !process.isRunning { return process.terminationStatus }
+        var info = siginfo_t()
+        guard waitid(P_PID, id_t(process.processIdentifier), &info, WEXITED | WNOHANG | WNOWAIT) == 0,
+              info._sifields._sigchld.si_pid == process.processIdentifier else { return nil }
+        return info._sifields._sigchld.si_status
     }
 
-    /// Kills it (SIGKILL: a child of the test process inherits its blocked SIGTERM) and waits.
-    public func stop() {
-        guard process.isRunning else { return }
+    /// Waits for the exit; the status, or nil when it did not exit within `timeout` seconds (then
+    /// it is killed, and waited for 10 s more at most).
+    public func waitForExit(timeout: TimeInterval = 5) -> Int32? {
+        if waitFor(timeout: timeout, { exitStatus != nil }) { return exitStatus }
         signal(SIGKILL)
-        process.waitUntilExit()
+        _ = waitFor(timeout: 10) { exitStatus != nil }
+        return nil
+    }
+
+    /// Kills it (SIGKILL: a child of the test process inherits its blocked SIGTERM) and waits,
+    /// 10 s at most.
+    public func stop() {
+        guard exitStatus == nil else { return }
+        signal(SIGKILL)
+        _ = waitFor(timeout: 10) { exitStatus != nil }
     }
 
     deinit {
-        if process.isRunning {
-            signal(SIGKILL)
-            process.waitUntilExit()
-        }
+        stop()
     }
 }
