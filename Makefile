@@ -10,7 +10,7 @@ SWIFT_FLAGS += -Xswiftc -warnings-as-errors --explicit-target-dependency-import-
 endif
 
 .PHONY: all deps test-deps build release run test unit
-.PHONY: bench fuzz fuzz-ci sanitize soak soak-ci
+.PHONY: bench fuzz fuzz-ci sanitize sanitize-thread soak soak-ci
 .PHONY: install uninstall check-install
 .PHONY: deb dist check-deb package-binary
 .PHONY: e2e
@@ -40,13 +40,16 @@ run: release
 	"$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/daydream-bridge" run
 
 ## The whole test suite.
+# The unit tests are built and run under AddressSanitizer (leaks included), then ThreadSanitizer:
+# no plain debug build of them, which would only repeat the first. Everything that runs the
+# program (check-install, the soak, the package, the VM) runs the release build users install.
 # Each stage's time is printed, to see where the budget goes.
 test: test-deps
 	@start=$$(date +%s); \
-	$(SWIFT) build $(SWIFT_FLAGS) --build-tests && \
-	scripts/unit-tests "$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)" && \
-	$(MAKE) --no-print-directory check-install BINARY="$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)/daydream-bridge" || exit 1; \
-	echo "make test: build, unit tests and check-install took $$(( $$(date +%s) - start )) s"; \
+	scripts/sanitize address $(SWIFT_FLAGS) && \
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product daydream-bridge && \
+	$(MAKE) --no-print-directory check-install BINARY="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/daydream-bridge" || exit 1; \
+	echo "make test: unit tests (AddressSanitizer), release build and check-install took $$(( $$(date +%s) - start )) s"; \
 	for extra in $(TEST_EXTRAS); do \
 		start=$$(date +%s); \
 		$(MAKE) --no-print-directory $$extra || exit 1; \
@@ -57,9 +60,9 @@ unit: test
 
 # --- Performance and robustness (Benchmarks/, Fuzz/, scripts/sanitize) ---
 # `make test` also runs these and the end-to-end VM (under 30 minutes on the
-# 2-core CI machine, the VM about 16 of them: doc/tests.md); `make test
-# TEST_EXTRAS=` runs the unit tests alone.
-TEST_EXTRAS ?= sanitize fuzz-ci soak-ci check-deb e2e
+# 2-core CI machine, the VM about 12 of them: doc/tests.md); `make test
+# TEST_EXTRAS=` runs the unit tests (under AddressSanitizer) and check-install alone.
+TEST_EXTRAS ?= sanitize-thread fuzz-ci soak-ci check-deb e2e
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= packet config dsu recording
 FUZZ_DIR ?= .build/fuzz
@@ -92,6 +95,10 @@ fuzz-ci:
 ## The unit tests under AddressSanitizer, then ThreadSanitizer (.build/asan, .build/tsan).
 sanitize: test-deps
 	scripts/sanitize address $(SWIFT_FLAGS)
+	scripts/sanitize thread $(SWIFT_FLAGS)
+
+## The unit tests under ThreadSanitizer alone (`make test` runs AddressSanitizer's first).
+sanitize-thread: test-deps
 	scripts/sanitize thread $(SWIFT_FLAGS)
 
 # --- Installation -------------------------------------------------------------
@@ -225,18 +232,27 @@ check-deb: deb dist
 
 # --- End to end -----------------------------------------------------------------
 ## End to end in a VM: Debian's kernel under QEMU, real bluetoothd and uinput,
-## an emulated Daydream controller (Tests/e2e/). About 16 minutes; needs root
+## an emulated Daydream controller (Tests/e2e/). About 12 minutes; needs root
 ## for its Debian packages. Part of `make test`.
+# The VM runs the release build of the bridge and the example (what users install), and the
+# unit-test bundle as `make test` builds it (AddressSanitizer) for the real-uinput tests: all
+# three side by side in E2E_BIN_DIR, as the rig expects them.
+E2E_BIN_DIR = .build/e2e-bin
 e2e: deps deb
-	@SWIFT="$(SWIFT)" SWIFT_FLAGS="$(SWIFT_FLAGS)" E2E_DEB="$(CURDIR)/$(DEB)" Tests/e2e/run.sh
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product daydream-example
+	@release="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)" && \
+	tests="$$(scripts/sanitize address --build-only $(SWIFT_FLAGS))" && \
+	rm -rf $(E2E_BIN_DIR) && mkdir -p $(E2E_BIN_DIR) && \
+	ln -s "$$release/daydream-bridge" "$$release/daydream-example" "$$tests/daydream-bridgePackageTests.xctest" $(E2E_BIN_DIR)/
+	@SWIFT="$(SWIFT)" SWIFT_FLAGS="$(SWIFT_FLAGS)" E2E_BIN="$(CURDIR)/$(E2E_BIN_DIR)" E2E_DEB="$(CURDIR)/$(DEB)" Tests/e2e/run.sh
 
-## The daemon with 4 emulated controllers at 100 Hz for SOAK_SECONDS (fake bluetoothd, private bus),
+## The daemon (the release build) with 4 emulated controllers at 100 Hz for SOAK_SECONDS (fake bluetoothd, private bus),
 ## one through StartNotify, while controllers reconnect, the config is rewritten (valid and invalid)
 ## and control-socket clients come and go: no packet lost, RSS growth <= 1 MB, no fd growth.
 ## See Benchmarks/daemon-load/soak_run.py.
 soak: test-deps
-	$(SWIFT) build $(SWIFT_FLAGS) --product daydream-bridge
-	@status=0; Benchmarks/daemon-load/daemon_load.py --bridge "$$($(SWIFT) build --show-bin-path)/daydream-bridge" \
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product daydream-bridge
+	@status=0; Benchmarks/daemon-load/daemon_load.py --bridge "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/daydream-bridge" \
 		soak --seconds $(SOAK_SECONDS) || status=$$?; \
 	if [ $$status -eq 3 ]; then echo "soak: skipped (see the reason above)"; status=0; fi; exit $$status
 

@@ -29,7 +29,7 @@ def bridge_replay_uinput(rig):
     replay = rig.bridge("replay", path, "--uinput", name="replay")
     # The devices exist before playback starts; the lead-in covers opening them.
     pad = wait_for_device(lambda n: n == GAMEPAD, timeout=60)
-    rig.figure(f"replay --uinput: gamepad created {time.monotonic() - started:.1f} s after the start (debug build, emulated CPU)")
+    rig.figure(f"replay --uinput: gamepad created {time.monotonic() - started:.1f} s after the start (emulated CPU)")
     # The pad's events wait in its buffer while udev is asked.
     mouse = wait_for_device(lambda n: n == MOUSE, timeout=5)
     keyboard = wait_for_device(lambda n: n == KEYBOARD, timeout=5)
