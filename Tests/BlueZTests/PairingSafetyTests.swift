@@ -182,9 +182,10 @@ struct PairingSafetyTests {
     }
 
     @Test func theAgentRefusesEveryRequestForADeviceStillBeingLookedAt() throws {
-        let rig = try Rig(devices: [Rig.controller(Rig.first, paired: false)]) { $0.verificationTimeout = .seconds(1) }
+        // A timeout no test machine reaches: the look ends when the device goes away.
+        let rig = try Rig(devices: [Rig.controller(Rig.first, paired: false)]) { $0.verificationTimeout = .seconds(600) }
         defer { rig.stop() }
-        // Connected, but its services never resolve: the look goes on until the timeout.
+        // Connected, but its services never resolve: the look goes on.
         try rig.fake.command("configure", ["address": Rig.first, "resolves": false])
         rig.manager.start()
         try rig.wait("the cache") { rig.manager.client.isReady }
@@ -196,10 +197,28 @@ struct PairingSafetyTests {
             let answer = try rig.fake.command("agent", ["address": Rig.first, "method": method, "args": args]) as? String
             #expect(answer == "org.bluez.Error.Rejected", "\(method)")
         }
+        try rig.sync()
+        #expect(outcome == nil, "the look ended before the device went away")
+        try rig.fake.command("remove_device", ["address": Rig.first])
+        try rig.wait("the refusal") { outcome != nil }
+        guard case .failure(let error) = outcome else { throw TestFailure("paired") }
+        #expect(error.description.contains("went away before it was paired"), "\(error)")
+        #expect(try !rig.fake.log().contains("Pair \(path(Rig.first))"))
+    }
+
+    @Test func aDeviceWhoseServicesNeverResolveIsRefusedAtTheTimeout() throws {
+        let rig = try Rig(devices: [Rig.controller(Rig.first, paired: false)]) { $0.verificationTimeout = .seconds(1) }
+        defer { rig.stop() }
+        try rig.fake.command("configure", ["address": Rig.first, "resolves": false])
+        rig.manager.start()
+        try rig.wait("the cache") { rig.manager.client.isReady }
+        var outcome: Result<ControllerFeed, PairingError>?
+        rig.manager.pair(address: Rig.first) { outcome = $0 }
         try rig.wait("the timeout") { outcome != nil }
         guard case .failure(let error) = outcome else { throw TestFailure("paired") }
         #expect(error.description.contains("could not be read in time"), "\(error)")
         #expect(try !rig.fake.log().contains("Pair \(path(Rig.first))"))
+        #expect(try devices(rig)[Rig.first] == nil)
     }
 
     @Test func theAgentAuthorizesOnlyTheControllersOwnServices() throws {
