@@ -89,6 +89,58 @@ struct ControllerFeedTests {
         #expect(feed.consumerCount == 1)
     }
 
+    /// A consumer that, hearing a packet, detaches itself and `other` and attaches a newcomer:
+    /// the feed holds the only references to all of them.
+    @MainActor private final class Rearranger: ControllerConsumer {
+        weak var feed: ControllerFeed?
+        weak var other: Transcript?
+        let log: Transcript.Log
+        var newcomer: Transcript?
+
+        init(feed: ControllerFeed, log: Transcript.Log) {
+            self.feed = feed
+            self.log = log
+        }
+
+        func receive(_ packet: DaydreamPacket, at time: MonotonicTime) {
+            log.lines.append("rearranger packet \(packet.sequence)")
+            guard let feed, newcomer == nil else { return }
+            let newcomer = Transcript("new", into: log)
+            self.newcomer = newcomer
+            feed.detach(self)
+            if let other { feed.detach(other) }
+            feed.attach(newcomer)
+        }
+
+        func linkChanged(connected: Bool, at time: MonotonicTime) {}
+    }
+
+    @Test func consumersChangedDuringAPacketTakeEffectFromTheNext() {
+        let log = Transcript.Log()
+        let feed = ControllerFeed(address: "C0:DD:EE:00:00:01")
+        weak var rearranger: Rearranger?
+        weak var last: Transcript?
+        do {
+            let made = Rearranger(feed: feed, log: log)
+            let after = Transcript("b", into: log)
+            made.other = after
+            feed.attach(made)
+            feed.attach(after)
+            rearranger = made
+            last = after
+        }
+        send(feed, Self.packet, at: 1)
+        // The packet went to everyone attached when it arrived, the detached included.
+        #expect(log.lines == ["rearranger packet 26", "b packet 26, time 183 at 1"])
+        // Nothing holds the detached ones once the packet is through.
+        #expect(rearranger == nil)
+        #expect(last == nil)
+        log.lines.removeAll()
+        send(feed, Self.packet, at: 2)
+        #expect(log.lines == ["new packet 26, time 183 at 2"])
+        #expect(feed.consumerCount == 1)
+    }
+
     @Test func theModelIsOneConsumerBesideOthers() {
         let scheduler = ManualScheduler(now: .zero)
         let log = Transcript.Log()

@@ -30,12 +30,23 @@ public final class ControllerFeed: ControllerConsumer {
     /// The packets received, lost on the way (gaps in the sequence) and malformed (dropped).
     public var statistics: DDControllerStatistics { counter.statistics }
 
-    // Read on every packet; unchecked, it skips the run-time exclusivity check (about 60
-    // instructions a packet). No access can overlap another: it is private, and `receive` and
-    // the others iterate a copy, so a consumer that attaches or detaches meanwhile changes
-    // the stored array, not the one being iterated.
-    @exclusivity(unchecked) private var consumers: [any ControllerConsumer] = []
-    // Counted on every packet; unchecked like `consumers`: private, and touched only in
+    /// Everything that is not a packet goes to these, iterating a copy: a consumer that attaches or
+    /// detaches meanwhile changes the stored array, not the one being iterated.
+    private var consumers: [any ControllerConsumer] = [] {
+        didSet { replaceChain() }
+    }
+    /// Packets go through the chain of the same consumers, which this holds.
+    private var chain: ConsumerChain?
+    // The packet path reads `chain` through this unretained copy, borrowing it for the walk
+    // (`withBorrowed`) instead of retaining and releasing it. A chain replaced during a walk
+    // (a consumer attached or detached from inside `receive`) is kept in `retiredChains` until
+    // the walk ends, so the one being walked lives as long as the walk. All three unchecked, as
+    // they are read on every packet: private, and no access to one overlaps another (`receive`
+    // reads `borrowedChain` once, before any consumer runs, and the others around the walk).
+    @exclusivity(unchecked) private var borrowedChain: Unmanaged<ConsumerChain>?
+    @exclusivity(unchecked) private var walks = 0
+    @exclusivity(unchecked) private var retiredChains: [ConsumerChain] = []
+    // Counted on every packet; unchecked like `borrowedChain`: private, and touched only in
     // `receive` and `linkChanged`, neither of which a consumer can reach from inside the other.
     @exclusivity(unchecked) private var counter = PacketCounter()
 
@@ -86,13 +97,18 @@ public final class ControllerFeed: ControllerConsumer {
     @inline(__always)
     public func receive(_ packet: DaydreamPacket, at time: MonotonicTime) {
         counter.count(sequence: packet.sequence)
-        // The daemon's case, one consumer, without the copy of the array: the consumer is held
-        // through the call, and one attached meanwhile hears from the next packet on, as below.
-        if consumers.count == 1 {
-            consumers[0].receive(packet, at: time)
-            return
-        }
-        for consumer in consumers { consumer.receive(packet, at: time) }
+        guard let borrowedChain else { return }
+        walks &+= 1
+        withBorrowed(borrowedChain) { $0.deliver(packet, at: time) }
+        walks &-= 1
+        if walks == 0, !retiredChains.isEmpty { retiredChains.removeAll() }
+    }
+
+    /// Makes the chain of the consumers attached now the one packets go through.
+    private func replaceChain() {
+        if walks > 0, let chain { retiredChains.append(chain) }
+        chain = ConsumerChain.of(consumers)
+        borrowedChain = chain.map { Unmanaged.passUnretained($0) }
     }
 
     /// Records the link's state and tells every consumer; nothing when it is unchanged. Nothing
