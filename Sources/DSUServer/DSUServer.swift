@@ -64,11 +64,11 @@ public final class DSUServer {
     @exclusivity(unchecked) private var clients = DSUClientTable(
         capacity: DSUServer.maximumClients, capacityPerAddress: DSUServer.maximumClientsPerAddress,
         lifetime: DSUServer.subscriptionLifetime, confirmationDelay: DSUServer.confirmationDelay)
-    // Read on every packet, as is `clients` (a slot's fields are changed in place); unchecked, they
-    // skip the run-time exclusivity checks (about 230 instructions a packet). No access can overlap
-    // another: both are private, everything runs on the main thread, and nothing the server calls
-    // while it holds one (the pad mapper, the client table's own methods, the socket) reaches back.
-    @exclusivity(unchecked) private var slots: [Slot] = []
+    // Read on every packet, as is `clients`; unchecked, they skip the run-time exclusivity
+    // checks. No access can overlap another: both are private, everything runs on the main
+    // thread, and nothing the server calls while it holds one (the pad mapper, the client
+    // table's own methods, the socket) reaches back.
+    @exclusivity(unchecked) private var slots: [DSUSlot] = []
     /// One buffer for what is read and one for what is sent: the packet path allocates nothing.
     /// Allocated once the socket is bound: an init that throws before every property is set runs
     /// no deinit, so a buffer allocated sooner would leak.
@@ -76,29 +76,6 @@ public final class DSUServer {
     private let sendBuffer: UnsafeMutableRawBufferPointer
     /// Whether a fifth controller was turned away (logged once).
     private var warnedSlotsFull = false
-
-    /// One controller's slot. A value changed in place in `slots`: the packet path reads it
-    /// without a retain and a release.
-    struct Slot {
-        let address: String
-        let mac: DSUMACAddress
-        var connected = false
-        var battery: DSUControllerInfo.Battery = .notApplicable
-        var mapper = ControllerPadMapper()
-        /// The one consumer that feeds this slot, whichever feed it is attached to.
-        let feed: SlotFeed
-
-        init(address: String, feed: SlotFeed) {
-            self.address = address
-            mac = DSUMACAddress(bluetoothAddress: address) ?? .none
-            self.feed = feed
-        }
-
-        /// What a controller-info request is shown for this slot, numbered `number`.
-        func info(number: Int) -> DSUControllerInfo {
-            DSUControllerInfo(slot: UInt8(number), state: connected ? .connected : .disconnected, mac: mac, battery: battery)
-        }
-    }
 
     /// Binds `address` and reads it on `reactor`; subscriptions are timed by `clock` (the loop's
     /// when nil). A port in use is a `DSUSocketError` that says so.
@@ -125,7 +102,7 @@ public final class DSUServer {
 
     isolated deinit {
         watch?.cancel()
-        for slot in slots { slot.feed.serverGone() }
+        for slot in slots { slot.serverGone() }
         receiveBuffer.deallocate()
         sendBuffer.deallocate()
     }
@@ -152,7 +129,7 @@ public final class DSUServer {
     /// if it had one: the same consumer); nil when four other controllers hold the four slots.
     public func consumer(forController address: String) -> (any ControllerConsumer)? {
         let address = address.uppercased()
-        if let slot = slots.first(where: { $0.address == address }) { return slot.feed }
+        if let slot = slots.first(where: { $0.address == address }) { return slot }
         guard slots.count < DSUProtocol.slotCount else {
             if !warnedSlotsFull {
                 warnedSlotsFull = true
@@ -160,64 +137,53 @@ public final class DSUServer {
             }
             return nil
         }
-        let slot = Slot(address: address, feed: SlotFeed(server: self, slot: slots.count))
+        let slot = DSUSlot(address: address, number: slots.count, server: self)
         slots.append(slot)
-        return slot.feed
+        return slot
     }
 
     /// Attaches `feed`'s controller to its slot and takes the feed's state (connected, battery)
     /// as it is now; again for the same feed changes nothing.
     public func attach(_ feed: ControllerFeed) {
-        guard let consumer = consumer(forController: feed.address), let index = slots.firstIndex(where: { $0.feed === consumer }) else {
+        guard let consumer = consumer(forController: feed.address), let slot = slots.first(where: { $0 === consumer }) else {
             return
         }
-        feed.attach(consumer)
-        slots[index].connected = feed.isConnected
-        if let percent = feed.batteryPercent { batteryChanged(slot: index, percent: percent) }
+        feed.attach(slot)
+        slot.connected = feed.isConnected
+        if let percent = feed.batteryPercent { slot.batteryChanged(percent: percent, at: .zero) }
     }
 
     /// What slot `slot` shows a controller-info request.
     func info(forSlot slot: Int) -> DSUControllerInfo {
         guard slot < slots.count else { return .empty(slot: UInt8(slot)) }
-        return slots[slot].info(number: slot)
+        return slots[slot].info
     }
 
     // MARK: From the controllers
 
-    /// Sends the packet's state to every client subscribed to `slot`. A packet means the link is
-    /// up, whether or not the feed said so before this consumer was attached.
+    /// Sends the packet's state to every client subscribed to `slot` (`DSUSlot` calls this).
     ///
     /// The packet is mapped and encoded only when a client is sent it: with nobody subscribed
     /// (DSU on, no emulator running) the slot only counts it.
-    func receive(_ packet: DaydreamPacket, slot: Int, at time: MonotonicTime) {
-        slots[slot].connected = true
+    func receive(_ packet: DaydreamPacket, from slot: DSUSlot, at time: MonotonicTime) {
         var encoded = false
         if !clients.clients.isEmpty {
             let now = clock.now
-            let mac = slots[slot].mac
             // By index: the table is changed in place (an unconfirmed client's credit), never copied.
-            for index in clients.clients.indices where clients.clients[index].wants(slot: slot, mac: mac, at: now) {
+            for index in clients.clients.indices where clients.clients[index].wants(slot: slot.number, mac: slot.mac, at: now) {
                 guard clients.takesMessage(at: index) else {
                     statistics.withheld += 1
                     continue
                 }
                 if !encoded {
-                    let pad = slots[slot].mapper.update(with: packet, receivedAt: time)
-                    DSUReply.encodeControllerData(slots[slot].info(number: slot), pad, serverID: serverID, into: sendBuffer)
+                    let pad = slot.mapper.update(with: packet, receivedAt: time)
+                    DSUReply.encodeControllerData(slot.info, pad, serverID: serverID, into: sendBuffer)
                     encoded = true
                 }
                 send(length: DSUReply.controllerDataLength, to: clients.clients[index].peer)
             }
         }
-        if !encoded { slots[slot].mapper.skip(packet) }
-    }
-
-    func linkChanged(slot: Int, connected: Bool) {
-        slots[slot].connected = connected
-    }
-
-    func batteryChanged(slot: Int, percent: Int) {
-        slots[slot].battery = DSUControllerInfo.Battery(percent: percent)
+        if !encoded { slot.mapper.skip(packet) }
     }
 
     // MARK: From the clients
@@ -275,36 +241,5 @@ public final class DSUServer {
         } else {
             statistics.sendFailures += 1
         }
-    }
-}
-
-/// Feeds one controller's packets and link changes into its DSU slot.
-@MainActor
-final class SlotFeed: ControllerConsumer {
-    /// The server, until it goes (its `deinit` calls `serverGone()`). Not weak: a weakly referenced
-    /// server would take the runtime's slow path on every retain and release, one pair a packet.
-    private unowned(unsafe) var server: DSUServer?
-    private let slot: Int
-
-    init(server: DSUServer, slot: Int) {
-        self.server = server
-        self.slot = slot
-    }
-
-    /// The server is going: the feed may still hold this consumer, which then does nothing.
-    func serverGone() {
-        server = nil
-    }
-
-    func receive(_ packet: DaydreamPacket, at time: MonotonicTime) {
-        server?.receive(packet, slot: slot, at: time)
-    }
-
-    func linkChanged(connected: Bool, at time: MonotonicTime) {
-        server?.linkChanged(slot: slot, connected: connected)
-    }
-
-    func batteryChanged(percent: Int, at time: MonotonicTime) {
-        server?.batteryChanged(slot: slot, percent: percent)
     }
 }
