@@ -15,6 +15,8 @@ struct MotionSensorClock: Sendable {
     private var lastStamp: UInt16?
 
     /// The timestamp of a sample stamped `stamp` (the packet's time, ms wrapping at 512) arriving at `time`.
+    /// Inlined: once a packet, where the call cost as much as the arithmetic.
+    @inline(__always)
     mutating func timestamp(stamp: UInt16?, at time: MonotonicTime) -> UInt32 {
         if let lastTime {
             let interval = SampleInterval.between(lastStamp, stamp, arrival: time - lastTime)
