@@ -103,15 +103,18 @@ public enum OutputDeviceKind: UInt8, CaseIterable, Hashable, Sendable, CustomStr
 }
 
 /// One Linux input event for one virtual device (type and code as in `linux/input-event-codes.h`).
+///
+/// Type, code and value come first, in the order and sizes of `struct input_event`'s last
+/// eight bytes, so a writer copies them into a record as one eight-byte word.
 public struct OutputEvent: Hashable, Sendable {
-    /// The device to write it to.
-    public var device: OutputDeviceKind
     /// `EV_KEY`, `EV_REL`, `EV_ABS`, `EV_MSC` or `EV_SYN`.
     public var type: UInt16
     /// The code within the type.
     public var code: UInt16
     /// 1/0 for keys, a delta for relative axes, a position for absolute axes, microseconds for `MSC_TIMESTAMP`.
     public var value: Int32
+    /// The device to write it to.
+    public var device: OutputDeviceKind
 
     /// An event with every field given.
     public init(device: OutputDeviceKind, type: UInt16, code: UInt16, value: Int32) {
