@@ -25,6 +25,13 @@ final class ConsumerChain {
 
     /// Hands `packet` to this link's consumer, then to the rest of the chain (a loop once optimized).
     func deliver(_ packet: DaydreamPacket, at time: MonotonicTime) {
+        deliverHere(packet, at: time)
+    }
+
+    /// `deliver`, inlined into the feed: the first consumer (the only one, most often) is
+    /// called from there, without a call to the chain in between.
+    @inline(__always)
+    func deliverHere(_ packet: DaydreamPacket, at time: MonotonicTime) {
         consumer.receive(packet, at: time)
         next?.deliver(packet, at: time)
     }

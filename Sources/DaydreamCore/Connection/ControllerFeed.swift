@@ -99,7 +99,7 @@ public final class ControllerFeed: ControllerConsumer {
         counter.count(sequence: packet.sequence)
         guard let borrowedChain else { return }
         walks &+= 1
-        withBorrowed(borrowedChain) { $0.deliver(packet, at: time) }
+        withBorrowed(borrowedChain) { $0.deliverHere(packet, at: time) }
         walks &-= 1
         if walks == 0, !retiredChains.isEmpty { retiredChains.removeAll() }
     }
