@@ -190,6 +190,7 @@ public final class ControllerSession: ControllerConsumer {
         rearm()
     }
 
+    @inline(__always)
     private func flush(at time: MonotonicTime) {
         guard !buffer.isEmpty else { return }
         if let eventTap { buffer.withEvents { eventTap($0, time) } }
