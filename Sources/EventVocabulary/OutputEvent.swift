@@ -191,7 +191,9 @@ public struct OutputBuffer: ~Copyable, @unchecked Sendable {
     @inlinable @inline(__always)
     public mutating func append(_ device: OutputDeviceKind, type: UInt16, code: UInt16, value: Int32) {
         store(OutputEvent(device: device, type: type, code: code, value: value))
-        dirty |= 1 << device.rawValue
+        // A masking shift: every kind's bit is below 64 (checked at init), so the smart shift's
+        // check for larger counts (three instructions an event) is never needed.
+        dirty |= 1 &<< UInt64(device.rawValue)
     }
 
     @inlinable @inline(__always)

@@ -3,7 +3,8 @@ import Timebase
 
 extension MappingEngine {
     /// Writes one motion-sensor frame for a snapshot: the axes that changed and `MSC_TIMESTAMP`.
-    /// Called only for profiles with `motion-sensors = true`.
+    /// Called only for profiles with `motion-sensors = true`; inlined into `update`, its one caller.
+    @inline(__always)
     mutating func updateMotionSensors(_ input: ControllerInput, at time: MonotonicTime, into buffer: inout OutputBuffer) {
         // A packet's counts convert in integers (exactly as their scaled values would), the
         // common case; values set another way go through their SI units.

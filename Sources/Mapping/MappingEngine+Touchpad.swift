@@ -72,6 +72,8 @@ extension MappingEngine {
         return true
     }
 
+    /// The touchpad's part of a packet, in the active mode. Inlined into `update`, its one caller.
+    @inline(__always)
     mutating func updateTouchpad(_ input: ControllerInput, at time: MonotonicTime, into buffer: inout OutputBuffer) {
         switch prepared.profile.touchpad {
         case .none:
@@ -123,6 +125,8 @@ extension MappingEngine {
 
     // MARK: Stick
 
+    /// Inlined into `updateTouchpad`, its one caller.
+    @inline(__always)
     private mutating func updateStick(_ touch: TouchPoint?, _ options: StickOptions, into buffer: inout OutputBuffer) {
         var x = 0.0
         var y = 0.0

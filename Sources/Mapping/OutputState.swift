@@ -129,8 +129,9 @@ struct OutputState: ~Copyable, @unchecked Sendable {
         guard Int(code) < Self.relativeCodes, value != 0 else { return }
         let first = Int(device.rawValue) * Self.relativeStride
         relative[first + Int(code)] &+= value
-        relative[first + Self.relativeCodes] |= Int32(bitPattern: 1 << UInt32(code))
-        relativeDevices |= 1 << device.rawValue
+        // Masking shifts: the code is below 32 and the kind's bit below 64 (both checked at init).
+        relative[first + Self.relativeCodes] |= Int32(bitPattern: 1 &<< UInt32(code))
+        relativeDevices |= 1 &<< UInt64(device.rawValue)
     }
 
     /// Writes the summed relative motion (non-zero codes, by device, then in code order) and clears it.
