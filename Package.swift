@@ -77,8 +77,8 @@ let package = Package(
         .target(name: "VirtualDevice", dependencies: ["CEvdev", "EventVocabulary", "Timebase"]),
         // The virtual DualSense's reports (descriptor, feature answers, input encoder) and the
         // /dev/uhid messages: pure bytes, so the tests check them without a kernel (zlib for
-        // the Bluetooth reports' CRC).
-        .target(name: "VirtualHID", dependencies: ["CZlib"]),
+        // the Bluetooth reports' CRC, DaydreamProtocol's Vector3 for the motion axes).
+        .target(name: "VirtualHID", dependencies: ["CZlib", "DaydreamProtocol"]),
         // The virtual DualSense on /dev/uhid: the device, and the sink that feeds it the engine's
         // gamepad events and the controller's motion, touch and battery.
         .target(

@@ -25,6 +25,7 @@ public struct Vector3: Hashable, Sendable {
     public var y: Double
     public var z: Double
 
+    @inlinable
     public init(x: Double, y: Double, z: Double) {
         self.x = x
         self.y = y

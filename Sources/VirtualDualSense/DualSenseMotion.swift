@@ -8,13 +8,13 @@ enum DualSenseMotion {
     static let standardGravity = 9.80665
 
     /// rad/s to deg/s.
-    static func degreesPerSecond(_ rate: Vector3) -> DualSenseInputState.Motion {
+    static func degreesPerSecond(_ rate: Vector3) -> Vector3 {
         let scale = 180 / Double.pi
         return .init(x: rate.x * scale, y: rate.y * scale, z: rate.z * scale)
     }
 
     /// m/s^2 to g.
-    static func gravities(_ acceleration: Vector3) -> DualSenseInputState.Motion {
+    static func gravities(_ acceleration: Vector3) -> Vector3 {
         .init(x: acceleration.x / standardGravity, y: acceleration.y / standardGravity,
               z: acceleration.z / standardGravity)
     }

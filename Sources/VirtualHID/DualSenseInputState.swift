@@ -1,3 +1,5 @@
+import DaydreamProtocol
+
 /// What one input report of the virtual DualSense says, in the pad's own terms.
 public struct DualSenseInputState: Hashable, Sendable {
     /// The digital buttons, as hid-playstation names them.
@@ -78,19 +80,6 @@ public struct DualSenseInputState: Hashable, Sendable {
         }
     }
 
-    /// Three axes of motion, in the unit the property that holds them names.
-    public struct Motion: Hashable, Sendable {
-        public var x: Double
-        public var y: Double
-        public var z: Double
-        public init(x: Double, y: Double, z: Double) {
-            self.x = x
-            self.y = y
-            self.z = z
-        }
-        public static let zero = Motion(x: 0, y: 0, z: 0)
-    }
-
     public var buttons: Buttons = []
     public var dpad: DPad = .centred
     public var leftStick: Stick = .centred
@@ -102,9 +91,9 @@ public struct DualSenseInputState: Hashable, Sendable {
     public var touch: Touch?
     /// Angular rate in degrees per second about the pad's pitch (x), yaw (y)
     /// and roll (z) axes, as hid-playstation reports them on ABS_RX/RY/RZ.
-    public var rotationRate: Motion = .zero
+    public var rotationRate: Vector3 = .zero
     /// Acceleration in g on the pad's x, y and z axes (ABS_X/Y/Z).
-    public var acceleration: Motion = .zero
+    public var acceleration: Vector3 = .zero
     /// The sensors' clock in microseconds; only its differences matter.
     public var sensorTime: UInt64 = 0
     /// The battery's charge, 0...100 percent.
