@@ -50,10 +50,6 @@ public struct DualSenseInputState: Hashable, Sendable {
     public struct Stick: Hashable, Sendable {
         public var x: UInt8
         public var y: UInt8
-        public init(x: UInt8, y: UInt8) {
-            self.x = x
-            self.y = y
-        }
         public static let centred = Stick(x: 128, y: 128)
     }
 
