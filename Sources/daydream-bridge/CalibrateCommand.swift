@@ -3,25 +3,25 @@ import Timebase
 
 /// `daydream-bridge calibrate [ADDRESS]`: measure the gyro's bias through the running daemon.
 enum CalibrateCommand: Subcommand {
-    static let name = "calibrate"
-    static let abstract = "Measure the gyro's bias while the controller lies still; applied from then on."
-    static let operands = "[ADDRESS]"
-    static let options = [CommandOption.controlSocket]
-    static let discussion = """
-    Put the controller down on something still: the running bridge averages
-    its gyro over 2 seconds, shows the progress, and from then on takes that
-    bias off every rate it aims with. A controller that moves during the
-    hold keeps what it had; calibrate again. The bias is kept per controller
-    in the daemon's state directory ($STATE_DIRECTORY for the system
-    service, else $XDG_STATE_HOME/daydream-bridge, else
-    ~/.local/state/daydream-bridge), so it applies after reconnects and
-    restarts. Without ADDRESS, every connected controller is measured.
-    A button bound to "gyro-calibrate" does the same from the controller.
-    """
-    static let notes = """
-    Exit status: 0 when every controller was measured, 1 when one moved,
-    disconnected or sent nothing, or no daemon answered.
-    """
+    static let declaration = CommandDeclaration(
+        name: "calibrate", operands: "[ADDRESS]",
+        abstract: "Measure the gyro's bias while the controller lies still; applied from then on.",
+        options: [CommandOption.controlSocket],
+        discussion: """
+        Put the controller down on something still: the running bridge averages
+        its gyro over 2 seconds, shows the progress, and from then on takes that
+        bias off every rate it aims with. A controller that moves during the
+        hold keeps what it had; calibrate again. The bias is kept per controller
+        in the daemon's state directory ($STATE_DIRECTORY for the system
+        service, else $XDG_STATE_HOME/daydream-bridge, else
+        ~/.local/state/daydream-bridge), so it applies after reconnects and
+        restarts. Without ADDRESS, every connected controller is measured.
+        A button bound to "gyro-calibrate" does the same from the controller.
+        """,
+        notes: """
+        Exit status: 0 when every controller was measured, 1 when one moved,
+        disconnected or sent nothing, or no daemon answered.
+        """)
 
     /// How long the daemon may say nothing before the command gives up: the hold and its patience.
     static let silence = TimeSpan.seconds(10)

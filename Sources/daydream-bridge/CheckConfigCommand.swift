@@ -5,19 +5,19 @@ import Glibc
 
 /// `daydream-bridge check-config [FILE]`: every error of a config, or "No errors found.".
 enum CheckConfigCommand: Subcommand {
-    static let name = "check-config"
-    static let abstract = "Check a config file and print every error."
-    static let operands = "[FILE | -]"
-    static let discussion = """
-    Without FILE, checks the config the bridge would use: the first that
-    exists of $XDG_CONFIG_HOME/daydream-bridge/config.toml (~/.config when
-    XDG_CONFIG_HOME is unset) and /etc/daydream-bridge/config.toml, else the
-    built-in default; it says which. '-' reads the config from standard input.
+    static let declaration = CommandDeclaration(
+        name: "check-config", operands: "[FILE | -]",
+        abstract: "Check a config file and print every error.",
+        discussion: """
+        Without FILE, checks the config the bridge would use: the first that
+        exists of $XDG_CONFIG_HOME/daydream-bridge/config.toml (~/.config when
+        XDG_CONFIG_HOME is unset) and /etc/daydream-bridge/config.toml, else the
+        built-in default; it says which. '-' reads the config from standard input.
 
-    Prints each error as FILE:LINE:COLUMN: error: MESSAGE on standard error,
-    or "No errors found." on standard output. Exit status: 0 when the config
-    is valid, 2 when it is not (or the file cannot be read).
-    """
+        Prints each error as FILE:LINE:COLUMN: error: MESSAGE on standard error,
+        or "No errors found." on standard output. Exit status: 0 when the config
+        is valid, 2 when it is not (or the file cannot be read).
+        """)
 
     static func run(_ arguments: [String]) throws -> Int32 {
         if let option = arguments.first(where: { $0.hasPrefix("-") && $0 != "-" }) {

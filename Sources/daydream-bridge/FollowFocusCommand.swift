@@ -10,8 +10,6 @@ import Mapping
 /// `daydream-bridge follow-focus`: tells the running bridge which application has the focus, so
 /// profiles with `applications = [...]` follow the game.
 enum FollowFocusCommand: Subcommand {
-    static let name = "follow-focus"
-    static let abstract = "Tell the running bridge which application has the focus (profiles with 'applications' follow it)."
     /// The options, declared once for the scanner, the usage line and the help.
     enum Option {
         static let print = CommandOption.flag(
@@ -20,23 +18,26 @@ enum FollowFocusCommand: Subcommand {
             "--config", named: "FILE", help: "With --print: the config whose rules to show (default: the lookup, as 'run' does).")
     }
 
-    static let options = [CommandOption.controlSocket, Option.print, Option.config]
-    static let discussion = """
-    Runs in the desktop session (the user unit daydream-bridge-focus.service
-    starts it with the graphical session) and listens for focus changes,
-    never polling: in a wlroots compositor (sway, Hyprland, niri, labwc,
-    river) the foreign-toplevel protocol's activated window and its app_id;
-    on X11 the window manager's _NET_ACTIVE_WINDOW and the window's
-    WM_CLASS. On KDE Plasma and GNOME a KWin script or a Shell extension
-    tells the bridge over D-Bus instead. Each change goes to the
-    bridge's control socket as the application's ids; the bridge switches
-    to the profile that lists one of them, or back to the profile from
-    before when none does.
-    """
-    static let notes = """
-    Exit status: 0 after SIGINT or SIGTERM, 1 when no desktop can be
-    followed or the display server went away.
-    """
+    static let declaration = CommandDeclaration(
+        name: "follow-focus",
+        abstract: "Tell the running bridge which application has the focus (profiles with 'applications' follow it).",
+        options: [CommandOption.controlSocket, Option.print, Option.config],
+        discussion: """
+        Runs in the desktop session (the user unit daydream-bridge-focus.service
+        starts it with the graphical session) and listens for focus changes,
+        never polling: in a wlroots compositor (sway, Hyprland, niri, labwc,
+        river) the foreign-toplevel protocol's activated window and its app_id;
+        on X11 the window manager's _NET_ACTIVE_WINDOW and the window's
+        WM_CLASS. On KDE Plasma and GNOME a KWin script or a Shell extension
+        tells the bridge over D-Bus instead. Each change goes to the
+        bridge's control socket as the application's ids; the bridge switches
+        to the profile that lists one of them, or back to the profile from
+        before when none does.
+        """,
+        notes: """
+        Exit status: 0 after SIGINT or SIGTERM, 1 when no desktop can be
+        followed or the display server went away.
+        """)
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try scan(arguments)

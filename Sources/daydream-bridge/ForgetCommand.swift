@@ -5,14 +5,14 @@ import EventLoop
 
 /// `daydream-bridge forget ADDRESS`: removes a device and its pairing from BlueZ.
 enum ForgetCommand: Subcommand {
-    static let name = "forget"
-    static let abstract = "Remove a controller and its pairing from BlueZ."
-    static let operands = "ADDRESS"
-    static let discussion = """
-    Calls BlueZ's RemoveDevice for ADDRESS: the pairing keys go, and the
-    controller must be paired again ('daydream-bridge pair') to be used.
-    The cure for a controller that refuses its old pairing.
-    """
+    static let declaration = CommandDeclaration(
+        name: "forget", operands: "ADDRESS",
+        abstract: "Remove a controller and its pairing from BlueZ.",
+        discussion: """
+        Calls BlueZ's RemoveDevice for ADDRESS: the pairing keys go, and the
+        controller must be paired again ('daydream-bridge pair') to be used.
+        The cure for a controller that refuses its old pairing.
+        """)
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try scan(arguments)

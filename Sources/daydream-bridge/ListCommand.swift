@@ -6,16 +6,17 @@ import EventLoop
 
 /// `daydream-bridge list`: the Daydream controllers BlueZ knows.
 enum ListCommand: Subcommand {
-    static let name = "list"
-    static let abstract = "List the Daydream controllers BlueZ knows: connected, paired, battery, firmware, profile."
-    static let options = [CommandOption.controlSocket]
-    static let discussion = """
-    One line per controller: address, name, whether it is connected and
-    paired, for a connected controller its battery level and firmware
-    version (read from the controller), and the profile the running bridge
-    gives it ('-' when no bridge is running or it has not seen the
-    controller). Nothing is changed.
-    """
+    static let declaration = CommandDeclaration(
+        name: "list",
+        abstract: "List the Daydream controllers BlueZ knows: connected, paired, battery, firmware, profile.",
+        options: [CommandOption.controlSocket],
+        discussion: """
+        One line per controller: address, name, whether it is connected and
+        paired, for a connected controller its battery level and firmware
+        version (read from the controller), and the profile the running bridge
+        gives it ('-' when no bridge is running or it has not seen the
+        controller). Nothing is changed.
+        """)
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try scan(arguments)

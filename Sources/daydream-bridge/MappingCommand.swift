@@ -6,36 +6,37 @@ import VirtualDevice
 
 /// `daydream-bridge mapping`: the gamepad's SDL_GameControllerDB line.
 enum MappingCommand: Subcommand {
-    static let name = "mapping"
-    static let abstract = "Print the gamepad's SDL game controller mapping line (SDL_GAMECONTROLLERCONFIG, Godot)."
     /// The options, declared once for the scanner, the usage line and the help.
     enum Option {
         static let config = CommandOption.value("--config", named: "FILE", help: "Use this config instead of the lookup.")
         static let identity = CommandOption.value("--identity", named: "default|xbox360|dualsense", help: "The line for this identity instead of the config's.")
     }
 
-    static let options = [Option.config, Option.identity]
-    static let discussion = """
-    Prints the line SDL_GameControllerDB's format gives the virtual gamepad
-    of the config (the same lookup as 'run'): its GUID, its name, the
-    bindings SDL's automatic mapping gives it, 'platform:Linux,'. The
-    buttons a line names depend on the codes the profiles use, so print it
-    again after changing them. For a game:
+    static let declaration = CommandDeclaration(
+        name: "mapping",
+        abstract: "Print the gamepad's SDL game controller mapping line (SDL_GAMECONTROLLERCONFIG, Godot).",
+        options: [Option.config, Option.identity],
+        discussion: """
+        Prints the line SDL_GameControllerDB's format gives the virtual gamepad
+        of the config (the same lookup as 'run'): its GUID, its name, the
+        bindings SDL's automatic mapping gives it, 'platform:Linux,'. The
+        buttons a line names depend on the codes the profiles use, so print it
+        again after changing them. For a game:
 
-      SDL_GAMECONTROLLERCONFIG="$(daydream-bridge mapping)" game
+          SDL_GAMECONTROLLERCONFIG="$(daydream-bridge mapping)" game
 
-    SDL 2 maps the default gamepad by itself; the line is for engines that
-    do not: Godot 3 (and Godot 4) read SDL_GAMECONTROLLERCONFIG or a
-    mapping added with Input.add_joy_mapping(). The GUID carries no name
-    checksum, as SDL's database and Godot's own GUIDs do; SDL 2.26 and
-    later match it too. identity = "xbox360" is in every such database
-    already; choose it for games that only know Xbox pads. With identity =
-    "dualsense" the line is for the uinput pad it falls back to: SDL reads
-    the DualSense itself.
-    """
-    static let notes = """
-    Exit status: 0, 1 when the config has no gamepad, 2 when it has errors.
-    """
+        SDL 2 maps the default gamepad by itself; the line is for engines that
+        do not: Godot 3 (and Godot 4) read SDL_GAMECONTROLLERCONFIG or a
+        mapping added with Input.add_joy_mapping(). The GUID carries no name
+        checksum, as SDL's database and Godot's own GUIDs do; SDL 2.26 and
+        later match it too. identity = "xbox360" is in every such database
+        already; choose it for games that only know Xbox pads. With identity =
+        "dualsense" the line is for the uinput pad it falls back to: SDL reads
+        the DualSense itself.
+        """,
+        notes: """
+        Exit status: 0, 1 when the config has no gamepad, 2 when it has errors.
+        """)
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try scan(arguments)

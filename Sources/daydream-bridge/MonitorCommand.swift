@@ -6,32 +6,32 @@ import Recording
 
 /// `daydream-bridge monitor`: a live view of one controller in the terminal.
 enum MonitorCommand: Subcommand {
-    static let name = "monitor"
-    static let abstract = "Show a controller live: touchpad, buttons, motion, battery, packet rate."
-    static let operands = "[ADDRESS]"
     /// The options, declared once for the scanner, the usage line and the help.
     enum Option {
         static let replay = CommandOption.value(
             "--replay", named: "FILE", help: "Show a recording (made with 'record') at its own speed instead of a live controller.")
     }
 
-    static let options = [Option.replay, CommandOption.verbose]
-    static let discussion = """
-    Draws the touchpad as a circle with the finger's dot, the buttons (lit
-    while down; the rim turns to '*' while the pad is clicked), orientation
-    (yaw, pitch, roll in degrees), rotation rate (rad/s), acceleration (m/s^2),
-    battery, packets per second and lost packets. Redraws in place on the
-    terminal's alternate screen; works inside tmux and screen.
+    static let declaration = CommandDeclaration(
+        name: "monitor", operands: "[ADDRESS]",
+        abstract: "Show a controller live: touchpad, buttons, motion, battery, packet rate.",
+        options: [Option.replay, CommandOption.verbose],
+        discussion: """
+        Draws the touchpad as a circle with the finger's dot, the buttons (lit
+        while down; the rim turns to '*' while the pad is clicked), orientation
+        (yaw, pitch, roll in degrees), rotation rate (rad/s), acceleration (m/s^2),
+        battery, packets per second and lost packets. Redraws in place on the
+        terminal's alternate screen; works inside tmux and screen.
 
-    Shows the first paired controller that connects, or ADDRESS. While a
-    bridge runs, the controller is shown through the bridge (its control
-    socket's watch stream, at most 60 packets a second) rather than taken
-    from it, with the bridge's DSU server's address and clients.
-    """
-    static let notes = """
-    Keys: q quits. SIGINT, SIGTERM and SIGHUP quit too; the terminal is
-    always restored.
-    """
+        Shows the first paired controller that connects, or ADDRESS. While a
+        bridge runs, the controller is shown through the bridge (its control
+        socket's watch stream, at most 60 packets a second) rather than taken
+        from it, with the bridge's DSU server's address and clients.
+        """,
+        notes: """
+        Keys: q quits. SIGINT, SIGTERM and SIGHUP quit too; the terminal is
+        always restored.
+        """)
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try scan(arguments)

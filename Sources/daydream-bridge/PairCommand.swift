@@ -6,34 +6,34 @@ import Timebase
 
 /// `daydream-bridge pair [ADDRESS]`: bonds a controller with BlueZ.
 enum PairCommand: Subcommand {
-    static let name = "pair"
-    static let abstract = "Pair a Daydream controller (the one unpaired controller in range, or ADDRESS)."
-    static let operands = "[ADDRESS]"
     /// The options, declared once for the scanner, the usage line and the help.
     enum Option {
         static let timeout = CommandOption.value("--timeout", named: "SECONDS", help: "How long to look for the controller (default 60).")
         static let defaultAgent = CommandOption.flag("--default-agent", help: "Also make the agent BlueZ's default agent for this run.")
     }
 
-    static let options = [Option.timeout, Option.defaultAgent]
-    static let discussion = """
-    Hold the controller's home button until its light blinks, then run this.
-    Without ADDRESS, pairs the unpaired Daydream controller discovery finds;
-    when several are in range, lists them and pairs none: run it again with
-    the ADDRESS of yours. First it connects the device without pairing and
-    checks its services: a device whose services are not a Daydream
-    controller's (a keyboard's or mouse's HID service among them), or without
-    the Daydream input characteristic, is blocked and removed from BlueZ,
-    never paired. Then it pairs "Just Works" (no PIN): for this run,
-    daydream-bridge registers a BlueZ agent that accepts only the controller
-    being paired, once its services passed, and refuses every other device.
-    A controller that passes is marked trusted and connected, and its battery
-    and firmware are shown.
-    """
-    static let notes = """
-    When the controller refuses an old pairing (it was reset, or paired with
-    a phone since), run 'daydream-bridge forget ADDRESS' and pair again.
-    """
+    static let declaration = CommandDeclaration(
+        name: "pair", operands: "[ADDRESS]",
+        abstract: "Pair a Daydream controller (the one unpaired controller in range, or ADDRESS).",
+        options: [Option.timeout, Option.defaultAgent],
+        discussion: """
+        Hold the controller's home button until its light blinks, then run this.
+        Without ADDRESS, pairs the unpaired Daydream controller discovery finds;
+        when several are in range, lists them and pairs none: run it again with
+        the ADDRESS of yours. First it connects the device without pairing and
+        checks its services: a device whose services are not a Daydream
+        controller's (a keyboard's or mouse's HID service among them), or without
+        the Daydream input characteristic, is blocked and removed from BlueZ,
+        never paired. Then it pairs "Just Works" (no PIN): for this run,
+        daydream-bridge registers a BlueZ agent that accepts only the controller
+        being paired, once its services passed, and refuses every other device.
+        A controller that passes is marked trusted and connected, and its battery
+        and firmware are shown.
+        """,
+        notes: """
+        When the controller refuses an old pairing (it was reset, or paired with
+        a phone since), run 'daydream-bridge forget ADDRESS' and pair again.
+        """)
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try scan(arguments)

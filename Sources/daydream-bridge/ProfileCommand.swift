@@ -2,9 +2,6 @@ import Bridge
 
 /// `daydream-bridge profile NAME`: switch the running daemon's profile.
 enum ProfileCommand: Subcommand {
-    static let name = "profile"
-    static let abstract = "Switch the running bridge's profile, or show the active ones."
-    static let operands = "[NAME [-- COMMAND...] | --next]"
     /// The options, declared once for the scanner, the usage line and the help.
     enum Option {
         static let next = CommandOption.flag(
@@ -12,25 +9,28 @@ enum ProfileCommand: Subcommand {
         static let controller = CommandOption.value("--controller", named: "ADDRESS", help: "Switch only this controller.")
     }
 
-    static let options = [Option.next, Option.controller, CommandOption.controlSocket]
-    static let discussion = """
-    With NAME, switches every controller to that profile; controllers that
-    connect later start in it too. Every key and button held is released
-    first. With neither NAME nor --next, prints each controller's address,
-    profile and link state.
+    static let declaration = CommandDeclaration(
+        name: "profile", operands: "[NAME [-- COMMAND...] | --next]",
+        abstract: "Switch the running bridge's profile, or show the active ones.",
+        options: [Option.next, Option.controller, CommandOption.controlSocket],
+        discussion: """
+        With NAME, switches every controller to that profile; controllers that
+        connect later start in it too. Every key and button held is released
+        first. With neither NAME nor --next, prints each controller's address,
+        profile and link state.
 
-    With -- COMMAND..., a launch wrapper for any desktop: switches to NAME,
-    runs COMMAND, and when it exits switches back to the profile from
-    before, passing its exit status on (Steam's launch options:
-    daydream-bridge profile shooter -- %command%). Signals that would stop
-    the wrapper go to COMMAND instead.
-    """
-    static let notes = """
-    Exit status: 0 when done, 1 when no daemon answers or it refused
-    (for example an unknown profile; the message lists the profiles).
-    With a COMMAND: the command's status (128 + N when signal N killed it,
-    127 when it could not be started).
-    """
+        With -- COMMAND..., a launch wrapper for any desktop: switches to NAME,
+        runs COMMAND, and when it exits switches back to the profile from
+        before, passing its exit status on (Steam's launch options:
+        daydream-bridge profile shooter -- %command%). Signals that would stop
+        the wrapper go to COMMAND instead.
+        """,
+        notes: """
+        Exit status: 0 when done, 1 when no daemon answers or it refused
+        (for example an unknown profile; the message lists the profiles).
+        With a COMMAND: the command's status (128 + N when signal N killed it,
+        127 when it could not be started).
+        """)
 
     static func run(_ arguments: [String]) throws -> Int32 {
         if let separator = arguments.firstIndex(of: "--") {

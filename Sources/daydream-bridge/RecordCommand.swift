@@ -11,29 +11,29 @@ import Timebase
 
 /// `daydream-bridge record FILE`: a connected controller's packets, timestamped, to a file.
 enum RecordCommand: Subcommand {
-    static let name = "record"
-    static let abstract = "Record a controller's packets and device information to a file."
-    static let operands = "FILE [ADDRESS]"
     /// The options, declared once for the scanner, the usage line and the help.
     enum Option {
         static let duration = CommandOption.value("--duration", named: "SECONDS", help: "Stop after this long (from the first packet on).")
     }
 
-    static let options = [Option.duration, CommandOption.verbose]
-    static let discussion = """
-    Waits for a paired controller to connect (ADDRESS, or the first one), then
-    writes its device information and every packet with the time it arrived,
-    plus link drops and battery readings, until SIGINT (Ctrl-C), SIGTERM or
-    --duration. FILE '-' writes to standard output. Each line is written as it
-    happens, so an interrupted recording keeps everything before the interruption.
+    static let declaration = CommandDeclaration(
+        name: "record", operands: "FILE [ADDRESS]",
+        abstract: "Record a controller's packets and device information to a file.",
+        options: [Option.duration, CommandOption.verbose],
+        discussion: """
+        Waits for a paired controller to connect (ADDRESS, or the first one), then
+        writes its device information and every packet with the time it arrived,
+        plus link drops and battery readings, until SIGINT (Ctrl-C), SIGTERM or
+        --duration. FILE '-' writes to standard output. Each line is written as it
+        happens, so an interrupted recording keeps everything before the interruption.
 
-    The format is versioned text, described in doc/recordings.md
-    ('# daydream-bridge recording v1', then 'key value' information lines,
-    then 'SECONDS HEX' packet lines). Play it back with 'replay' or
-    'monitor --replay'.
+        The format is versioned text, described in doc/recordings.md
+        ('# daydream-bridge recording v1', then 'key value' information lines,
+        then 'SECONDS HEX' packet lines). Play it back with 'replay' or
+        'monitor --replay'.
 
-    Do not run it beside 'run' for the same controller: each takes its packets.
-    """
+        Do not run it beside 'run' for the same controller: each takes its packets.
+        """)
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try scan(arguments)

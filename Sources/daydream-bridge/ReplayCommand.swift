@@ -9,9 +9,6 @@ import VirtualDevice
 /// `daydream-bridge replay FILE`: a recording through decode and mapping, printed or sent to
 /// real virtual devices.
 enum ReplayCommand: Subcommand {
-    static let name = "replay"
-    static let abstract = "Run a recording through the mapping; print the events or send them to uinput."
-    static let operands = "FILE"
     /// The options, declared once for the scanner, the usage line and the help.
     enum Option {
         static let printEvents = CommandOption.flag(
@@ -29,21 +26,24 @@ enum ReplayCommand: Subcommand {
         static let verbose = CommandOption.flag("-v", "--verbose", help: "Log debug details on standard error.")
     }
 
-    static let options = [Option.printEvents, Option.uinput, Option.fast, Option.profile, Option.config, Option.verbose]
-    static let discussion = """
-    Plays a recording made with 'record' (doc/recordings.md has the format)
-    through the same path as the daemon: decode and the mapping engine, in
-    the daemon's controller session. A 'disconnected' line releases
-    everything, and so does the end of the recording, as the daemon does on
-    exit. The file is read as it plays, whatever its size; a bad line stops
-    the replay there.
-    """
-    static let notes = """
-    SIGINT or SIGTERM stops the replay: everything is released first.
-    Exit status: 0 when played, 1 when the recording cannot be read (or has a
-    bad line) or the devices cannot be made, 2 when the config has errors,
-    64 for usage errors.
-    """
+    static let declaration = CommandDeclaration(
+        name: "replay", operands: "FILE",
+        abstract: "Run a recording through the mapping; print the events or send them to uinput.",
+        options: [Option.printEvents, Option.uinput, Option.fast, Option.profile, Option.config, Option.verbose],
+        discussion: """
+        Plays a recording made with 'record' (doc/recordings.md has the format)
+        through the same path as the daemon: decode and the mapping engine, in
+        the daemon's controller session. A 'disconnected' line releases
+        everything, and so does the end of the recording, as the daemon does on
+        exit. The file is read as it plays, whatever its size; a bad line stops
+        the replay there.
+        """,
+        notes: """
+        SIGINT or SIGTERM stops the replay: everything is released first.
+        Exit status: 0 when played, 1 when the recording cannot be read (or has a
+        bad line) or the devices cannot be made, 2 when the config has errors,
+        64 for usage errors.
+        """)
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try scan(arguments)

@@ -16,8 +16,6 @@ import VirtualDevice
 
 /// `daydream-bridge run` (the default): the daemon.
 enum RunCommand: Subcommand {
-    static let name = "run"
-    static let abstract = "Run the bridge: paired controllers become virtual gamepads, mice and keyboards (default)."
     /// The options, declared once for the scanner, the usage line and the help.
     enum Option {
         static let pair = CommandOption.flag("--pair", help: "Pair a controller first, as 'pair' does (hold its home button).")
@@ -50,29 +48,32 @@ enum RunCommand: Subcommand {
                 + "(cemuhook) protocol on ADDR:PORT (default: [dsu] listen in the config, else 127.0.0.1:26760).")
     }
 
-    static let options = [
-        Option.pair, Option.config, Option.profile, CommandOption.verbose, Option.socket, Option.replay, Option.printEvents,
-        Option.writeEvents, Option.dsu, Option.bus,
-    ]
-    static let discussion = """
-    Connects to the paired controllers and gives each its own virtual devices
-    and mapping profile. The first set of devices is made at start, so games
-    see a pad before a controller connects; the first controller takes it, and
-    each further controller gets its own set when first seen. Devices are kept
-    until exit, across Bluetooth drops.
-    """
-    static let notes = """
-    Signals: SIGTERM and SIGINT release everything, destroy the devices and
-    exit 0; SIGHUP reloads the config (as does saving the config file); SIGUSR1
-    switches every controller to the next profile.
+    static let declaration = CommandDeclaration(
+        name: "run",
+        abstract: "Run the bridge: paired controllers become virtual gamepads, mice and keyboards (default).",
+        options: [
+            Option.pair, Option.config, Option.profile, CommandOption.verbose, Option.socket, Option.replay, Option.printEvents,
+            Option.writeEvents, Option.dsu, Option.bus,
+        ],
+        discussion: """
+        Connects to the paired controllers and gives each its own virtual devices
+        and mapping profile. The first set of devices is made at start, so games
+        see a pad before a controller connects; the first controller takes it, and
+        each further controller gets its own set when first seen. Devices are kept
+        until exit, across Bluetooth drops.
+        """,
+        notes: """
+        Signals: SIGTERM and SIGINT release everything, destroy the devices and
+        exit 0; SIGHUP reloads the config (as does saving the config file); SIGUSR1
+        switches every controller to the next profile.
 
-    Logging goes to standard error: plain on a terminal, with <N> priority
-    prefixes for journald otherwise (or when JOURNAL_STREAM is set).
+        Logging goes to standard error: plain on a terminal, with <N> priority
+        prefixes for journald otherwise (or when JOURNAL_STREAM is set).
 
-    Exit status: 0 after a signal, 1 when the devices or Bluetooth cannot be
-    used (with a line saying what to do), 2 when the config has errors,
-    64 for usage errors.
-    """
+        Exit status: 0 after a signal, 1 when the devices or Bluetooth cannot be
+        used (with a line saying what to do), 2 when the config has errors,
+        64 for usage errors.
+        """)
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try scan(arguments)

@@ -5,21 +5,22 @@ import EventLoop
 
 /// `daydream-bridge scan`: the Daydream controllers in range, live.
 enum ScanCommand: Subcommand {
-    static let name = "scan"
-    static let abstract = "List Daydream controllers in range, live (address, name, signal, paired)."
     /// The options, declared once for the scanner, the usage line and the help.
     enum Option {
         static let timeout = CommandOption.value("--timeout", named: "SECONDS", help: "Stop after this long (default: until Ctrl-C).")
     }
 
-    static let options = [Option.timeout]
-    static let discussion = """
-    Powers the adapter on if needed and discovers Bluetooth LE devices that
-    advertise the Daydream service (FE55). Prints a line when a controller
-    is first seen and again when its signal strength changes by 5 dB or more:
-    address, name, RSSI, and whether it is paired. Press the controller's
-    home button to make it advertise.
-    """
+    static let declaration = CommandDeclaration(
+        name: "scan",
+        abstract: "List Daydream controllers in range, live (address, name, signal, paired).",
+        options: [Option.timeout],
+        discussion: """
+        Powers the adapter on if needed and discovers Bluetooth LE devices that
+        advertise the Daydream service (FE55). Prints a line when a controller
+        is first seen and again when its signal strength changes by 5 dB or more:
+        address, name, RSSI, and whether it is paired. Press the controller's
+        home button to make it advertise.
+        """)
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try scan(arguments)

@@ -1,19 +1,9 @@
-/// One of `daydream-bridge`'s commands: a type with its name, a one-line abstract, its operands
-/// and options (which make the usage line, the `Options:` help and what the scanner accepts),
-/// the help's prose, and a `run` that returns the exit code.
+/// One of `daydream-bridge`'s commands: its declaration (name, abstract, operands, options and
+/// help prose, which make the usage line, the help and what the scanner accepts) and a `run`
+/// that returns the exit code.
 protocol Subcommand {
-    /// The word on the command line, e.g. `decode`.
-    static var name: String { get }
-    /// One line for the command list in `--help`.
-    static var abstract: String { get }
-    /// The operands as the usage line shows them, e.g. `FILE [ADDRESS]`; empty for none.
-    static var operands: String { get }
-    /// Every option the command takes, in the order the usage line and the help show them.
-    static var options: [CommandOption] { get }
-    /// Paragraphs after the usage line in `daydream-bridge COMMAND --help`, before the options.
-    static var discussion: String { get }
-    /// Paragraphs after the options (signals, keys, exit status); empty for none.
-    static var notes: String { get }
+    /// What the command is called, takes and says about itself.
+    static var declaration: CommandDeclaration { get }
     /// Runs the command with the arguments after its name and returns the exit code. Throws
     /// `UsageError` for a bad command line (printed with the usage, exit 64); any other error is
     /// printed as `Error: ...` with exit status 1, so a command need not catch it to say so.
@@ -21,9 +11,12 @@ protocol Subcommand {
 }
 
 extension Subcommand {
-    static var operands: String { "" }
-    static var options: [CommandOption] { [] }
-    static var notes: String { "" }
+    static var name: String { declaration.name }
+    static var abstract: String { declaration.abstract }
+    static var operands: String { declaration.operands }
+    static var options: [CommandOption] { declaration.options }
+    static var discussion: String { declaration.discussion }
+    static var notes: String { declaration.notes }
 
     /// The usage line without the program name, e.g. `decode HEX...`.
     static var usage: String { CommandHelp.usage(for: self) }

@@ -8,8 +8,6 @@ import LocalHTTP
 
 /// `daydream-bridge ui`: the mapping editor, a page served on loopback.
 enum UICommand: Subcommand {
-    static let name = "ui"
-    static let abstract = "Serve the mapping editor page on loopback and open it in the browser."
     /// The options, declared once for the scanner, the usage line and the help.
     enum Option {
         static let listen = CommandOption.value(
@@ -22,26 +20,29 @@ enum UICommand: Subcommand {
         static let noOpen = CommandOption.flag("--no-open", help: "Print the page's address only; do not run xdg-open.")
     }
 
-    static let options = [Option.listen, Option.config, CommandOption.controlSocket, Option.replay, Option.noOpen]
-    static let discussion = """
-    Runs in the user's session, as the user whose config it edits, and
-    prints the page's address with a random token; every request needs the
-    token, a Host that is the listen address, and for changes the page's
-    own Origin. The page shows the running bridge's controllers live (the
-    control socket's watch stream) and saves each change where it is
-    written in the config, keeping every other byte, after checking it;
-    the running bridge reloads it. On a box without a desktop, reach it
-    through SSH: ssh -L 7355:127.0.0.1:7355 HOST, then open the printed
-    address here. The page's files are found in $DAYDREAM_BRIDGE_WEB, else
-    beside the program (../share/daydream-bridge/web), else in the source
-    tree's web/. With --replay, the page's bridge plays the recording
-    with the config being edited and reloads it on each save; its devices
-    write nowhere, and what they would send shows on the page.
-    """
-    static let notes = """
-    Exit status: 0 after SIGINT or SIGTERM, 1 when it cannot listen or
-    find the page's files.
-    """
+    static let declaration = CommandDeclaration(
+        name: "ui",
+        abstract: "Serve the mapping editor page on loopback and open it in the browser.",
+        options: [Option.listen, Option.config, CommandOption.controlSocket, Option.replay, Option.noOpen],
+        discussion: """
+        Runs in the user's session, as the user whose config it edits, and
+        prints the page's address with a random token; every request needs the
+        token, a Host that is the listen address, and for changes the page's
+        own Origin. The page shows the running bridge's controllers live (the
+        control socket's watch stream) and saves each change where it is
+        written in the config, keeping every other byte, after checking it;
+        the running bridge reloads it. On a box without a desktop, reach it
+        through SSH: ssh -L 7355:127.0.0.1:7355 HOST, then open the printed
+        address here. The page's files are found in $DAYDREAM_BRIDGE_WEB, else
+        beside the program (../share/daydream-bridge/web), else in the source
+        tree's web/. With --replay, the page's bridge plays the recording
+        with the config being edited and reloads it on each save; its devices
+        write nowhere, and what they would send shows on the page.
+        """,
+        notes: """
+        Exit status: 0 after SIGINT or SIGTERM, 1 when it cannot listen or
+        find the page's files.
+        """)
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try scan(arguments)
