@@ -47,13 +47,7 @@ enum MonitorCommand: Subcommand {
             let wanted = try options.positionals.first.map(BlueZCommandContext.address)
             return try live(terminal: terminal, address: wanted)
         }
-        let recording: RecordingFileReader
-        do {
-            recording = try RecordingFileReader(path: path)
-        } catch {
-            printError(error.printed)
-            return ExitCode.failure
-        }
+        guard let recording = openCommandRecording(path: path) else { return ExitCode.failure }
         let player = RecordingPlayer(entries: recording)
         let model = MonitorModel(feed: player.feed, source: "replay \(path)")
         let reactor = try Reactor()

@@ -51,13 +51,7 @@ enum ReplayCommand: Subcommand {
         guard options.positionals.count == 1, let path = options.positionals.first else {
             throw UsageError(options.positionals.isEmpty ? "replay needs a recording FILE" : "replay takes one FILE")
         }
-        let recording: RecordingFileReader
-        do {
-            recording = try RecordingFileReader(path: path)
-        } catch {
-            printError(error.printed)
-            return ExitCode.failure
-        }
+        guard let recording = openCommandRecording(path: path) else { return ExitCode.failure }
         guard let loaded = loadCommandConfig(path: options.value(Option.config)) else { return ExitCode.configError }
         let profile = options.value(Option.profile)
         if let profile, loaded.configuration.profile(named: profile) == nil {
