@@ -1,3 +1,5 @@
+import DaydreamProtocol
+
 /// The virtual DualSense's own Bluetooth-style address, derived from the
 /// controller's: the kernel takes it from the pairing report as the device's
 /// `uniq`, names the battery after it, and refuses a second DualSense with the
@@ -15,7 +17,7 @@ public struct DualSenseAddress: Hashable, Sendable {
     /// The address for the controller known as `controllerAddress`
     /// ("EC:12:34:56:78:9A", or any other name).
     public init(controllerAddress: String) {
-        if let parsed = Self.parse(controllerAddress) {
+        if let parsed = Hex.bluetoothAddress(controllerAddress) {
             var octets = parsed
             octets[0] ^= 0x02
             self.octets = octets
@@ -32,24 +34,8 @@ public struct DualSenseAddress: Hashable, Sendable {
     }
 
     /// Lower-case and colon-separated, as the kernel prints it into `uniq` (`%pMR`).
-    public var uniq: String {
-        octets.map { byte in
-            let digits = String(byte, radix: 16)
-            return byte < 0x10 ? "0" + digits : digits
-        }.joined(separator: ":")
-    }
+    public var uniq: String { Hex.bluetoothAddress(octets, uppercase: false) }
 
     /// The octets in the pairing report's order: least significant first.
     public var reportOrder: [UInt8] { octets.reversed() }
-
-    private static func parse(_ text: String) -> [UInt8]? {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 6 else { return nil }
-        var octets: [UInt8] = []
-        for part in parts {
-            guard part.count == 2, let octet = UInt8(part, radix: 16) else { return nil }
-            octets.append(octet)
-        }
-        return octets
-    }
 }
