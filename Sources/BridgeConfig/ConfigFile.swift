@@ -14,13 +14,6 @@ public enum ConfigFile {
         /// What the path is when it is not a regular file nor a directory ("a FIFO", "a socket").
         public var fileType: String?
 
-        /// A read that failed with `errno` `code`, or found `fileType` at `path`.
-        public init(path: String, code: Int32, fileType: String? = nil) {
-            self.path = path
-            self.code = code
-            self.fileType = fileType
-        }
-
         /// `cannot read PATH: REASON`.
         public var description: String {
             if let fileType { return "cannot read \(path): it is \(fileType), not a regular file" }

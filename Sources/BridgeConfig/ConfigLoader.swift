@@ -8,13 +8,6 @@ public struct LoadedConfig: Sendable, Equatable {
     public var source: ConfigSource
     /// `[dsu]`: the DSU server's settings, nil (off) without the table.
     public var dsu: DSUConfiguration?
-
-    /// A configuration read from `source`.
-    public init(configuration: MappingConfiguration, source: ConfigSource, dsu: DSUConfiguration? = nil) {
-        self.configuration = configuration
-        self.source = source
-        self.dsu = dsu
-    }
 }
 
 /// Why a config could not be loaded: the file could not be read, or it is not valid.
