@@ -122,9 +122,7 @@ extension ConfigReader {
         options.number("detents", in: 0.1...1000, into: &scroll.detents, reader: &self)
         options.boolean("natural", into: &scroll.natural, reader: &self)
         options.boolean("horizontal", into: &scroll.horizontal, reader: &self)
-        var codes = [EventCode.relWheel, EventCode.relWheelHiRes]
-        if scroll.horizontal { codes += [EventCode.relHwheel, EventCode.relHwheelHiRes] }
-        options.device(into: &scroll.device, carrying: codes.map { (EventType.rel, $0) }, reader: &self)
+        options.device(into: &scroll.device, carrying: scroll.wheelCodes.map { (EventType.rel, $0) }, reader: &self)
         return scroll
     }
 
@@ -146,8 +144,7 @@ extension ConfigReader {
         options.boolean("reverse", into: &wheel.reverse, reader: &self)
         options.boolean("horizontal", into: &wheel.horizontal, reader: &self)
         options.number("deadzone", in: 0...0.95, into: &wheel.deadzone, reader: &self)
-        let codes = wheel.horizontal ? [EventCode.relHwheel, EventCode.relHwheelHiRes] : [EventCode.relWheel, EventCode.relWheelHiRes]
-        options.device(into: &wheel.device, carrying: codes.map { (EventType.rel, $0) }, reader: &self)
+        options.device(into: &wheel.device, carrying: wheel.wheelCodes.map { (EventType.rel, $0) }, reader: &self)
         return wheel
     }
 

@@ -59,15 +59,9 @@ extension Profile {
             result.insertRelative(EventCode.relX, on: options.device)
             result.insertRelative(EventCode.relY, on: options.device)
         case .scroll(let options):
-            result.insertRelative(EventCode.relWheel, on: options.device)
-            result.insertRelative(EventCode.relWheelHiRes, on: options.device)
-            if options.horizontal {
-                result.insertRelative(EventCode.relHwheel, on: options.device)
-                result.insertRelative(EventCode.relHwheelHiRes, on: options.device)
-            }
+            for code in options.wheelCodes { result.insertRelative(code, on: options.device) }
         case .wheel(let options):
-            result.insertRelative(options.horizontal ? EventCode.relHwheel : EventCode.relWheel, on: options.device)
-            result.insertRelative(options.horizontal ? EventCode.relHwheelHiRes : EventCode.relWheelHiRes, on: options.device)
+            for code in options.wheelCodes { result.insertRelative(code, on: options.device) }
         case .flick:
             result.insertRelative(EventCode.relX, on: .mouse)
             result.insertRelative(EventCode.relY, on: .mouse)
