@@ -16,15 +16,6 @@ public struct DeviceIdentity: Hashable, Sendable {
     public var product: UInt16
     /// The version number.
     public var version: UInt16
-
-    /// An identity with the given name and numbers.
-    public init(name: String, bus: UInt16, vendor: UInt16, product: UInt16, version: UInt16) {
-        self.name = name
-        self.bus = bus
-        self.vendor = vendor
-        self.product = product
-        self.version = version
-    }
 }
 
 extension DeviceIdentity {
