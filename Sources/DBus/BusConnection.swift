@@ -391,37 +391,26 @@ private func onLoop<Result: Sendable>(
     }
 }
 
-private let connectionAddWatch: DBusAddWatchFunction = { watch, data in
-    guard let watch else { return 0 }
-    onLoop(data, watch) { $0.addWatch($1) }
+/// A watch or timeout callback from libdbus, run on the loop: `body` with the connection and
+/// `object`, or nothing when libdbus passed no object. True (libdbus's "handled", which the
+/// add callbacks return) when it ran.
+@discardableResult
+private func forward(
+    _ object: OpaquePointer?, _ data: UnsafeMutableRawPointer?, _ body: @MainActor (BusConnection, OpaquePointer) -> Void
+) -> dbus_bool_t {
+    guard let object else { return 0 }
+    onLoop(data, object, body)
     return 1
 }
 
-private let connectionRemoveWatch: DBusRemoveWatchFunction = { watch, data in
-    guard let watch else { return }
-    onLoop(data, watch) { $0.removeWatch($1) }
-}
+private let connectionAddWatch: DBusAddWatchFunction = { watch, data in forward(watch, data) { $0.addWatch($1) } }
+private let connectionRemoveWatch: DBusRemoveWatchFunction = { watch, data in forward(watch, data) { $0.removeWatch($1) } }
+private let connectionToggleWatch: DBusWatchToggledFunction = { watch, data in forward(watch, data) { $0.toggleWatch($1) } }
 
-private let connectionToggleWatch: DBusWatchToggledFunction = { watch, data in
-    guard let watch else { return }
-    onLoop(data, watch) { $0.toggleWatch($1) }
-}
-
-private let connectionAddTimeout: DBusAddTimeoutFunction = { timeout, data in
-    guard let timeout else { return 0 }
-    onLoop(data, timeout) { $0.addTimeout($1) }
-    return 1
-}
-
-private let connectionRemoveTimeout: DBusRemoveTimeoutFunction = { timeout, data in
-    guard let timeout else { return }
-    onLoop(data, timeout) { $0.removeTimeout($1) }
-}
-
-private let connectionToggleTimeout: DBusTimeoutToggledFunction = { timeout, data in
-    guard let timeout else { return }
-    onLoop(data, timeout) { $0.addTimeout($1) }
-}
+private let connectionAddTimeout: DBusAddTimeoutFunction = { timeout, data in forward(timeout, data) { $0.addTimeout($1) } }
+private let connectionRemoveTimeout: DBusRemoveTimeoutFunction = { timeout, data in forward(timeout, data) { $0.removeTimeout($1) } }
+// Toggling re-adds: addTimeout arms or disarms the timer from the timeout's enabled flag.
+private let connectionToggleTimeout: DBusTimeoutToggledFunction = { timeout, data in forward(timeout, data) { $0.addTimeout($1) } }
 
 private let connectionDispatchStatus: DBusDispatchStatusFunction = { connectionPointer, status, data in
     guard status == DBUS_DISPATCH_DATA_REMAINS, let connectionPointer else { return }
