@@ -57,6 +57,8 @@ final class EncodingOutput: @MainActor OutputSink {
     /// theirs (`InputEventWriter`: an unchecked count and storage): an array here would pay a
     /// uniqueness check per event that the daemon's path does not.
     private let counts: UnsafeMutablePointer<Int>
+    /// `OutputDeviceKind.count`, read once: a static `let` is a lazy global, checked at each read.
+    private let deviceCount = OutputDeviceKind.count
     /// Events encoded since creation.
     @exclusivity(unchecked) private(set) var totalEvents = 0
     var label = ""
@@ -80,7 +82,7 @@ final class EncodingOutput: @MainActor OutputSink {
     }
 
     func send(_ events: UnsafeBufferPointer<OutputEvent>, at time: MonotonicTime) {
-        counts.update(repeating: 0, count: OutputDeviceKind.count)
+        counts.update(repeating: 0, count: deviceCount)
         for event in events {
             let device = Int(event.device.rawValue)
             let count = counts[device]
