@@ -109,8 +109,9 @@ let package = Package(
         ),
         // wlroots' foreign toplevel protocol over libwayland-client, for follow-focus.
         .target(name: "CWaylandToplevel", linkerSettings: [.linkedLibrary("wayland-client")]),
-        // libmicrohttpd (Debian's libmicrohttpd-dev) and a C wrapper for its variadic calls.
-        .target(name: "CHTTP", linkerSettings: [.linkedLibrary("microhttpd")]),
+        // libmicrohttpd (Debian's libmicrohttpd-dev for the header), loaded with dlopen when a
+        // server starts rather than linked (see chttp.h), behind C wrappers.
+        .target(name: "CHTTP"),
         // A local HTTP server for the editor page, on the Reactor: requests, Server-Sent Events, the page's access rules.
         .target(name: "LocalHTTP", dependencies: ["CHTTP", "EventLoop", "Timebase"]),
         // Which application has the focus, from the desktop: X11, wlroots compositors.

@@ -57,7 +57,7 @@ public final class EventStream {
     private func wake() {
         guard suspended, let connection else { return }
         suspended = false
-        MHD_resume_connection(connection)
+        chttp_resume_connection(connection)
         wakeServer()
     }
 
@@ -68,7 +68,7 @@ public final class EventStream {
             if finishing { return -1 }  // MHD_CONTENT_READER_END_OF_STREAM
             if let connection {
                 suspended = true
-                MHD_suspend_connection(connection)
+                chttp_suspend_connection(connection)
             }
             return 0
         }

@@ -46,6 +46,10 @@ public final class HTTPServer {
         self.maximumBody = maximumBody
         self.keepAlive = keepAlive
         self.handler = handler
+        guard chttp_load() == 0 else {
+            throw HTTPServerError("cannot serve HTTP without libmicrohttpd (on Debian: apt install libmicrohttpd12): "
+                                  + String(cString: chttp_load_error()))
+        }
         let context = Unmanaged.passUnretained(self).toOpaque()
         let started = address.withSocketAddress { socketAddress in
             chttp_start(socketAddress, HTTPServer.access, context, HTTPServer.completed, context, 64, 256 * 1024, 600)
@@ -59,7 +63,7 @@ public final class HTTPServer {
         do {
             watch = try reactor.watch(descriptor, interest: .readable) { [weak self] _ in self?.run() }
         } catch {
-            MHD_stop_daemon(started)
+            chttp_stop_daemon(started)
             daemon = nil
             throw HTTPServerError("cannot watch the HTTP server: \(error)")
         }
@@ -76,7 +80,7 @@ public final class HTTPServer {
         keepAliveTimer = nil
         watch?.cancel()
         watch = nil
-        if let daemon { MHD_stop_daemon(daemon) }
+        if let daemon { chttp_stop_daemon(daemon) }
         daemon = nil
     }
 
@@ -84,12 +88,12 @@ public final class HTTPServer {
     private func run() {
         guard let daemon, !running else { return }
         running = true
-        _ = MHD_run(daemon)
+        _ = chttp_run(daemon)
         running = false
         timer?.cancel()
         timer = nil
         var milliseconds: UInt64 = 0
-        if MHD_get_timeout(daemon, &milliseconds) == .YES {
+        if chttp_get_timeout(daemon, &milliseconds) == .YES {
             timer = reactor.schedule(after: .milliseconds(Int64(min(milliseconds, 60_000)))) { [weak self] in self?.run() }
         }
     }
@@ -167,14 +171,14 @@ public final class HTTPServer {
                 guard let context else { return }
                 Unmanaged<EventStream>.fromOpaque(context).release()
             }
-            guard let response = MHD_create_response_from_callback(UInt64.max, 4096, reader,
+            guard let response = chttp_create_response_from_callback(UInt64.max, 4096, reader,
                                                                    Unmanaged.passRetained(stream).toOpaque(), release) else {
                 return .NO
             }
-            MHD_add_response_header(response, "Content-Type", "text/event-stream")
-            MHD_add_response_header(response, "Cache-Control", "no-store")
-            let queued = MHD_queue_response(connection, 200, response)
-            MHD_destroy_response(response)
+            chttp_add_response_header(response, "Content-Type", "text/event-stream")
+            chttp_add_response_header(response, "Cache-Control", "no-store")
+            let queued = chttp_queue_response(connection, 200, response)
+            chttp_destroy_response(response)
             start(stream)
             return queued
         }
@@ -194,14 +198,14 @@ public final class HTTPServer {
 
     private func queue(_ response: HTTPResponse, on connection: OpaquePointer?) -> MHD_Result {
         let created = response.body.withUnsafeBytes { bytes in
-            MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+            chttp_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
         }
         guard let created else { return .NO }
-        for (name, value) in response.headers { MHD_add_response_header(created, name, value) }
-        MHD_add_response_header(created, "Cache-Control", "no-store")
-        MHD_add_response_header(created, "X-Content-Type-Options", "nosniff")
-        let queued = MHD_queue_response(connection, UInt32(response.status), created)
-        MHD_destroy_response(created)
+        for (name, value) in response.headers { chttp_add_response_header(created, name, value) }
+        chttp_add_response_header(created, "Cache-Control", "no-store")
+        chttp_add_response_header(created, "X-Content-Type-Options", "nosniff")
+        let queued = chttp_queue_response(connection, UInt32(response.status), created)
+        chttp_destroy_response(created)
         return queued
     }
 
@@ -216,7 +220,7 @@ public final class HTTPServer {
                 if values.pointee[name] == nil { values.pointee[name] = value.map { String(cString: $0) } ?? "" }
                 return .YES
             }
-            _ = MHD_get_connection_values(connection, kind, iterator, pointer)
+            _ = chttp_get_connection_values(connection, kind, iterator, pointer)
         }
         return collected
     }
