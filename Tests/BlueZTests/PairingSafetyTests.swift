@@ -181,16 +181,27 @@ struct PairingSafetyTests {
         #expect(try devices(rig)[Rig.first] == nil)
     }
 
+    /// How a `pair` ends, once it has.
+    final class Outcome {
+        var result: Result<ControllerFeed, PairingError>?
+    }
+
+    /// Starts pairing a controller that connects unbonded but whose services never resolve, so
+    /// the look before bonding goes on until `verificationTimeout` or the device goes away.
+    func pairingAControllerThatNeverResolves(_ rig: Rig) throws -> Outcome {
+        try rig.fake.command("configure", ["address": Rig.first, "resolves": false])
+        rig.manager.start()
+        try rig.wait("the cache") { rig.manager.client.isReady }
+        let outcome = Outcome()
+        rig.manager.pair(address: Rig.first) { outcome.result = $0 }
+        return outcome
+    }
+
     @Test func theAgentRefusesEveryRequestForADeviceStillBeingLookedAt() throws {
         // A timeout no test machine reaches: the look ends when the device goes away.
         let rig = try Rig(devices: [Rig.controller(Rig.first, paired: false)]) { $0.verificationTimeout = .seconds(600) }
         defer { rig.stop() }
-        // Connected, but its services never resolve: the look goes on.
-        try rig.fake.command("configure", ["address": Rig.first, "resolves": false])
-        rig.manager.start()
-        try rig.wait("the cache") { rig.manager.client.isReady }
-        var outcome: Result<ControllerFeed, PairingError>?
-        rig.manager.pair(address: Rig.first) { outcome = $0 }
+        let outcome = try pairingAControllerThatNeverResolves(rig)
         try rig.wait("the connection") { (try? devices(rig)[Rig.first]?["Connected"] as? Bool) == true }
         // What bluetoothd asks the agent when the kernel pairs on a profile's demand (legacy Just Works).
         for (method, args) in [("RequestAuthorization", [Any]()), ("RequestConfirmation", [123456])] {
@@ -198,10 +209,10 @@ struct PairingSafetyTests {
             #expect(answer == "org.bluez.Error.Rejected", "\(method)")
         }
         try rig.sync()
-        #expect(outcome == nil, "the look ended before the device went away")
+        #expect(outcome.result == nil, "the look ended before the device went away")
         try rig.fake.command("remove_device", ["address": Rig.first])
-        try rig.wait("the refusal") { outcome != nil }
-        guard case .failure(let error) = outcome else { throw TestFailure("paired") }
+        try rig.wait("the refusal") { outcome.result != nil }
+        guard case .failure(let error) = outcome.result else { throw TestFailure("paired") }
         #expect(error.description.contains("went away before it was paired"), "\(error)")
         #expect(try !rig.fake.log().contains("Pair \(path(Rig.first))"))
     }
@@ -209,13 +220,9 @@ struct PairingSafetyTests {
     @Test func aDeviceWhoseServicesNeverResolveIsRefusedAtTheTimeout() throws {
         let rig = try Rig(devices: [Rig.controller(Rig.first, paired: false)]) { $0.verificationTimeout = .seconds(1) }
         defer { rig.stop() }
-        try rig.fake.command("configure", ["address": Rig.first, "resolves": false])
-        rig.manager.start()
-        try rig.wait("the cache") { rig.manager.client.isReady }
-        var outcome: Result<ControllerFeed, PairingError>?
-        rig.manager.pair(address: Rig.first) { outcome = $0 }
-        try rig.wait("the timeout") { outcome != nil }
-        guard case .failure(let error) = outcome else { throw TestFailure("paired") }
+        let outcome = try pairingAControllerThatNeverResolves(rig)
+        try rig.wait("the timeout") { outcome.result != nil }
+        guard case .failure(let error) = outcome.result else { throw TestFailure("paired") }
         #expect(error.description.contains("could not be read in time"), "\(error)")
         #expect(try !rig.fake.log().contains("Pair \(path(Rig.first))"))
         #expect(try devices(rig)[Rig.first] == nil)
