@@ -16,32 +16,44 @@ enum IntrospectionXML {
         return text + "</node>\n"
     }
 
-    private static func xml(_ interface: ExportedInterface) -> String {
-        var text = " <interface name=\"\(escaped(interface.name))\">\n"
-        for method in interface.methods {
-            let arguments = method.arguments.map { argument($0, direction: "in") } + method.results.map { argument($0, direction: "out") }
-            if arguments.isEmpty {
-                text += "  <method name=\"\(escaped(method.name))\"/>\n"
-            } else {
-                text += "  <method name=\"\(escaped(method.name))\">\n" + arguments.joined() + "  </method>\n"
-            }
-        }
-        for property in interface.properties {
+    private static func xml(_ exported: ExportedInterface) -> String {
+        let methods = exported.methods.map { method($0.name, in: $0.arguments, out: $0.results) }
+        let properties = exported.properties.map { property in
             let access = property.set == nil ? "read" : "readwrite"
             let opening = "  <property name=\"\(escaped(property.name))\" type=\"\(escaped(property.signature))\" access=\"\(access)\""
-            if property.emitsChangedSignal {
-                text += opening + "/>\n"
-            } else {
-                text += opening + ">\n"
-                    + "   <annotation name=\"org.freedesktop.DBus.Property.EmitsChangedSignal\" value=\"false\"/>\n"
-                    + "  </property>\n"
-            }
+            if property.emitsChangedSignal { return opening + "/>\n" }
+            return opening + ">\n"
+                + "   <annotation name=\"org.freedesktop.DBus.Property.EmitsChangedSignal\" value=\"false\"/>\n"
+                + "  </property>\n"
         }
-        return text + " </interface>\n"
+        return interface(exported.name, methods + properties)
     }
 
-    private static func argument(_ argument: ExportedArgument, direction: String) -> String {
-        "   <arg name=\"\(escaped(argument.name))\" type=\"\(escaped(argument.signature))\" direction=\"\(direction)\"/>\n"
+    /// An `interface` element holding `members` (each already XML).
+    private static func interface(_ name: String, _ members: [String]) -> String {
+        " <interface name=\"\(escaped(name))\">\n" + members.joined() + " </interface>\n"
+    }
+
+    /// A `method` element: the arguments `inputs` take in and `outputs` give back.
+    private static func method(_ name: String, in inputs: [ExportedArgument] = [], out outputs: [ExportedArgument] = []) -> String {
+        member("method", name, inputs.map { argument($0, direction: "in") } + outputs.map { argument($0, direction: "out") })
+    }
+
+    /// A `signal` element with the arguments it carries.
+    private static func signal(_ name: String, _ arguments: [ExportedArgument]) -> String {
+        member("signal", name, arguments.map { argument($0, direction: nil) })
+    }
+
+    /// A `method` or `signal` element around `arguments` (each already XML); self-closing without any.
+    private static func member(_ element: String, _ name: String, _ arguments: [String]) -> String {
+        if arguments.isEmpty { return "  <\(element) name=\"\(escaped(name))\"/>\n" }
+        return "  <\(element) name=\"\(escaped(name))\">\n" + arguments.joined() + "  </\(element)>\n"
+    }
+
+    /// An `arg` element; a signal's has no direction.
+    private static func argument(_ argument: ExportedArgument, direction: String?) -> String {
+        let direction = direction.map { " direction=\"\($0)\"" } ?? ""
+        return "   <arg name=\"\(escaped(argument.name))\" type=\"\(escaped(argument.signature))\"\(direction)/>\n"
     }
 
     private static func escaped(_ text: String) -> String {
@@ -58,56 +70,31 @@ enum IntrospectionXML {
         return result
     }
 
-    private static let standardInterfaces = """
-     <interface name="org.freedesktop.DBus.Introspectable">
-      <method name="Introspect">
-       <arg name="xml_data" type="s" direction="out"/>
-      </method>
-     </interface>
-     <interface name="org.freedesktop.DBus.Peer">
-      <method name="Ping"/>
-      <method name="GetMachineId">
-       <arg name="machine_uuid" type="s" direction="out"/>
-      </method>
-     </interface>
-     <interface name="org.freedesktop.DBus.Properties">
-      <method name="Get">
-       <arg name="interface_name" type="s" direction="in"/>
-       <arg name="property_name" type="s" direction="in"/>
-       <arg name="value" type="v" direction="out"/>
-      </method>
-      <method name="GetAll">
-       <arg name="interface_name" type="s" direction="in"/>
-       <arg name="props" type="a{sv}" direction="out"/>
-      </method>
-      <method name="Set">
-       <arg name="interface_name" type="s" direction="in"/>
-       <arg name="property_name" type="s" direction="in"/>
-       <arg name="value" type="v" direction="in"/>
-      </method>
-      <signal name="PropertiesChanged">
-       <arg name="interface_name" type="s"/>
-       <arg name="changed_properties" type="a{sv}"/>
-       <arg name="invalidated_properties" type="as"/>
-      </signal>
-     </interface>
+    /// `Introspectable`, `Peer` and `Properties`, which every node answers.
+    private static let standardInterfaces =
+        interface("org.freedesktop.DBus.Introspectable", [
+            method("Introspect", out: [ExportedArgument("xml_data", "s")]),
+        ])
+        + interface("org.freedesktop.DBus.Peer", [
+            method("Ping"),
+            method("GetMachineId", out: [ExportedArgument("machine_uuid", "s")]),
+        ])
+        + interface("org.freedesktop.DBus.Properties", [
+            method("Get", in: [ExportedArgument("interface_name", "s"), ExportedArgument("property_name", "s")],
+                   out: [ExportedArgument("value", "v")]),
+            method("GetAll", in: [ExportedArgument("interface_name", "s")], out: [ExportedArgument("props", "a{sv}")]),
+            method("Set", in: [ExportedArgument("interface_name", "s"), ExportedArgument("property_name", "s"),
+                               ExportedArgument("value", "v")]),
+            signal("PropertiesChanged", [
+                ExportedArgument("interface_name", "s"), ExportedArgument("changed_properties", "a{sv}"),
+                ExportedArgument("invalidated_properties", "as"),
+            ]),
+        ])
 
-    """
-
-    private static let objectManagerInterface = """
-     <interface name="org.freedesktop.DBus.ObjectManager">
-      <method name="GetManagedObjects">
-       <arg name="object_paths_interfaces_and_properties" type="a{oa{sa{sv}}}" direction="out"/>
-      </method>
-      <signal name="InterfacesAdded">
-       <arg name="object_path" type="o"/>
-       <arg name="interfaces_and_properties" type="a{sa{sv}}"/>
-      </signal>
-      <signal name="InterfacesRemoved">
-       <arg name="object_path" type="o"/>
-       <arg name="interfaces" type="as"/>
-      </signal>
-     </interface>
-
-    """
+    /// `ObjectManager`, for a node that answers `GetManagedObjects`.
+    private static let objectManagerInterface = interface("org.freedesktop.DBus.ObjectManager", [
+        method("GetManagedObjects", out: [ExportedArgument("object_paths_interfaces_and_properties", "a{oa{sa{sv}}}")]),
+        signal("InterfacesAdded", [ExportedArgument("object_path", "o"), ExportedArgument("interfaces_and_properties", "a{sa{sv}}")]),
+        signal("InterfacesRemoved", [ExportedArgument("object_path", "o"), ExportedArgument("interfaces", "as")]),
+    ])
 }
