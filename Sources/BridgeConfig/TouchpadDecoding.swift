@@ -121,8 +121,7 @@ extension ConfigReader {
         var scroll = ScrollOptions()
         options.number("detents", in: 0.1...1000, into: &scroll.detents, reader: &self)
         options.boolean("natural", into: &scroll.natural, reader: &self)
-        options.boolean("horizontal", into: &scroll.horizontal, reader: &self)
-        options.device(into: &scroll.device, carrying: scroll.wheelCodes.map { (EventType.rel, $0) }, reader: &self)
+        wheelOutput(&options, into: &scroll)
         return scroll
     }
 
@@ -142,10 +141,15 @@ extension ConfigReader {
         var wheel = WheelOptions()
         options.number("detents", in: 1...360, into: &wheel.detents, reader: &self)
         options.boolean("reverse", into: &wheel.reverse, reader: &self)
-        options.boolean("horizontal", into: &wheel.horizontal, reader: &self)
         options.number("deadzone", in: 0...0.95, into: &wheel.deadzone, reader: &self)
-        options.device(into: &wheel.device, carrying: wheel.wheelCodes.map { (EventType.rel, $0) }, reader: &self)
+        wheelOutput(&options, into: &wheel)
         return wheel
+    }
+
+    /// `horizontal`, then `device`, which must carry the wheels `horizontal` picks.
+    private mutating func wheelOutput(_ options: inout OptionReader, into wheels: inout some WheelOutputOptions) {
+        options.boolean("horizontal", into: &wheels.horizontal, reader: &self)
+        options.device(into: &wheels.device, carrying: wheels.wheelCodes.map { (EventType.rel, $0) }, reader: &self)
     }
 
     /// An `ABS_*` code by name that the gamepad can carry (not a multitouch axis).
