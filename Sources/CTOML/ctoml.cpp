@@ -37,8 +37,10 @@ ctoml_node empty_node() {
     return node;
 }
 
-template <typename Value>
-void set_text_from_stream(ctoml_document &document, ctoml_node &target, const Value &value) {
+// A date, time or date-time: `kind`, with `value` as text the way toml++ writes it.
+template <typename Temporal>
+void set_temporal(ctoml_document &document, ctoml_node &target, ctoml_kind kind, const Temporal &value) {
+    target.kind = kind;
     std::ostringstream stream;
     stream << value;
     document.owned_text.push_back(stream.str());
@@ -80,16 +82,13 @@ void flatten(ctoml_document &document, size_t index, const toml::node &node) {
             target.boolean = node.as_boolean()->get() ? 1 : 0;
             break;
         case toml::node_type::date:
-            target.kind = CTOML_DATE;
-            set_text_from_stream(document, target, node.as_date()->get());
+            set_temporal(document, target, CTOML_DATE, node.as_date()->get());
             break;
         case toml::node_type::time:
-            target.kind = CTOML_TIME;
-            set_text_from_stream(document, target, node.as_time()->get());
+            set_temporal(document, target, CTOML_TIME, node.as_time()->get());
             break;
         case toml::node_type::date_time:
-            target.kind = CTOML_DATE_TIME;
-            set_text_from_stream(document, target, node.as_date_time()->get());
+            set_temporal(document, target, CTOML_DATE_TIME, node.as_date_time()->get());
             break;
         case toml::node_type::none:
             break;
