@@ -64,10 +64,11 @@ public final class DSUServer {
     @exclusivity(unchecked) private var clients = DSUClientTable(
         capacity: DSUServer.maximumClients, capacityPerAddress: DSUServer.maximumClientsPerAddress,
         lifetime: DSUServer.subscriptionLifetime, confirmationDelay: DSUServer.confirmationDelay)
-    // Read on every packet, as is `clients`; unchecked, they skip the run-time exclusivity
-    // checks. No access can overlap another: both are private, everything runs on the main
-    // thread, and nothing the server calls while it holds one (the pad mapper, the client
-    // table's own methods, the socket) reaches back.
+    // `clients` is read on every packet; unchecked, it and `slots` skip the
+    // run-time exclusivity checks. No access can overlap another: both are private, everything
+    // runs on the main thread, and nothing the server calls while it holds one (the pad mapper,
+    // the client table's own methods, the socket) reaches back. Each slot keeps its own state
+    // (`DSUSlot`); a packet reaches the server with its slot, not through this array.
     @exclusivity(unchecked) private var slots: [DSUSlot] = []
     /// One buffer for what is read and one for what is sent: the packet path allocates nothing.
     /// Allocated once the socket is bound: an init that throws before every property is set runs
