@@ -243,10 +243,7 @@ extension ConfigReader {
 
     /// True for `AA:BB:CC:DD:EE:FF` (upper-case hex).
     static func isBluetoothAddress(_ text: String) -> Bool {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        return parts.count == 6 && parts.allSatisfy { part in
-            part.count == 2 && part.allSatisfy { $0.isHexDigit && ($0.isNumber || $0.isUppercase) }
-        }
+        Hex.bluetoothAddress(text) != nil && !text.contains(where: \.isLowercase)
     }
 }
 

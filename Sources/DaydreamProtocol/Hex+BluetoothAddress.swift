@@ -6,7 +6,8 @@ extension Hex {
         guard parts.count == 6 else { return nil }
         var bytes: [UInt8] = []
         for part in parts {
-            guard part.count == 2, let byte = UInt8(part, radix: 16) else { return nil }
+            // Hex digits only: `UInt8(_:radix:)` would also take a sign ("+F").
+            guard part.count == 2, part.allSatisfy(\.isHexDigit), let byte = UInt8(part, radix: 16) else { return nil }
             bytes.append(byte)
         }
         return bytes

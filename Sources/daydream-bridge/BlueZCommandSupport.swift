@@ -1,6 +1,7 @@
 import BlueZ
 import DBus
 import DaydreamCore
+import DaydreamProtocol
 import EventLoop
 import Timebase
 #if canImport(Glibc)
@@ -88,8 +89,7 @@ final class BlueZCommandContext {
 
     /// An address in `AA:BB:CC:DD:EE:FF` form, upper case.
     static func address(_ text: String) throws -> String {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 6, parts.allSatisfy({ $0.count == 2 && UInt8($0, radix: 16) != nil }) else {
+        guard Hex.bluetoothAddress(text) != nil else {
             throw UsageError("'\(text)' is not a Bluetooth address (AA:BB:CC:DD:EE:FF)")
         }
         return text.uppercased()
