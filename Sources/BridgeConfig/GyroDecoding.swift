@@ -11,9 +11,9 @@ extension ConfigReader {
 
     /// `gyro = { ... }` or `[profile.NAME.gyro]`; nil when anything in it is wrong.
     mutating func gyro(_ value: TOMLValue, at path: KeyPath) -> GyroSettings? {
-        guard let table = table(value, at: path, expected: "a table like { sens = 2.0, off = \"touch\" }") else { return nil }
-        rejectUnknownKeys(in: table, at: path, allowed: Self.gyroKeys)
-        var options = OptionReader(table: table, path: path)
+        let expected = "a table like { sens = 2.0, off = \"touch\" }"
+        guard var options = options(of: value, at: path, expected: expected, allowed: Self.gyroKeys) else { return nil }
+        let table = options.table
         var settings = GyroSettings()
         options.choice("output", into: &settings.output, reader: &self)
         var sens = 1.0

@@ -46,3 +46,13 @@ struct OptionReader {
         decode(key, into: &target, reader: &reader) { $0.absoluteAxis($1, at: $2) }
     }
 }
+
+extension ConfigReader {
+    /// The options of `value` at `path`: a reader over it when it is a table (its keys
+    /// outside `allowed` flagged), or nil with a diagnostic saying `expected`.
+    mutating func options(of value: TOMLValue, at path: KeyPath, expected: String, allowed: [String]) -> OptionReader? {
+        guard let table = table(value, at: path, expected: expected) else { return nil }
+        rejectUnknownKeys(in: table, at: path, allowed: allowed)
+        return OptionReader(table: table, path: path)
+    }
+}

@@ -6,12 +6,38 @@ extension ConfigReader {
     /// The keys of `[profile.NAME]`.
     static let profileKeys = ControllerButton.allCases.map(\.name)
         + ["touchpad", "air-mouse", "gyro", "tilt", "motion-sensors", "pointer", "applications", "chords"]
+    /// `air-mouse = { ... }`.
+    static let airMouseFields: [OptionField<AirMouseSettings>] = [
+        .number("speed", in: 0.01...100, \.speed),
+        .number("deadzone", in: 0...10, \.deadzone),
+        .boolean("always", \.always),
+        .boolean("invert-x", \.invertX),
+        .boolean("invert-y", \.invertY),
+        .device(\.device) { _ in [(EventType.rel, EventCode.relX), (EventType.rel, EventCode.relY)] },
+    ]
+    /// `tilt = { ... }`.
+    static let tiltFields: [OptionField<TiltSettings>] = [
+        .absoluteAxis("axis", \.axis),
+        .choice("source", \.source),
+        .number("range", in: 1...180, \.range),
+        .number("deadzone", in: 0...90, \.deadzone),
+        .boolean("invert", \.invert),
+        .device(\.device) { [(EventType.abs, $0.axis)] },
+    ]
+    /// `pointer = { ... }`.
+    static let pointerFields: [OptionField<PointerSettings>] = [
+        .number("field-of-view-x", in: 1...180, \.fieldOfViewX),
+        .number("field-of-view-y", in: 1...180, \.fieldOfViewY),
+        .number("min-cutoff", in: 0.01...100, \.minimumCutoff),
+        .number("beta", in: 0...100, \.beta),
+        .number("d-cutoff", in: 0.01...100, \.derivativeCutoff),
+    ]
     /// The keys of `air-mouse = { ... }`.
-    static let airMouseKeys = ["speed", "deadzone", "always", "invert-x", "invert-y", deviceKey]
+    static let airMouseKeys = airMouseFields.map(\.key)
     /// The keys of `tilt = { ... }`.
-    static let tiltKeys = ["axis", "source", "range", "deadzone", "invert", deviceKey]
+    static let tiltKeys = tiltFields.map(\.key)
     /// The keys of `pointer = { ... }`.
-    static let pointerKeys = ["field-of-view-x", "field-of-view-y", "min-cutoff", "beta", "d-cutoff"]
+    static let pointerKeys = pointerFields.map(\.key)
 
     /// `[profile.NAME]`; nil when anything in it is wrong (every problem is recorded).
     mutating func profile(named name: String, _ value: TOMLValue, at path: KeyPath, scope: DecodingScope) -> Profile? {
@@ -57,51 +83,25 @@ extension ConfigReader {
     }
 
     private mutating func airMouse(_ value: TOMLValue, at path: KeyPath) -> AirMouseSettings? {
-        guard let table = table(value, at: path, expected: "a table like { speed = 1.0 }") else { return nil }
-        rejectUnknownKeys(in: table, at: path, allowed: Self.airMouseKeys)
-        var options = OptionReader(table: table, path: path)
-        var settings = AirMouseSettings()
-        options.number("speed", in: 0.01...100, into: &settings.speed, reader: &self)
-        options.number("deadzone", in: 0...10, into: &settings.deadzone, reader: &self)
-        options.boolean("always", into: &settings.always, reader: &self)
-        options.boolean("invert-x", into: &settings.invertX, reader: &self)
-        options.boolean("invert-y", into: &settings.invertY, reader: &self)
-        options.device(into: &settings.device, carrying: [(EventType.rel, EventCode.relX), (EventType.rel, EventCode.relY)], reader: &self)
-        return options.valid ? settings : nil
+        settings(value, at: path, expected: "a table like { speed = 1.0 }", fields: Self.airMouseFields, defaults: AirMouseSettings())
     }
 
     private mutating func tilt(_ value: TOMLValue, at path: KeyPath) -> TiltSettings? {
-        guard let table = table(value, at: path, expected: "a table like { axis = \"ABS_X\", source = \"roll\" }") else { return nil }
-        rejectUnknownKeys(in: table, at: path, allowed: Self.tiltKeys)
-        var options = OptionReader(table: table, path: path)
-        var settings = TiltSettings()
-        options.absoluteAxis("axis", into: &settings.axis, reader: &self)
-        options.choice("source", into: &settings.source, reader: &self)
-        options.number("range", in: 1...180, into: &settings.range, reader: &self)
-        options.number("deadzone", in: 0...90, into: &settings.deadzone, reader: &self)
-        options.boolean("invert", into: &settings.invert, reader: &self)
-        options.device(into: &settings.device, carrying: [(EventType.abs, settings.axis)], reader: &self)
-        if options.valid, settings.deadzone >= settings.range, let entry = table["deadzone"] {
+        let expected = "a table like { axis = \"ABS_X\", source = \"roll\" }"
+        guard let settings = settings(value, at: path, expected: expected, fields: Self.tiltFields, defaults: TiltSettings()) else {
+            return nil
+        }
+        if settings.deadzone >= settings.range, let entry = value.table?["deadzone"] {
             error(at: entry.value.position, "\(path): deadzone (\(Self.format(settings.deadzone)) degrees) must be smaller "
                 + "than range (\(Self.format(settings.range)) degrees)")
             return nil
         }
-        return options.valid ? settings : nil
+        return settings
     }
 
     private mutating func pointer(_ value: TOMLValue, at path: KeyPath) -> PointerSettings? {
-        guard let table = table(value, at: path, expected: "a table like { field-of-view-x = 40.0, field-of-view-y = 25.0 }") else {
-            return nil
-        }
-        rejectUnknownKeys(in: table, at: path, allowed: Self.pointerKeys)
-        var options = OptionReader(table: table, path: path)
-        var settings = PointerSettings()
-        options.number("field-of-view-x", in: 1...180, into: &settings.fieldOfViewX, reader: &self)
-        options.number("field-of-view-y", in: 1...180, into: &settings.fieldOfViewY, reader: &self)
-        options.number("min-cutoff", in: 0.01...100, into: &settings.minimumCutoff, reader: &self)
-        options.number("beta", in: 0...100, into: &settings.beta, reader: &self)
-        options.number("d-cutoff", in: 0.01...100, into: &settings.derivativeCutoff, reader: &self)
-        return options.valid ? settings : nil
+        let expected = "a table like { field-of-view-x = 40.0, field-of-view-y = 25.0 }"
+        return settings(value, at: path, expected: expected, fields: Self.pointerFields, defaults: PointerSettings())
     }
 
     /// `[profile.NAME.chords]`: `"home+app" = ACTION`, in file order.
