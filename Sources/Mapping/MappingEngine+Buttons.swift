@@ -43,7 +43,8 @@ extension MappingEngine {
             switch phases[button.rawValue] {
             case .chordPending(let since):
                 guard since + prepared.chordWindow <= time else { continue }
-                chordWindowEnded(button, pressedAt: since, at: since + prepared.chordWindow, into: &buffer)
+                // Alone to the end of its window, a chord member acts as itself from then on.
+                startBinding(of: button, pressedAt: since, startingAt: since + prepared.chordWindow, into: &buffer)
                 guard case .pending = phases[button.rawValue] else { continue }
                 pressedAt = since
             case .pending(let since):
@@ -87,16 +88,16 @@ extension MappingEngine {
         refreshDeadline()
     }
 
-    /// A chord member alone to the end of its window (`end`) acts as itself: a plain binding
-    /// presses now, a tap/hold binding waits on for its hold time, counted from the press.
-    private mutating func chordWindowEnded(
-        _ button: ControllerButton, pressedAt since: MonotonicTime, at end: MonotonicTime, into buffer: inout OutputBuffer
+    /// Starts `button`'s binding: a plain binding presses its action at `start`, a tap/hold binding
+    /// waits for its hold time counted from `pressed`, and a press with no binding is consumed.
+    private mutating func startBinding(
+        of button: ControllerButton, pressedAt pressed: MonotonicTime, startingAt start: MonotonicTime, into buffer: inout OutputBuffer
     ) {
         switch prepared.profile[button] {
         case .plain(let action):
-            startHeld(action, for: button, startedAt: end, into: &buffer)
+            startHeld(action, for: button, startedAt: start, into: &buffer)
         case .tapHold:
-            phases[button.rawValue] = .pending(since: since)
+            phases[button.rawValue] = .pending(since: pressed)
         case nil:
             phases[button.rawValue] = .consumed
         }
@@ -111,14 +112,7 @@ extension MappingEngine {
             phases[button.rawValue] = .chordPending(since: time)
             return
         }
-        switch prepared.profile[button] {
-        case .plain(let action):
-            startHeld(action, for: button, startedAt: time, into: &buffer)
-        case .tapHold:
-            phases[button.rawValue] = .pending(since: time)
-        case nil:
-            phases[button.rawValue] = .consumed
-        }
+        startBinding(of: button, pressedAt: time, startingAt: time, into: &buffer)
     }
 
     private mutating func buttonReleased(_ button: ControllerButton, at time: MonotonicTime, into buffer: inout OutputBuffer) {
