@@ -3,6 +3,9 @@ import Foundation
 /// The built `daydream-bridge` running in the background, its output going to files the test reads
 /// while it runs.
 public final class RunningBinary {
+    /// How long a wait with no timeout of its own lasts before it gives up: only a hang takes so long.
+    public static let backstop: TimeInterval = 60
+
     /// The running process.
     public let process = Process()
     /// The file its standard output goes to.
@@ -58,8 +61,10 @@ public final class RunningBinary {
     /// What it printed so far on standard error.
     public var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
 
-    /// Waits up to `timeout` seconds for `condition`; true when it held.
-    public func waitFor(timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {
+    /// Waits up to `timeout` seconds for `condition`; true when it held. The default is a
+    /// backstop against a hang, not a wait: a loaded machine (the sanitizers, the desktop
+    /// suites starting their servers side by side) once took over 5 s to start openbox.
+    public func waitFor(timeout: TimeInterval = RunningBinary.backstop, _ condition: () -> Bool) -> Bool {
         let end = Date().addingTimeInterval(timeout)
         while Date() < end {
             if condition() { return true }
@@ -86,7 +91,7 @@ public final class RunningBinary {
 
     /// Waits for the exit; the status, or nil when it did not exit within `timeout` seconds (then
     /// it is killed, and waited for 10 s more at most).
-    public func waitForExit(timeout: TimeInterval = 5) -> Int32? {
+    public func waitForExit(timeout: TimeInterval = RunningBinary.backstop) -> Int32? {
         if waitFor(timeout: timeout, { exitStatus != nil }) { return exitStatus }
         signal(SIGKILL)
         _ = waitFor(timeout: 10) { exitStatus != nil }
