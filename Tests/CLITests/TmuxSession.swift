@@ -31,7 +31,7 @@ struct TmuxSession {
     func sendKeys(_ keys: String...) throws { try tmux(["send-keys", "-t", name] + keys) }
 
     /// Polls the pane every 20 ms until `condition` holds for its text; the last text, or nil on timeout.
-    func waitFor(timeout: TimeInterval = 5, _ condition: (String) -> Bool) throws -> String? {
+    func waitFor(timeout: TimeInterval = RunningBinary.backstop, _ condition: (String) -> Bool) throws -> String? {
         let end = Date().addingTimeInterval(timeout)
         while Date() < end {
             let text = try capture()
