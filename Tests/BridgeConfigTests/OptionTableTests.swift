@@ -5,7 +5,12 @@ import Testing
 struct OptionTableTests {
     /// The diagnostics of a profile whose `table` holds one key set to a date, a value no option takes.
     static func errors(table: String, key: String) -> [String] {
-        let text = "[profile.p]\n\(table) = { \(key) = 1979-05-27 }\n"
+        errors(profileLine: "\(table) = { \(key) = 1979-05-27 }")
+    }
+
+    /// The diagnostics of a config whose one profile, `p`, is the line `profileLine`.
+    static func errors(profileLine: String) -> [String] {
+        let text = "[profile.p]\n\(profileLine)\n"
         do {
             _ = try ConfigDecoder.decodeAll(Array(text.utf8))
             return []
@@ -28,6 +33,19 @@ struct OptionTableTests {
             let errors = Self.errors(table: table, key: key)
             #expect(errors.contains { $0.hasPrefix("c.toml:2:\(column): error: profile.p.\(table).\(key):") },
                     "\(table).\(key): \(errors)")
+        }
+    }
+
+    /// The touchpad modes read their options by hand, beside a list of each mode's keys
+    /// (`touchpadOptions`): the same check keeps that list and those reads together.
+    @Test(arguments: ConfigReader.touchpadOptions.filter { !$0.keys.isEmpty })
+    func everyTouchpadModeOptionIsRead(mode: String, keys: [String]) {
+        for key in keys {
+            let start = "touchpad = { mode = \"\(mode)\", \(key) = "
+            let column = start.count + 1
+            let errors = Self.errors(profileLine: start + "1979-05-27 }")
+            #expect(errors.contains { $0.hasPrefix("c.toml:2:\(column): error: profile.p.touchpad.\(key):") },
+                    "\(mode).\(key): \(errors)")
         }
     }
 
