@@ -77,6 +77,7 @@ final class GnomeShellRig {
     let environment: [String: String]
 
     init() throws {
+        try DesktopSession.makeX11SocketDirectory()
         scratch = try TemporaryDirectory(prefix: "daydream-gnome")
         _ = chmod(scratch.path, 0o755)
         runtime = scratch.path + "/runtime"

@@ -105,6 +105,7 @@ final class KWinRig {
     private var activations = 0
 
     init() throws {
+        try DesktopSession.makeX11SocketDirectory()
         scratch = try TemporaryDirectory(prefix: "daydream-kwin")
         _ = chmod(scratch.path, 0o755)
         runtime = scratch.path + "/runtime"
@@ -185,6 +186,24 @@ enum DesktopSession {
                           environment: [String: String]) throws -> RunningBinary {
         try RunningBinary(program: SwayRig.asUser[0], Array(SwayRig.asUser.dropFirst()) + [program] + arguments,
                           directory: directory, name: name, environment: environment)
+    }
+
+    /// `/tmp/.X11-unix` as a booted system has it: made by tmpfiles.d, root's, mode 1777 with the
+    /// sticky bit. Xwayland puts its sockets there, and KWin and GNOME Shell refuse to start it
+    /// without the folder, which their user (`nobody` under root) cannot make as root's. Before
+    /// any X server has run on a fresh machine nothing else has made it.
+    static func makeX11SocketDirectory() throws {
+        let path = "/tmp/.X11-unix"
+        if mkdir(path, 0o1777) != 0 && errno != EEXIST {
+            throw TestFailure("cannot make \(path): \(String(cString: strerror(errno)))")
+        }
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { throw TestFailure("\(path) is not a directory") }
+        guard getuid() == 0 else { return }
+        // As tmpfiles.d's `D /tmp/.X11-unix 1777 root root` leaves it, whoever made it first.
+        guard chown(path, 0, 0) == 0, chmod(path, 0o1777) == 0 else {
+            throw TestFailure("cannot give \(path) to root with mode 1777: \(String(cString: strerror(errno)))")
+        }
     }
 
     /// A dbus-daemon with the session bus's configuration, as the session's user, and its address.
