@@ -159,7 +159,7 @@ let package = Package(
         // One test target per source target.
         .testTarget(name: "DescriptorsTests", dependencies: ["Descriptors"]),
         .testTarget(name: "DaydreamProtocolTests", dependencies: ["DaydreamProtocol"]),
-        .testTarget(name: "EventVocabularyTests", dependencies: ["EventVocabulary", "CEvdev"]),
+        .testTarget(name: "EventVocabularyTests", dependencies: ["EventVocabulary", "CEvdev", "TestSupport"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "Timebase", "TestSupport"]),
         .testTarget(name: "LocalHTTPTests", dependencies: ["LocalHTTP", "EventLoop", "Timebase", "TestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "Descriptors", "EventLoop", "Timebase", "TestSupport"]),

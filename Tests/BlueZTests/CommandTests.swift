@@ -5,7 +5,7 @@ import Testing
 /// `scan`, `pair`, `list` and `forget` of the built binary against the fake
 /// bluetoothd (`DAYDREAM_DBUS_ADDRESS` points the binary at the test bus).
 @MainActor
-@Suite(.serialized, .enabled(if: TestEnvironment.canRunDBusTests, "needs dbus-daemon, python3-dbus, python3-gi"))
+@Suite(.serialized, .requires(TestEnvironment.canRunDBusTests, "needs dbus-daemon, python3-dbus, python3-gi"))
 struct CommandTests {
     struct Output {
         var status: Int32
@@ -34,7 +34,7 @@ struct CommandTests {
                       stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
     }
 
-    @Test(.enabled(if: BuiltBinary.exists, "the daydream-bridge binary is not built next to the tests"))
+    @Test(.requires(BuiltBinary.exists, "the daydream-bridge binary is not built next to the tests"))
     func scanListPairAndForget() throws {
         let rig = try ManagerRig(policy: .none, devices: [
             ManagerRig.controller(ManagerRig.first, paired: false),
@@ -77,7 +77,7 @@ struct CommandTests {
         #expect(bad.status == 64)
     }
 
-    @Test(.enabled(if: BuiltBinary.exists, "the daydream-bridge binary is not built next to the tests"))
+    @Test(.requires(BuiltBinary.exists, "the daydream-bridge binary is not built next to the tests"))
     func pairRefusesAStaleBondWithTheCure() throws {
         let rig = try ManagerRig(policy: .none, devices: [
             ManagerRig.controller(ManagerRig.first, paired: false, ["pair_error": "org.bluez.Error.AuthenticationFailed"]),
@@ -91,7 +91,7 @@ struct CommandTests {
     /// The usual case: `pair` while the bridge runs. The bridge takes the controller's
     /// notifications as soon as it is paired; `pair` says so instead of waiting 30 s for a
     /// stream it cannot have and then calling the controller not connected.
-    @Test(.enabled(if: BuiltBinary.exists, "the daydream-bridge binary is not built next to the tests"))
+    @Test(.requires(BuiltBinary.exists, "the daydream-bridge binary is not built next to the tests"))
     func pairWhileABridgeReadsTheControllerSaysSoAtOnce() throws {
         let rig = try ManagerRig(policy: .none, devices: [
             ManagerRig.controller(ManagerRig.first, paired: false, ["input_held_elsewhere": true]),
@@ -104,7 +104,7 @@ struct CommandTests {
         #expect(!pair.stdout.contains("Not connected yet"))
     }
 
-    @Test(.enabled(if: BuiltBinary.exists, "the daydream-bridge binary is not built next to the tests"))
+    @Test(.requires(BuiltBinary.exists, "the daydream-bridge binary is not built next to the tests"))
     func pairWithSeveralCandidatesListsThemAndPairsNone() throws {
         let rig = try ManagerRig(policy: .none, devices: [
             ManagerRig.controller(ManagerRig.first, paired: false), ManagerRig.controller(ManagerRig.second, paired: false),
@@ -118,7 +118,7 @@ struct CommandTests {
         #expect(try !rig.fake.log().contains { $0.hasPrefix("Pair ") })
     }
 
-    @Test(.enabled(if: BuiltBinary.exists, "the daydream-bridge binary is not built next to the tests"))
+    @Test(.requires(BuiltBinary.exists, "the daydream-bridge binary is not built next to the tests"))
     func pairRefusesAndRemovesALookAlikeWithAHIDService() throws {
         let rig = try ManagerRig(policy: .none, devices: [
             ManagerRig.controller(ManagerRig.first, paired: false, ["hid_service": true]),
@@ -133,7 +133,7 @@ struct CommandTests {
         #expect(try !rig.fake.log().contains { $0.hasPrefix("Set.Device1.Trusted") })
     }
 
-    @Test(.enabled(if: BuiltBinary.exists, "the daydream-bridge binary is not built next to the tests"))
+    @Test(.requires(BuiltBinary.exists, "the daydream-bridge binary is not built next to the tests"))
     func listSaysWhenBluetoothdIsMissing() throws {
         let bus = try TestBus()
         defer { bus.stop() }

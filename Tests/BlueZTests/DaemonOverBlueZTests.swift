@@ -64,7 +64,7 @@ import Testing
         return condition()
     }
 
-    @Test(.enabled(if: BuiltBinary.exists, "the daydream-bridge binary is not built next to the tests"))
+    @Test(.requires(BuiltBinary.exists, "the daydream-bridge binary is not built next to the tests"))
     func packetsBecomeEventsAndADropReleasesThem() throws {
         try withOneController { bus, reactor, fake in
             let daemon = try Daemon(bus: bus)
@@ -86,7 +86,7 @@ import Testing
     /// on the same socket: the bridge released the held button but then stayed on the dead
     /// connection for good (systemd's Restart= never fired, as it did not exit). Now it tries the
     /// bus again with backoff and the controller streams to its devices again.
-    @Test(.enabled(if: BuiltBinary.exists, "the daydream-bridge binary is not built next to the tests"))
+    @Test(.requires(BuiltBinary.exists, "the daydream-bridge binary is not built next to the tests"))
     func afterTheBusIsBackTheControllerStreamsAgain() throws {
         let bus = try TestBus()
         defer { bus.stop() }
@@ -121,7 +121,7 @@ import Testing
         #expect(daemon.stop() == 0)
     }
 
-    @Test(.enabled(if: BuiltBinary.exists, "the daydream-bridge binary is not built next to the tests"))
+    @Test(.requires(BuiltBinary.exists, "the daydream-bridge binary is not built next to the tests"))
     func listShowsTheProfileTheRunningBridgeGives() throws {
         try withOneController { bus, reactor, fake in
             let socket = bus.directory.appendingPathComponent("control").path
@@ -139,7 +139,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: BuiltBinary.exists, "the daydream-bridge binary is not built next to the tests"))
+    @Test(.requires(BuiltBinary.exists, "the daydream-bridge binary is not built next to the tests"))
     func runPairWithSeveralCandidatesPairsNoneAndALookAlikeIsRefused() throws {
         let bus = try TestBus()
         defer { bus.stop() }
@@ -169,7 +169,7 @@ import Testing
         #expect(lookAlike.stop() == 0)
     }
 
-    @Test(.enabled(if: BuiltBinary.exists, "the daydream-bridge binary is not built next to the tests"))
+    @Test(.requires(BuiltBinary.exists, "the daydream-bridge binary is not built next to the tests"))
     func withoutAnAdapterItSaysWhatToDoAndWaits() throws {
         let bus = try TestBus()
         defer { bus.stop() }
@@ -182,7 +182,7 @@ import Testing
         #expect(daemon.stop() == 0)
     }
 
-    @Test(.enabled(if: BuiltBinary.exists, "the daydream-bridge binary is not built next to the tests"))
+    @Test(.requires(BuiltBinary.exists, "the daydream-bridge binary is not built next to the tests"))
     func withoutBluetoothdItSaysHowToStartIt() throws {
         let bus = try TestBus()
         defer { bus.stop() }
@@ -193,7 +193,7 @@ import Testing
         #expect(daemon.stop() == 0)
     }
 
-    @Test(.enabled(if: BuiltBinary.exists, "the daydream-bridge binary is not built next to the tests"))
+    @Test(.requires(BuiltBinary.exists, "the daydream-bridge binary is not built next to the tests"))
     func recordWritesWhatTheControllerSentAndReplayReadsIt() throws {
         try withOneController { bus, reactor, fake in
             let file = bus.directory.appendingPathComponent("session.recording").path

@@ -20,7 +20,7 @@ final class HeardByConsumer: ControllerConsumer {
 
 /// A manager without models, as the daemon runs it: feeds only, any number of consumers on each.
 @MainActor
-@Suite(.serialized, .enabled(if: TestEnvironment.canRunDBusTests, "needs dbus-daemon, python3-dbus, python3-gi"))
+@Suite(.serialized, .requires(TestEnvironment.canRunDBusTests, "needs dbus-daemon, python3-dbus, python3-gi"))
 struct FeedConsumerTests {
     typealias Rig = ManagerRig
 

@@ -10,7 +10,7 @@ import Timebase
 /// `DDController.controllers` and the notifications. Its loop is driven here by
 /// hand; in a program the main dispatch queue drives it.
 @MainActor
-@Suite(.serialized, .enabled(if: TestEnvironment.canRunDBusTests, "needs dbus-daemon, python3-dbus, python3-gi"))
+@Suite(.serialized, .requires(TestEnvironment.canRunDBusTests, "needs dbus-daemon, python3-dbus, python3-gi"))
 struct LibraryAPITests {
     @Test func discoveryConnectsPairedControllersPairsNoneAndPostsNotifications() throws {
         let bus = try TestBus()

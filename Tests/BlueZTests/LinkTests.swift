@@ -10,7 +10,7 @@ import Timebase
 /// The link's judgement of the stream (Connected=false, silence, timeouts), its
 /// backoff, and its notify sessions, against the fake bluetoothd.
 @MainActor
-@Suite(.serialized, .enabled(if: TestEnvironment.canRunDBusTests, "needs dbus-daemon, python3-dbus, python3-gi"))
+@Suite(.serialized, .requires(TestEnvironment.canRunDBusTests, "needs dbus-daemon, python3-dbus, python3-gi"))
 struct LinkTests {
     typealias Rig = ManagerRig
     static let device = "/org/bluez/hci0/dev_C0_DD_EE_00_00_01"

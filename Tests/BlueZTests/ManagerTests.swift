@@ -9,7 +9,7 @@ import Testing
 import Timebase
 
 @MainActor
-@Suite(.serialized, .enabled(if: TestEnvironment.canRunDBusTests, "needs dbus-daemon, python3-dbus, python3-gi"))
+@Suite(.serialized, .requires(TestEnvironment.canRunDBusTests, "needs dbus-daemon, python3-dbus, python3-gi"))
 struct ManagerTests {
     typealias Rig = ManagerRig
 

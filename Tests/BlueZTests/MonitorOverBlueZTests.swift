@@ -14,7 +14,7 @@ import Testing
         try TmuxServer.run(socket: socket, arguments)
     }
 
-    @Test(.enabled(if: BuiltBinary.exists && tmuxAvailable, "needs the built binary and tmux"))
+    @Test(.requires(BuiltBinary.exists && tmuxAvailable, "needs the built binary and tmux"))
     func showsTheLiveControllerAndQuitsOnQ() throws {
         try withOneController { bus, reactor, fake in
             let socket = "daydream-monitor-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"

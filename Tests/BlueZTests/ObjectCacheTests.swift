@@ -7,7 +7,7 @@ import Testing
 import Timebase
 
 @MainActor
-@Suite(.enabled(if: TestEnvironment.canRunDBusTests, "needs dbus-daemon, python3-dbus, python3-gi"))
+@Suite(.requires(TestEnvironment.canRunDBusTests, "needs dbus-daemon, python3-dbus, python3-gi"))
 struct ObjectCacheTests {
     @Test func theCacheFollowsAddsRemovesChangesAndRestarts() throws {
         let bus = try TestBus()

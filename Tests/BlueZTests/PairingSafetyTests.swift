@@ -13,7 +13,7 @@ import Timebase
 /// when its services are the controller's; a HID service, at any moment, gets
 /// it blocked (the link drops at once) and removed.
 @MainActor
-@Suite(.serialized, .enabled(if: TestEnvironment.canRunDBusTests, "needs dbus-daemon, python3-dbus, python3-gi"))
+@Suite(.serialized, .requires(TestEnvironment.canRunDBusTests, "needs dbus-daemon, python3-dbus, python3-gi"))
 struct PairingSafetyTests {
     typealias Rig = ManagerRig
     static let hid = "00001812-0000-1000-8000-00805f9b34fb"

@@ -13,7 +13,7 @@ import Timebase
 /// (systemd's sd-bus) and `gdbus` (GLib) against a private dbus-daemon, while the test's loop
 /// runs the daemon.
 @MainActor
-@Suite("D-Bus API", .serialized, .enabled(if: TestEnvironment.canRunDBusTests && BusClientTool.available, "needs dbus-daemon, busctl and gdbus"))
+@Suite("D-Bus API", .serialized, .requires(TestEnvironment.canRunDBusTests && BusClientTool.available, "needs dbus-daemon, busctl and gdbus"))
 struct BusAPITests {
     static let name = BridgeBusNames.busName
     static let bridge = BridgeBusNames.bridgePath

@@ -5,7 +5,7 @@ import Testing
 
 /// `daydream-bridge calibrate` against the built daemon replaying a controller that lies still
 /// with a drifting gyro: the progress shows as it goes, the bias lands in the state directory.
-@Suite("calibrate", .serialized, .enabled(if: BuiltBinary.exists, "the daydream-bridge binary is not built"))
+@Suite("calibrate", .serialized, .requires(BuiltBinary.exists, "the daydream-bridge binary is not built"))
 struct CalibrateCommandTests {
     /// Four seconds of a controller at rest whose gyro reads (2, -6, 0) counts, 10 ms apart by
     /// its own stamps and by the recording's times.

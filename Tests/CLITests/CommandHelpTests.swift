@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Every command has help text, reachable both ways, and usage errors follow the one shape.
-@Suite("command help", .enabled(if: BuiltBinary.exists, "the daydream-bridge binary is not built"))
+@Suite("command help", .requires(BuiltBinary.exists, "the daydream-bridge binary is not built"))
 struct CommandHelpTests {
     /// The command names `--help` lists.
     static func listedCommands() throws -> [String] {

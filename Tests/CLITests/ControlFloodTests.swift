@@ -9,7 +9,7 @@ import Testing
 /// the loop spun (a full core with 80 clients at a 64-descriptor limit). Now the daemon serves a
 /// few clients at a time and rests the listener when `accept` fails: it stays nearly idle and
 /// every packet still becomes its events.
-@Suite("control socket flood", .serialized, .enabled(if: BuiltBinary.exists, "the daydream-bridge binary is not built"))
+@Suite("control socket flood", .serialized, .requires(BuiltBinary.exists, "the daydream-bridge binary is not built"))
 struct ControlFloodTests {
     /// Clicks toggled every 20 ms for three seconds: 75 presses and 75 releases.
     static let toggles = 150

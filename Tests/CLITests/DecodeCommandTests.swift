@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `daydream-bridge decode`, run as the built binary.
-@Suite("decode command", .enabled(if: BuiltBinary.exists, "the daydream-bridge binary is not built"))
+@Suite("decode command", .requires(BuiltBinary.exists, "the daydream-bridge binary is not built"))
 struct DecodeCommandTests {
     static let flat = "5BEBFFB825FDB000041000B00000000000000000"
     static let finger = "480BFE87EB00E801841000B00000000191FBA008"

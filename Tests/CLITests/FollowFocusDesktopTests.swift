@@ -5,7 +5,7 @@ import Testing
 
 /// follow-focus on the desktops that follow the focus another way: GNOME (its Shell extension)
 /// and KDE Plasma (a KWin script it loads over D-Bus).
-@Suite("follow-focus on GNOME and KDE", .enabled(if: BuiltBinary.exists, "the daydream-bridge binary is not built"))
+@Suite("follow-focus on GNOME and KDE", .requires(BuiltBinary.exists, "the daydream-bridge binary is not built"))
 @MainActor
 struct FollowFocusDesktopTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -8,7 +8,7 @@ import Testing
 /// focus in turn, and the replaying daemon's profile follows through the extension's D-Bus calls.
 /// A headless Shell has no input device to click with, so a test-only extension
 /// (`Tests/desktop/gnome-focus-driver@daydream-bridge-tests`) activates the windows, as a click would.
-@Suite("follow-focus on GNOME", .serialized, .enabled(if: BuiltBinary.exists && GnomeShellRig.available,
+@Suite("follow-focus on GNOME", .serialized, .requires(BuiltBinary.exists && GnomeShellRig.available,
     "needs gnome-shell, Xwayland, dbus-daemon, gdbus, xmessage and xfontsel (gnome-shell, xwayland, libglib2.0-bin, x11-utils)"))
 struct FollowFocusGnomeTests {
     @Test func theProfileFollowsTheWindowTheShellFocuses() throws {

@@ -6,7 +6,7 @@ import Testing
 /// `follow-focus` on KDE Plasma: KWin 5.27 (Debian 12's), headless (`--virtual`) with Xwayland, runs
 /// the script follow-focus loads over D-Bus; X11 windows of two applications open and close, and
 /// the replaying daemon's profile follows what KWin activates, through the script's D-Bus calls.
-@Suite("follow-focus on KDE Plasma", .serialized, .enabled(if: BuiltBinary.exists && KWinRig.available,
+@Suite("follow-focus on KDE Plasma", .serialized, .requires(BuiltBinary.exists && KWinRig.available,
     "needs kwin_wayland, Xwayland, dbus-daemon, xmessage and xfontsel (kwin-wayland, xwayland, x11-utils)"))
 struct FollowFocusKWinTests {
     static let config = """

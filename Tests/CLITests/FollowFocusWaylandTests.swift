@@ -5,7 +5,7 @@ import Testing
 
 /// `follow-focus` in a real wlroots compositor: sway, headless, with two Wayland clients of
 /// different app_ids (foot) and the focus moved by swaymsg: the replaying daemon's profile follows.
-@Suite("follow-focus on wlroots", .serialized, .enabled(if: BuiltBinary.exists && SwayRig.available, "needs sway, swaymsg and foot"))
+@Suite("follow-focus on wlroots", .serialized, .requires(BuiltBinary.exists && SwayRig.available, "needs sway, swaymsg and foot"))
 struct FollowFocusWaylandTests {
     @Test func theProfileFollowsTheFocusedToplevel() throws {
         let sway = try SwayRig()

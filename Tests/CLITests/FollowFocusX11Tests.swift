@@ -6,7 +6,7 @@ import Testing
 /// `follow-focus` on a real X server (Xvfb) with a real window manager that keeps
 /// `_NET_ACTIVE_WINDOW` (openbox), two X clients of different WM_CLASS (xmessage), and the focus
 /// moved by xdotool: the replaying daemon's profile follows.
-@Suite("follow-focus on X11", .serialized, .enabled(if: BuiltBinary.exists && X11Rig.available, "needs Xvfb, openbox, xdotool and xmessage"))
+@Suite("follow-focus on X11", .serialized, .requires(BuiltBinary.exists && X11Rig.available, "needs Xvfb, openbox, xdotool and xmessage"))
 struct FollowFocusX11Tests {
     static let config = """
     [bridge]

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Help, version and usage errors of the built binary.
-@Suite("help and usage", .enabled(if: BuiltBinary.exists, "the daydream-bridge binary is not built"))
+@Suite("help and usage", .requires(BuiltBinary.exists, "the daydream-bridge binary is not built"))
 struct HelpTests {
     @Test func helpListsEveryCommand() throws {
         let result = try BuiltBinary.run(["--help"])

@@ -6,7 +6,7 @@ import Testing
 /// `profile NAME -- COMMAND...` against the built binary and a replaying daemon: the command runs
 /// in NAME, the profile from before comes back when it exits, however it ends, and its status is
 /// passed on.
-@Suite("profile -- COMMAND", .serialized, .enabled(if: BuiltBinary.exists, "the daydream-bridge binary is not built"))
+@Suite("profile -- COMMAND", .serialized, .requires(BuiltBinary.exists, "the daydream-bridge binary is not built"))
 struct LaunchWrapperTests {
     struct Rig {
         let scratch: TemporaryDirectory

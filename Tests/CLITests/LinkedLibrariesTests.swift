@@ -6,7 +6,7 @@ import Testing
 /// never on the Foundation layer of the `Daydream` library. Nor does it link Dispatch: it runs its
 /// own loop (`Reactor.run()`), and the loop's driver from the main dispatch queue
 /// (`MainQueueDriver`) lives in the library.
-@Suite("linked libraries", .enabled(if: BuiltBinary.exists, "the daydream-bridge binary is not built"))
+@Suite("linked libraries", .requires(BuiltBinary.exists, "the daydream-bridge binary is not built"))
 struct LinkedLibrariesTests {
     /// What `tool arguments... daemon` prints, one trimmed line each.
     private func lines(of tool: String, _ arguments: [String]) throws -> [String] {

@@ -7,7 +7,7 @@ import Testing
 /// `run --replay` read, parsed and held the whole file before the first packet (a 78.6 MB
 /// recording: 253 MB of memory, 32 s). What is measured is what the process has read and its
 /// peak memory when the first event is out, from /proc, not how long it took.
-@Suite("long recordings", .serialized, .enabled(if: BuiltBinary.exists, "the daydream-bridge binary is not built"))
+@Suite("long recordings", .serialized, .requires(BuiltBinary.exists, "the daydream-bridge binary is not built"))
 struct LongRecordingTests {
     /// About 40 MB: 820 000 packets 10 ms apart (2 h 17 min), the click held in the first.
     static func writeLongRecording(_ path: String) throws -> Int {

@@ -5,7 +5,7 @@ import Testing
 /// doc/daydream-bridge.1 against the built binary's help: every command the tool lists has an
 /// entry in the man page's COMMANDS whose synopsis is the command's usage line, and every option
 /// of a usage line is explained in the command's `--help` and in its man page entry.
-@Suite("man page and help agree", .enabled(if: BuiltBinary.exists, "the daydream-bridge binary is not built"))
+@Suite("man page and help agree", .requires(BuiltBinary.exists, "the daydream-bridge binary is not built"))
 struct ManPageTests {
     static let manPage = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

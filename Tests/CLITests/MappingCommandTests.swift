@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `daydream-bridge mapping`, run as the built binary.
-@Suite("mapping command", .enabled(if: BuiltBinary.exists, "the daydream-bridge binary is not built"))
+@Suite("mapping command", .requires(BuiltBinary.exists, "the daydream-bridge binary is not built"))
 struct MappingCommandTests {
     static let config = CheckConfigCommandTests.config
 

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `monitor --replay` under tmux: drawn in place, lit buttons, `q` and SIGTERM quit and restore the terminal.
-@Suite("monitor under tmux", .serialized, .enabled(if: BuiltBinary.exists && TmuxSession.available, "needs the built binary and tmux"))
+@Suite("monitor under tmux", .serialized, .requires(BuiltBinary.exists && TmuxSession.available, "needs the built binary and tmux"))
 struct MonitorCommandTests {
     /// The status, pid and mask files the shell lines write, removed after each test.
     let scratch: TemporaryDirectory

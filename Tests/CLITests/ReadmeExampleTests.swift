@@ -8,7 +8,7 @@ import Testing
 /// under `/bin/sh` in the repository's root, with the built binary first on `PATH` and no user
 /// config, and its output must match the block's byte for byte. A block after
 /// `<!-- readme-check: config -->` is a whole config file that `check-config` must find valid.
-@Suite("README examples", .enabled(if: BuiltBinary.exists, "the daydream-bridge binary is not built"))
+@Suite("README examples", .requires(BuiltBinary.exists, "the daydream-bridge binary is not built"))
 struct ReadmeExampleTests {
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

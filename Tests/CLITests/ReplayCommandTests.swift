@@ -4,7 +4,7 @@ import Testing
 
 /// `replay` against the built binary: the same events as the in-process golden files, file errors
 /// with positions, config errors with exit 2.
-@Suite("replay command", .enabled(if: BuiltBinary.exists, "the daydream-bridge binary is not built"))
+@Suite("replay command", .requires(BuiltBinary.exists, "the daydream-bridge binary is not built"))
 struct ReplayCommandTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 

@@ -5,8 +5,8 @@ import Testing
 
 /// `run --bus` against the built binary with a replayed controller: the D-Bus API with no
 /// controller at hand (what frontends are built and tested against), read with busctl.
-@Suite("run --bus", .serialized, .enabled(
-    if: BuiltBinary.exists && TestEnvironment.canRunDBusTests && BusClientTool.available,
+@Suite("run --bus", .serialized, .requires(
+    BuiltBinary.exists && TestEnvironment.canRunDBusTests && BusClientTool.available,
     "needs the built binary, dbus-daemon and busctl"))
 @MainActor
 struct RunBusTests {

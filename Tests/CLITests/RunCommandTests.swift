@@ -6,7 +6,7 @@ import Testing
 /// `run` as a daemon, against the built binary: the controller comes from a recording (`--replay`) and
 /// the events go to standard output (`--print`), so signals, reloads and the control socket are tested
 /// without Bluetooth or /dev/uinput. The VM end-to-end tests run the real thing.
-@Suite("run command", .serialized, .enabled(if: BuiltBinary.exists, "the daydream-bridge binary is not built"))
+@Suite("run command", .serialized, .requires(BuiltBinary.exists, "the daydream-bridge binary is not built"))
 struct RunCommandTests {
     static let configA = """
     [bridge]

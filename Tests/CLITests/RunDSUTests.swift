@@ -7,7 +7,7 @@ import Testing
 
 /// `run --dsu` against the built binary: a replayed controller, printed events, and a DSU client
 /// of a few lines over loopback (its own bytes and CRC32, from the protocol description).
-@Suite("run --dsu", .serialized, .enabled(if: BuiltBinary.exists, "the daydream-bridge binary is not built"))
+@Suite("run --dsu", .serialized, .requires(BuiltBinary.exists, "the daydream-bridge binary is not built"))
 struct RunDSUTests {
     /// A recording of 4 s at 16 ms a packet: lying flat (acc y 512 counts), volume up held.
     static func makeDirectory() throws -> TemporaryDirectory {

@@ -4,7 +4,7 @@ import Testing
 
 /// `run` with its config in a linked directory, as GNU stow lays out dotfiles
 /// (`.config/daydream-bridge -> ../dotfiles/daydream-bridge`), against the built binary.
-@Suite("run command: a config in a linked directory", .serialized, .enabled(if: BuiltBinary.exists, "the daydream-bridge binary is not built"))
+@Suite("run command: a config in a linked directory", .serialized, .requires(BuiltBinary.exists, "the daydream-bridge binary is not built"))
 struct RunLinkedConfigTests {
     static func config(_ profile: String) -> String {
         "[bridge]\nprofile = \"pad\"\n[profile.pad]\nclick = \"BTN_SOUTH\"\n[profile.\(profile)]\nclick = \"KEY_ENTER\"\n"

@@ -6,7 +6,7 @@ import Testing
 /// `daydream-bridge ui` as built, beside a bridge replaying a controller: the page and its API
 /// through real curl: the token is needed, the bridge's watch stream arrives as events, and a
 /// setting saved from the page changes only its own bytes, after which the bridge emits it.
-@Suite("ui", .serialized, .enabled(if: BuiltBinary.exists && FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"),
+@Suite("ui", .serialized, .requires(BuiltBinary.exists && FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"),
                                    "needs the built binary and curl"))
 struct UICommandTests {
     static let config = """

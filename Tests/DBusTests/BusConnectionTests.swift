@@ -7,7 +7,7 @@ import Testing
 import Timebase
 
 @MainActor
-@Suite(.enabled(if: TestEnvironment.canRunDBusTests, "needs dbus-daemon, python3-dbus, python3-gi"))
+@Suite(.requires(TestEnvironment.canRunDBusTests, "needs dbus-daemon, python3-dbus, python3-gi"))
 struct BusConnectionTests {
     /// Two connections to `bus` that have their unique names.
     static func connectedPair(on bus: TestBus, reactor: Reactor) throws -> (server: BusConnection, client: BusConnection) {

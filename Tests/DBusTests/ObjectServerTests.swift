@@ -8,7 +8,7 @@ import Timebase
 /// Exported objects as clients written elsewhere see them: `busctl` (systemd's sd-bus) and
 /// `gdbus` (GLib) against a private dbus-daemon, while the test's loop answers.
 @MainActor
-@Suite(.enabled(if: TestEnvironment.canRunDBusTests && BusClientTool.available, "needs dbus-daemon, busctl and gdbus"))
+@Suite(.requires(TestEnvironment.canRunDBusTests && BusClientTool.available, "needs dbus-daemon, busctl and gdbus"))
 struct ObjectServerTests {
     static let name = "org.daydream_bridge.Test"
 

@@ -10,7 +10,7 @@ import Testing
 /// a policy says so): it parses, and it lets root own the name, group input call it, and keeps
 /// other users out. The parts that need other users run as root (CI), through setpriv.
 @MainActor
-@Suite(.serialized, .enabled(if: TestEnvironment.canRunDBusTests && BusClientTool.available, "needs dbus-daemon and busctl"))
+@Suite(.serialized, .requires(TestEnvironment.canRunDBusTests && BusClientTool.available, "needs dbus-daemon and busctl"))
 struct ShippedPolicyTests {
     static let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("dbus/org.daydream_bridge.conf").path
@@ -61,7 +61,7 @@ struct ShippedPolicyTests {
         }
     }
 
-    @Test(.enabled(if: asRoot, "needs root to act as other users"))
+    @Test(.requires(asRoot, "needs root to act as other users"))
     func groupInputCallsTheBridgeAndOthersAreKeptOut() throws {
         let bus = try TestBus(policy: Self.systemPolicy)
         defer { bus.stop() }

@@ -7,7 +7,7 @@ import Testing
 /// The editor page's server: libmicrohttpd on the test's reactor, asked by real curl processes
 /// while the loop turns. The page's rules (token, Host, Origin, body size, files) and Server-Sent
 /// Events to several clients.
-@Suite("local HTTP server", .serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "needs curl"))
+@Suite("local HTTP server", .serialized, .requires(FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "needs curl"))
 @MainActor
 struct LocalHTTPTests {
     @MainActor

@@ -118,7 +118,7 @@ struct SystemdUnitTests {
         #expect(service["IPAddressDeny"] == ["any"])
     }
 
-    @Test(.enabled(if: analyzer != nil, "needs systemd-analyze"), arguments: [systemUnit, userUnit, focusUnit])
+    @Test(.requires(analyzer != nil, "needs systemd-analyze"), arguments: [systemUnit, userUnit, focusUnit])
     func systemdAcceptsEveryLine(unit: String) throws {
         let analyzer = try #require(Self.analyzer)
         // verify wants an executable that exists: check a copy that runs /bin/true.
@@ -134,7 +134,7 @@ struct SystemdUnitTests {
     }
 
     /// Issue 5 asks for an exposure of 2.0 or lower; the figure is printed for the README.
-    @Test(.enabled(if: analyzer != nil, "needs systemd-analyze"))
+    @Test(.requires(analyzer != nil, "needs systemd-analyze"))
     func systemUnitExposureIsAtMostTwo() throws {
         let analyzer = try #require(Self.analyzer)
         let result = try Self.run(analyzer, ["security", "--offline=true", "--no-pager", Self.directory + "/" + Self.systemUnit])

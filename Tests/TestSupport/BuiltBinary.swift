@@ -26,11 +26,12 @@ public struct BuiltBinary {
     /// True when the binary is built.
     public static var exists: Bool { FileManager.default.isExecutableFile(atPath: url.path) }
 
-    /// Runs the binary with `arguments` (standard input empty) and waits for its exit.
-    public static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+    /// Runs the binary with `arguments` (standard input empty) and waits for its exit; with a
+    /// `wrapper` (a program and its arguments), runs that with the binary's path and `arguments` after it.
+    public static func run(_ arguments: [String], environment: [String: String] = [:], wrapper: [String] = []) throws -> Result {
         let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
+        process.executableURL = wrapper.first.map { URL(fileURLWithPath: $0) } ?? url
+        process.arguments = wrapper.isEmpty ? arguments : Array(wrapper.dropFirst()) + [url.path] + arguments
         var env = ProcessInfo.processInfo.environment
         env.merge(environment) { $1 }
         process.environment = env

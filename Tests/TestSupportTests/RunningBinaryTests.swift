@@ -21,7 +21,7 @@ import Testing
 
     /// The built binary's runs are unnamed: a second in the same directory must not write over
     /// the first's output (a `run --print` and a `ui` once shared one `stdout`).
-    @Test(.enabled(if: BuiltBinary.exists, "the daydream-bridge binary is not built"))
+    @Test(.requires(BuiltBinary.exists, "the daydream-bridge binary is not built"))
     func aSecondRunInADirectoryWritesFilesOfItsOwn() throws {
         let scratch = try TemporaryDirectory()
         let first = try RunningBinary(["--version"], directory: scratch.path)

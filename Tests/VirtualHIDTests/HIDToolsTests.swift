@@ -8,7 +8,7 @@ import Testing
 /// hid-tools (PyPI), in the venv `scripts/install-deps --test` makes
 /// (`.build/test-python`), or `$DAYDREAM_TEST_PYTHON`. Skipped, with the
 /// reason printed, where neither has it.
-@Suite(.enabled(if: HIDTools.python != nil, "needs python3 with hid-tools (scripts/install-deps --test)"))
+@Suite(.requires(HIDTools.python != nil, "needs python3 with hid-tools (scripts/install-deps --test)"))
 struct HIDToolsTests {
     /// Parses the descriptor, then prints each report's length and, for the
     /// input report given in hex, every field's usage and values, one a line:
