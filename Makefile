@@ -252,9 +252,8 @@ e2e: deps deb
 ## See Benchmarks/daemon-load/soak_run.py.
 soak: test-deps
 	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product daydream-bridge
-	@status=0; Benchmarks/daemon-load/daemon_load.py --bridge "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/daydream-bridge" \
-		soak --seconds $(SOAK_SECONDS) || status=$$?; \
-	if [ $$status -eq 3 ]; then echo "soak: skipped (see the reason above)"; status=0; fi; exit $$status
+	Benchmarks/daemon-load/daemon_load.py --bridge "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/daydream-bridge" \
+		soak --seconds $(SOAK_SECONDS)
 
 ## The soak for 60 s, as CI runs it.
 soak-ci:

@@ -41,8 +41,7 @@ machine charges for the load itself). No bus and no bluetoothd: the rig hands
 the stand-in its socketpairs.
 
 Prints one JSON object on stdout; exit status 1 when a soak check fails,
-2 when the rig cannot run, 3 when the daemon build cannot serve Bluetooth
-controllers yet (a skip; the reason on stderr).
+2 when the rig cannot run (the reason on stderr). Nothing is skipped.
 """
 
 import argparse
@@ -85,10 +84,6 @@ FEF5 = "0000fef5-0000-1000-8000-00805f9b34fb"
 
 class RigError(Exception):
     """The rig itself could not run (not a finding about the daemon)."""
-
-
-class Skip(Exception):
-    """The daemon build cannot do what the rig needs (e.g. no Bluetooth side yet)."""
 
 
 def encode(seq, time_ms, touch_x, touch_y):
@@ -235,10 +230,7 @@ class Rig:
                 return True
             context.iteration(False) or time.sleep(0.002)
             if self.daemon.poll() is not None:
-                log = self.log_tail()
-                if "no Bluetooth connection manager" in log:
-                    raise Skip("this daydream-bridge build has no Bluetooth side yet ('run' says so)")
-                raise RigError(f"the daemon exited with status {self.daemon.returncode}; see its log:\n" + log)
+                raise RigError(f"the daemon exited with status {self.daemon.returncode}; see its log:\n" + self.log_tail())
         return until() if until is not None else True
 
     def check_alive(self):
@@ -448,10 +440,6 @@ def main():
         else:
             rig = Rig(options.bridge, options.controllers, options.rate, "print", soak=True)
             result = Soak(rig, options.seconds, options.bridge).run()
-    except Skip as reason:
-        print(f"daemon-load: skipped: {reason}", file=sys.stderr)
-        print(json.dumps({"skipped": str(reason)}))
-        return 3
     except RigError as error:
         print(f"daemon-load: {error}", file=sys.stderr)
         print(json.dumps({"error": str(error).split("\n")[0]}))
