@@ -207,7 +207,7 @@ let package = Package(
             name: "BridgeToolsTests",
             dependencies: [
                 "BridgeTools", "Bridge", "Recording", "EventVocabulary", "Mapping", "DaydreamProtocol", "Timebase", "BridgeConfig",
-                "VirtualDevice", "EventLoop",
+                "VirtualDevice", "EventLoop", "TestSupport",
             ],
             exclude: ["Golden"]
         ),

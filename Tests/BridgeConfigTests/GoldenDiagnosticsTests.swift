@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import BridgeConfig
 
@@ -6,7 +7,7 @@ import Testing
 /// what `check-config` prints for it (file named `NAME.toml`), one error a line.
 ///
 /// To write the `.errors` files anew after changing a message, run the tests with
-/// `DAYDREAM_UPDATE_GOLDEN=1` and review the diff.
+/// `DAYDREAM_UPDATE_GOLDEN=1` (they are rewritten and still fail) and review the diff.
 @Suite("Golden config diagnostics")
 struct GoldenDiagnosticsTests {
     static let fixtures = RepositoryFiles.files(in: RepositoryFiles.fixtures, endingIn: ".toml").map(\.lastPathComponent)
@@ -26,12 +27,7 @@ struct GoldenDiagnosticsTests {
         } catch let errors as ConfigErrors {
             actual = errors.formatted(file: name).map { $0 + "\n" }.joined()
         }
-        let expectedURL = url.deletingPathExtension().appendingPathExtension("errors")
-        if ProcessInfo.processInfo.environment["DAYDREAM_UPDATE_GOLDEN"] == "1" {
-            try actual.write(to: expectedURL, atomically: false, encoding: .utf8)
-        }
-        let expected = try String(contentsOf: expectedURL, encoding: .utf8)
         #expect(!actual.isEmpty, "every fixture is a broken config")
-        #expect(actual == expected)
+        GoldenFile.check(actual, against: url.deletingPathExtension().appendingPathExtension("errors"))
     }
 }

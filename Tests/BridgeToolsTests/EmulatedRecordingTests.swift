@@ -3,6 +3,7 @@ import BridgeConfig
 import Foundation
 import Mapping
 import Recording
+import TestSupport
 import Testing
 
 /// The recordings `daydream-bridge record` made of the emulated controller over real BlueZ
@@ -59,7 +60,7 @@ struct EmulatedRecordingTests {
                 text += line + "\n"
             }
         }
-        Golden.check(text, against: Golden.goldenDirectory.appendingPathComponent("replay-\(recordingName).events"))
+        GoldenFile.check(text, against: Golden.goldenDirectory.appendingPathComponent("replay-\(recordingName).events"))
     }
 
     @Test(arguments: targets.keys.sorted())

@@ -1,6 +1,7 @@
 @testable import Bridge
 @testable import BridgeTools
 import DaydreamProtocol
+import TestSupport
 import Testing
 
 /// The monitor's screen as golden text, and the pieces it is made of.
@@ -15,7 +16,7 @@ struct MonitorRendererTests {
 
     func golden(_ state: MonitorState, _ name: String, width: Int = 100, ansi: Bool = false) {
         let text = MonitorRenderer.render(state, width: width, ansi: ansi).joined(separator: "\n") + "\n"
-        Golden.check(text, against: Golden.goldenDirectory.appendingPathComponent(name))
+        GoldenFile.check(text, against: Golden.goldenDirectory.appendingPathComponent(name))
     }
 
     @Test func nothingSeenYet() {

@@ -4,6 +4,7 @@ import BridgeConfig
 import Foundation
 import Mapping
 import Recording
+import TestSupport
 import Testing
 import Timebase
 import VirtualDevice
@@ -45,6 +46,6 @@ struct ReplayGoldenTests {
                 for line in try Self.replayLines(recording, configuration, profile: profile.name) { text += line + "\n" }
             }
         }
-        Golden.check(text, against: Golden.goldenDirectory.appendingPathComponent("replay-\(recordingName).events"))
+        GoldenFile.check(text, against: Golden.goldenDirectory.appendingPathComponent("replay-\(recordingName).events"))
     }
 }

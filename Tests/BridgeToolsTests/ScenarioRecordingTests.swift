@@ -1,5 +1,6 @@
 import Foundation
 import Recording
+import TestSupport
 import Testing
 
 /// The scenario recordings in `Tests/Recordings` are exactly what `Scenarios` builds, and read back whole.
@@ -9,7 +10,7 @@ struct ScenarioRecordingTests {
     func committedFileMatchesTheScenario(name: String) throws {
         let scenario = try #require(Scenarios.all.first { $0.name == name })
         let url = Golden.recordingsDirectory.appendingPathComponent("\(name).recording")
-        Golden.check(RecordingFormat.format(scenario.recording), against: url)
+        GoldenFile.check(RecordingFormat.format(scenario.recording), against: url)
         let parsed = try RecordingParser.parse(String(contentsOf: url, encoding: .utf8))
         #expect(parsed == scenario.recording)
     }
