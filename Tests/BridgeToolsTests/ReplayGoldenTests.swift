@@ -14,7 +14,13 @@ import VirtualDevice
 @MainActor
 struct ReplayGoldenTests {
     static let configDirectory = Golden.testsDirectory.deletingLastPathComponent().appendingPathComponent("config")
-    static let configFiles = ["default.toml", "gamepad.toml", "mouse.toml", "presenter.toml", "media.toml", "gyro-aim.toml"]
+    /// Every `config/*.toml`, the examples `make install` ships.
+    static let configFiles = ((try? FileManager.default.contentsOfDirectory(atPath: configDirectory.path)) ?? [])
+        .filter { $0.hasSuffix(".toml") }.sorted()
+
+    @Test func everyShippedConfigIsReplayed() {
+        #expect(Self.configFiles.count >= 9, "\(Self.configFiles)")
+    }
 
     static func load(_ file: String) throws -> MappingConfiguration {
         try ConfigLoader.load(.file(configDirectory.appendingPathComponent(file).path)).configuration

@@ -8,12 +8,18 @@ struct CheckConfigCommandTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let config = root.appendingPathComponent("config")
     static let fixtures = root.appendingPathComponent("Tests/BridgeConfigTests/Fixtures")
-    static let shipped = ["default.toml", "emulator.toml", "gamepad.toml", "mouse.toml", "presenter.toml", "media.toml", "pointer.toml"]
+    /// Every `config/*.toml`, the examples `make install` ships.
+    static let shipped = ((try? FileManager.default.contentsOfDirectory(atPath: config.path)) ?? []).filter { $0.hasSuffix(".toml") }.sorted()
 
     /// A fresh directory, removed with the returned owner.
     func temporaryDirectory() throws -> (URL, TemporaryDirectory) {
         let scratch = try TemporaryDirectory(prefix: "daydream-check-config")
         return (URL(fileURLWithPath: scratch.path), scratch)
+    }
+
+    @Test("the shipped configs are found")
+    func shippedConfigsAreFound() {
+        #expect(Self.shipped.count >= 9, "\(Self.shipped)")
     }
 
     @Test("every shipped config passes", arguments: shipped)
