@@ -66,17 +66,16 @@ struct RunCommandTests {
         try BuiltBinary.run(["profile"] + arguments + ["--socket", directory + "/control"])
     }
 
-    @Test func sigtermReleasesEverythingAndExitsZeroWithinASecond() throws {
+    /// The daemon stops at SIGTERM, not when the replay ends: the held press is released and
+    /// nothing more of the recording is played (the exit is waited for, not timed).
+    @Test func sigtermReleasesEverythingAndExitsZero() throws {
         let scratch = try Self.makeDirectory()
         defer { withExtendedLifetime(scratch) {} }
         let directory = scratch.path
         let daemon = try start(directory)
         #expect(daemon.waitFor { daemon.stdout.contains("gamepad EV_KEY BTN_SOUTH 1") })
-        let signalled = Date()
         daemon.signal(SIGTERM)
-        let status = daemon.waitForExit(timeout: 3)
-        #expect(status == 0)
-        #expect(Date().timeIntervalSince(signalled) < 1)
+        #expect(daemon.waitForExit() == 0)
         let lines = daemon.stdout.split(separator: "\n").map { $0.split(separator: " ").dropFirst(2).joined(separator: " ") }
         #expect(lines == [
             "gamepad EV_KEY BTN_SOUTH 1", "gamepad EV_SYN SYN_REPORT 0",
