@@ -65,14 +65,16 @@ struct ControllerWatchTests {
         #expect(client.lines == ["ok", "\(address) connected", "\(address) battery 77", "\(address) profile pad"])
         #expect(feed.consumerCount == 2)
 
-        // A click, then nine more packets at once: the click's packet goes out, the rest wait
-        // and only the latest follows, a sixtieth of a second later.
+        // A click, then nine more packets at once (one arrival time: a loaded machine may take
+        // longer than a sixtieth of a second over the loop): the click's packet goes out, the rest
+        // wait and only the latest follows, a sixtieth of a second later.
+        let arrival = harness.reactor.now
         let click = Self.packet(1, buttons: .click)
-        click.withUnsafeBytes { feed.receive($0, at: harness.reactor.now) }
+        click.withUnsafeBytes { feed.receive($0, at: arrival) }
         var last = click
         for sequence in 2...10 {
             last = Self.packet(sequence, buttons: .click)
-            last.withUnsafeBytes { feed.receive($0, at: harness.reactor.now) }
+            last.withUnsafeBytes { feed.receive($0, at: arrival) }
         }
         // Written at once, without a turn of the loop: the click's packet and events, not the latest.
         client.readAvailable()
