@@ -86,4 +86,60 @@ struct ShippedPolicyTests {
         #expect(squatter.status != 0, "group input cannot pose as the bridge: \(squatter.output)")
         withExtendedLifetime(server) {}
     }
+
+    /// A listener as uid/gid `user`:`group` that asks for every signal with AddMatch and prints
+    /// each one's interface and member, a line each, after "ready" once its match is in place.
+    func signalListener(_ bus: TestBus, as identity: (user: Int, group: Int)) throws -> BusClientTool {
+        let script = """
+            import sys, dbus
+            from gi.repository import GLib
+            from dbus.mainloop.glib import DBusGMainLoop
+            DBusGMainLoop(set_as_default=True)
+            bus = dbus.bus.BusConnection(sys.argv[1])
+            def seen(*arguments, interface=None, member=None):
+                print(f"{interface}.{member}", flush=True)
+            bus.add_signal_receiver(seen, interface_keyword="interface", member_keyword="member")
+            print("ready", flush=True)
+            GLib.MainLoop().run()
+            """
+        return try BusClientTool("/usr/bin/setpriv", [
+            "--reuid=\(identity.user)", "--regid=\(identity.group)", "--clear-groups",
+            "/usr/bin/python3", "-c", script, bus.socketAddress,
+        ], directory: bus.directory.path)
+    }
+
+    /// Signals are broadcast to every match unless the receiver's policy says no: the bridge's
+    /// PropertiesChanged reaches group input and not a stranger, who does get a signal sent
+    /// after it by someone else (so the bridge's was not merely still on its way).
+    @Test(.requires(asRoot, "needs root to act as other users"))
+    func onlyGroupInputReceivesTheBridgesSignals() throws {
+        let bus = try TestBus(policy: Self.systemPolicy)
+        defer { bus.stop() }
+        let reactor = try Reactor()
+        let connection = try BusConnection(address: bus.socketAddress, reactor: reactor)
+        let server = ObjectServer(connection: connection)
+        var owned = false
+        connection.requestName("org.daydream_bridge") { owned = (try? $0.get()) == .primaryOwner }
+        #expect(reactor.run(until: { owned }, timeout: .seconds(5)))
+        let interface = "org.daydream_bridge.Bridge1"
+        server.add(path: "/org/daydream_bridge", interfaces: [ExportedInterface(
+            name: interface, properties: [ExportedProperty("ActiveProfile", "s", emitsChangedSignal: true) { .string("racing") }])])
+
+        let input = Int(getgrnam("input")?.pointee.gr_gid ?? 0)
+        let member = try signalListener(bus, as: (65534, input))
+        let stranger = try signalListener(bus, as: (65534, 65534))
+        #expect(reactor.run(until: { member.stdout.contains("ready\n") && stranger.stdout.contains("ready\n") },
+                            timeout: .seconds(10), checkingEvery: .milliseconds(5)), "\(member.stderr) \(stranger.stderr)")
+
+        server.propertiesChanged(path: "/org/daydream_bridge", interface: interface, names: ["ActiveProfile"])
+        let changed = "org.freedesktop.DBus.Properties.PropertiesChanged"
+        #expect(reactor.run(until: { member.stdout.contains(changed) }, timeout: .seconds(10), checkingEvery: .milliseconds(5)),
+                "group input gets the bridge's signal: \(member.stdout) \(member.stderr)")
+        let marker = try busctl(bus, reactor: reactor, "emit", "/marker", "org.example.Marker", "Sent")
+        #expect(marker.status == 0, "\(marker.output)")
+        #expect(reactor.run(until: { stranger.stdout.contains("org.example.Marker.Sent") }, timeout: .seconds(10),
+                            checkingEvery: .milliseconds(5)), "the stranger gets others' signals: \(stranger.stdout)")
+        #expect(!stranger.stdout.contains(changed), "the stranger gets none of the bridge's: \(stranger.stdout)")
+        withExtendedLifetime(server) {}
+    }
 }
