@@ -1,6 +1,7 @@
 import Bridge
 import EventLoop
 import Foundation
+import TestSupport
 import Testing
 
 /// The control socket's file: the server replaces a stale socket and removes its own socket
@@ -68,5 +69,68 @@ import Testing
         #expect(ControlClient.isAnswering(path), "the first server's close removed the second server's socket")
         second.close()
         #expect(access(path, F_OK) != 0)
+    }
+
+    /// Listening in `directory` is refused with a message holding `reason`, and no socket is made.
+    private func expectRefused(in directory: String, saying reason: String) throws {
+        let reactor = try Reactor()
+        do {
+            _ = try ControlServer(path: directory + "/control", reactor: reactor) { _ in .ok() }
+            Issue.record("a control socket was made in \(directory)")
+        } catch {
+            #expect(error.description.contains(reason), "\(error)")
+            #expect(error.description.contains("choose another --socket path"), "\(error)")
+        }
+        #expect(!SocketFileProbe.exists(directory + "/control"))
+    }
+
+    /// A directory every user may write to (as /tmp is): another user could put their own socket
+    /// at the path, so the daemon refuses it, sticky bit or not. Group write is refused too.
+    @Test func aDirectoryOthersCanWriteIsRefused() throws {
+        for mode: mode_t in [0o777, 0o1777, 0o770] {
+            let directory = try Self.makeDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            try #require(chmod(directory, mode) == 0)
+            try expectRefused(in: directory, saying: "can be written by other users (mode \(String(mode, radix: 8)))")
+        }
+    }
+
+    /// A directory that belongs to another user (made there before the daemon started).
+    @Test(.requires(getuid() == 0, "needs root to give a directory to another user"))
+    func aDirectoryOfAnotherUserIsRefused() throws {
+        let directory = try Self.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try #require(chown(directory, 65534, 65534) == 0 && chmod(directory, 0o700) == 0)
+        try expectRefused(in: directory, saying: "belongs to uid 65534, not to this daemon's user (uid 0)")
+    }
+
+    /// A link where the directory should be: whoever made it chooses where the socket goes.
+    @Test func aLinkInPlaceOfTheDirectoryIsRefused() throws {
+        let directory = try Self.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory + "/real", withIntermediateDirectories: false)
+        try #require(symlink(directory + "/real", directory + "/link") == 0)
+        try expectRefused(in: directory + "/link", saying: "is not a directory of its own")
+        #expect(!SocketFileProbe.exists(directory + "/real/control"))
+    }
+
+    /// The daemon's own directory, made 0700 when it is missing, is accepted.
+    @Test func aMissingDirectoryIsMadeForThisUserAlone() throws {
+        let parent = try Self.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: parent) }
+        let reactor = try Reactor()
+        let server = try ControlServer(path: parent + "/daydream-bridge/control", reactor: reactor) { _ in .ok() }
+        var status = stat()
+        try #require(stat(parent + "/daydream-bridge", &status) == 0)
+        #expect(status.st_mode & 0o777 == 0o700 && status.st_uid == geteuid())
+        server.close()
+    }
+}
+
+/// Whether anything is at a path (`lstat`).
+private enum SocketFileProbe {
+    static func exists(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0
     }
 }

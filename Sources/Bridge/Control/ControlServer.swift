@@ -21,7 +21,8 @@ public struct ControlSocketError: Error, Equatable, Sendable, CustomStringConver
 /// The daemon's control socket: a Unix stream socket on the event loop. Each connection sends one
 /// request line and gets one reply (see `ControlRequest`), then the daemon closes it; a request whose
 /// reply streams gets a `ControlStream` the daemon writes to until it finishes. A client that
-/// sends nothing for two seconds is dropped. Created with mode 0660 in a directory made 0700 when new.
+/// sends nothing for two seconds is dropped. Created with mode 0660 in a directory made 0700 when new;
+/// a directory that is not the daemon user's alone (`ControlSocketDirectory`) is refused.
 ///
 /// At most `maximumClients` are served at once; while that many are connected, or while `accept`
 /// fails for want of descriptors, the listener is paused (its watch waits for nothing), so a flood
@@ -125,12 +126,14 @@ public final class ControlServer {
 
     isolated deinit { close() }
 
+    /// Makes the socket's directory (0700) unless it is there, then checks it is this user's
+    /// alone (`ControlSocketDirectory`), whoever made it.
     private static func makeParentDirectory(of path: String) throws(ControlSocketError) {
-        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return }
-        let directory = String(path[..<slash])
+        let directory = ControlSocketDirectory.of(path)
         if mkdir(directory, 0o700) != 0, errno != EEXIST {
             throw ControlSocketError(call: "mkdir", path: directory, code: errno)
         }
+        try ControlSocketDirectory.check(directory)
     }
 
     private func acceptClients() {
