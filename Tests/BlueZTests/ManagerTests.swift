@@ -82,12 +82,17 @@ struct ManagerTests {
         #expect(devices?[Rig.first]?["Paired"] as? Bool == true)
         #expect(devices?[Rig.first]?["Trusted"] as? Bool == true)
         #expect(rig.manager.agent.decisions == ["RequestConfirmation \(Rig.first) accepted"])
-        #expect(try rig.fake.state()["agent"] as? [String] == [PairingAgent.path, "NoInputNoOutput"])
-        // Paired, trusted: it connects and streams.
+        #expect(try rig.fake.log().contains("RegisterAgent \(PairingAgent.path) NoInputNoOutput"))
+        // Paired, trusted: it connects and streams; the agent, its pairing over, is unregistered.
         try rig.wait("the connection") { controller?.isConnected == true }
+        try rig.wait("the agent unregistered") { (try? rig.fake.state()["agent"]) is NSNull }
 
-        // Anything else is refused: another Daydream controller nobody asked to
-        // pair, a speaker, the paired controller once its pairing is over, PIN requests.
+        // Registered again (the next pairing would), anything else is refused: another Daydream
+        // controller nobody asked to pair, a speaker, the paired controller once its pairing is
+        // over, PIN requests.
+        var registered: Result<Void, DBusError>?
+        rig.manager.agent.register { registered = $0 }
+        try rig.wait("the agent registered") { registered != nil }
         for (address, method) in [(Rig.second, "RequestConfirmation"), (Rig.second, "RequestAuthorization"),
                                   (Rig.speaker, "RequestAuthorization"), (Rig.speaker, "AuthorizeService"),
                                   (Rig.first, "RequestAuthorization"), (Rig.first, "RequestPinCode"),

@@ -118,6 +118,51 @@ struct PairingSafetyTests {
         #expect(trusted < acquire, "\(log)")
     }
 
+    /// `run --pair` left the agent registered, answering BlueZ for nothing until the daemon
+    /// stopped. Once the pairing is over it is unregistered, whether it ended paired or refused.
+    @Test func theAgentIsUnregisteredWhenPairingEnds() throws {
+        let rig = try Rig(devices: [Rig.controller(Rig.first, paired: false), Rig.controller(Rig.second, paired: false)])
+        defer { rig.stop() }
+        rig.manager.start()
+        try rig.wait("the cache") { rig.manager.client.isReady }
+        _ = try pair(rig, Rig.first).get()
+        try rig.wait("the agent unregistered after pairing") { (try? rig.fake.state()["agent"]) is NSNull }
+        #expect(try rig.fake.log().contains("UnregisterAgent \(PairingAgent.path)"))
+        #expect(!rig.manager.agent.isRegistered)
+
+        try rig.fake.command("configure", ["address": Rig.second, "resolves": false])
+        rig.manager.pair(address: Rig.second) { _ in }
+        try rig.wait("the agent registered again") { (try? rig.fake.state()["agent"] as? [Any]) != nil }
+        try rig.fake.command("remove_device", ["address": Rig.second])  // refused: it went away
+        try rig.wait("the agent unregistered after a refusal") { (try? rig.fake.state()["agent"]) is NSNull }
+    }
+
+    /// Any connection on the bus could call the agent's methods and have a controller's pairing
+    /// confirmed. Only org.bluez's owner is answered; another caller gets AccessDenied.
+    @Test func theAgentAnswersOnlyBlueZ() throws {
+        let rig = try Rig(devices: [Rig.controller(Rig.first, paired: false)])
+        defer { rig.stop() }
+        rig.manager.start()
+        try rig.wait("the cache") { rig.manager.client.isReady }
+        var registered: Result<Void, DBusError>?
+        rig.manager.agent.register { registered = $0 }
+        try rig.wait("the agent") { registered != nil }
+        rig.manager.agent.allow(address: Rig.first)
+
+        let stranger = try BusConnection(address: rig.bus.address, reactor: rig.reactor)
+        let bridge = try #require(rig.manager.client.connection.uniqueName)
+        var answer: Result<[DBusValue], DBusError>?
+        stranger.call(destination: bridge, path: PairingAgent.path, interface: "org.bluez.Agent1", method: "RequestConfirmation",
+                      arguments: [.objectPath(path(Rig.first)), .uint32(123456)]) { answer = $0 }
+        try rig.wait("the stranger's answer") { answer != nil }
+        guard case .failure(let error) = answer else { throw TestFailure("a stranger's RequestConfirmation was accepted") }
+        #expect(error.name == "org.freedesktop.DBus.Error.AccessDenied", "\(error)")
+        #expect(!rig.manager.agent.decisions.contains("RequestConfirmation \(Rig.first) accepted"), "\(rig.manager.agent.decisions)")
+
+        let fromBlueZ = try rig.fake.command("agent", ["address": Rig.first, "method": "RequestConfirmation", "args": [123456]]) as? String
+        #expect(fromBlueZ == "accepted", "BlueZ itself is still answered")
+    }
+
     @Test func pairingNewControllersIsAnOptInThatEndsWithDiscovery() throws {
         let rig = try Rig(devices: [Rig.controller(Rig.first)])
         defer { rig.stop() }

@@ -8,6 +8,8 @@ import EventLoop
 /// only for a Daydream controller's own services (`DaydreamGATT.serviceLayout`):
 /// never for HID or anything else. Every other request, from any device, is
 /// refused with `org.bluez.Error.Rejected`: no other device can pair through it.
+/// Only bluetoothd (the connection that owns `org.bluez`) may call it: a call from any
+/// other connection gets `org.freedesktop.DBus.Error.AccessDenied`.
 @MainActor
 public final class PairingAgent {
     /// Where the agent is exported.
@@ -19,6 +21,9 @@ public final class PairingAgent {
     private var allowed: Set<String> = []
     /// Whether BlueZ accepted the registration (reset when bluetoothd goes away).
     public private(set) var isRegistered = false
+    /// Whether the agent should be registered: false once `unregister` was called, so a
+    /// registration that completes after that is taken back.
+    private var wantsRegistration = false
     /// Every decision, `Method ADDRESS accepted|rejected`, for logs and tests.
     public private(set) var decisions: [String] = []
 
@@ -43,6 +48,7 @@ public final class PairingAgent {
 
     /// `RegisterAgent(path, "NoInputNoOutput")`, then `RequestDefaultAgent` when `asDefault`.
     public func register(asDefault: Bool = false, completion: @escaping @MainActor (Result<Void, DBusError>) -> Void) {
+        wantsRegistration = true
         client.registerAgent(path: PairingAgent.path, capability: PairingAgent.capability) { [weak self] result in
             guard let self else { return }
             if case .failure(let error) = result, error.name != "org.bluez.Error.AlreadyExists" {
@@ -50,6 +56,10 @@ public final class PairingAgent {
                 return
             }
             isRegistered = true
+            guard wantsRegistration else {
+                unregister()  // nobody wants it any more: pairing ended while BlueZ answered
+                return completion(.success(()))
+            }
             guard asDefault else { return completion(.success(())) }
             client.requestDefaultAgent(path: PairingAgent.path, completion: completion)
         }
@@ -58,8 +68,9 @@ public final class PairingAgent {
     /// Marks the agent unregistered (bluetoothd went away and forgot it).
     public func serviceVanished() { isRegistered = false }
 
-    /// `UnregisterAgent`.
+    /// `UnregisterAgent` (at once, or when a registration under way completes).
     public func unregister() {
+        wantsRegistration = false
         guard isRegistered else { return }
         isRegistered = false
         client.unregisterAgent(path: PairingAgent.path) { _ in }
@@ -70,6 +81,14 @@ public final class PairingAgent {
     }
 
     private func handle(_ message: Message) -> Result<[DBusValue], DBusError>? {
+        guard let sender = message.sender, sender == client.serviceOwner else {
+            let method = message.member ?? "?"
+            decisions.append("\(method) from \(message.sender ?? "?") refused")
+            Log.warning("agent: refused \(method) from \(message.sender ?? "an unknown sender"), "
+                        + "which is not \(BlueZNames.service) (\(client.serviceOwner ?? "no owner"))")
+            return .failure(DBusError(name: "org.freedesktop.DBus.Error.AccessDenied",
+                                      message: "only \(BlueZNames.service) may call this agent"))
+        }
         guard message.interface == BlueZNames.agent, let method = message.member else {
             return .failure(DBusError(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "not an Agent1 method"))
         }

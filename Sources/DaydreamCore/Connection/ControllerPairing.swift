@@ -41,8 +41,10 @@ extension DaydreamControllerManager {
         session.start()
     }
 
-    /// The session is over: the address may be connected by its link again.
+    /// The session is over: the address may be connected by its link again. When no other
+    /// session is under way the agent is unregistered: it answers for nothing until the next pairing.
     func pairingSessionEnded(_ session: PairingSession) {
         if pairingSessions[session.address] === session { pairingSessions[session.address] = nil }
+        if pairingSessions.isEmpty { agent.unregister() }
     }
 }

@@ -13,6 +13,8 @@ import Timebase
 /// 2. **Bonding.** Allows it in the agent and calls `Pair`.
 /// 3. **Trusting.** `Trusted = true`, then the manager's link takes over.
 ///
+/// However it ends, the agent is unregistered once no other session is under way.
+///
 /// A HID service (0x1812) showing at any stage ends it at once: the device is
 /// blocked (bluetoothd drops the link and its HID profile there and then) and
 /// removed from BlueZ, bond and all, as is a device whose services are not the
