@@ -57,7 +57,9 @@ public final class DualSenseDeviceSet: @MainActor OutputSink {
     /// Told, with one line that says what to do, when the DualSense is silent (and about
     /// malformed messages from the kernel, once).
     public var problemHandler: ((String) -> Void)?
-    /// Told when hid-playstation takes a DualSense after the stand-in was made.
+    /// Told when the DualSense is made on `/dev/uhid` (with the `uniq` it was given, which
+    /// hid-playstation reads back from the pairing report), and when hid-playstation takes a
+    /// DualSense after the stand-in was made.
     public var noticeHandler: ((String) -> Void)?
     /// Called when the set stops using `fileDescriptor` (a device the kernel refused, or the
     /// set going with its devices), after its own watch (`watch(on:)`) is cancelled. Called once.
@@ -149,10 +151,15 @@ public final class DualSenseDeviceSet: @MainActor OutputSink {
         pace(after: drain)
     }
 
+    /// The devices as they are: before the first write the DualSense has no `uniq` yet (it comes
+    /// from the address of the controller the set is given by then), so none is named.
     public var summary: [String] {
         if let standIn { return standIn.summary + (others?.summary ?? []) }
-        let where_ = uhid == nil ? "on /dev/uhid when first written" : "on /dev/uhid"
-        let pad = "gamepad: \"\(Self.deviceName)\" (054c:0ce6, uniq \(uhid?.device.uniq ?? address.uniq)) \(where_)"
+        let pad = if let uhid {
+            "gamepad: \"\(Self.deviceName)\" (054c:0ce6, uniq \(uhid.device.uniq)) on /dev/uhid"
+        } else {
+            "gamepad: \"\(Self.deviceName)\" (054c:0ce6) on /dev/uhid when first written, its uniq from the controller's address"
+        }
         return [pad] + (others?.summary ?? [])
     }
 
@@ -233,6 +240,7 @@ public final class DualSenseDeviceSet: @MainActor OutputSink {
             let created = try UHIDDevice(descriptor: descriptor, device: device) { features.report(id: $0) }
             created.problemHandler = { [weak self] message in self?.problemHandler?(message) }
             uhid = created
+            noticeHandler?("made the DualSense \"\(Self.deviceName)\" on /dev/uhid, uniq \(created.device.uniq)")
             armDeadline()
             return created
         } catch {

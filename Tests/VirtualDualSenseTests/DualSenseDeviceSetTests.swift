@@ -49,6 +49,29 @@ import VirtualHID
         #expect(set.summary.first?.contains("uniq ee:12:34:56:78:9a") == true)
     }
 
+    /// The daemon makes the first set before any controller comes, labelled "controller 1",
+    /// and logs its summary: that line named a uniq hashed from the label, which the device
+    /// never had (it is made later, from the controller's address). Now the summary names none
+    /// until the device exists, and the line said when it is made has the uniq it was made with.
+    @Test func theLogNamesOnlyTheUniqTheDeviceWasMadeWith() throws {
+        let kernel = try FakeUHIDKernel()
+        let set = try makeSet(kernel, label: "controller 1")
+        var notices: [String] = []
+        set.noticeHandler = { notices.append($0) }
+        let placeholder = DualSenseAddress(controllerAddress: "controller 1").uniq
+        let atStart = try #require(set.summary.first)
+        #expect(!atStart.contains("uniq \(placeholder)"), "\(atStart)")
+        #expect(!atStart.contains(/uniq [0-9a-f]{2}:/), "no uniq before the device is made: \(atStart)")
+
+        set.label = "EC:12:34:56:78:9A"  // the controller arrives
+        try set.send([gamepad(EventType.key, EventCode.btnSouth, 1), syn], at: .zero)
+        let create = try #require(kernel.messages().first)
+        let made = String(decoding: create[196..<260].prefix { $0 != 0 }, as: UTF8.self)
+        #expect(made == "ee:12:34:56:78:9a")
+        #expect(notices.contains { $0.contains("on /dev/uhid, uniq \(made)") }, "\(notices)")
+        #expect(set.summary.first?.contains("uniq \(made)") == true, "\(set.summary)")
+    }
+
     @Test func answersTheDriversFeatureRequestsAndIgnoresOutputReports() throws {
         let kernel = try FakeUHIDKernel()
         let set = try makeSet(kernel)
