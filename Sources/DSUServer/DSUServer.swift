@@ -13,7 +13,10 @@ import Timebase
 ///
 /// Each controller gets a slot (up to four) by its address, kept for the server's life: the
 /// same controller comes back to the same slot, shown disconnected while it is away. Feed a
-/// controller through `consumer(forController:)`, attached to its `ControllerFeed`.
+/// controller through `consumer(forController:)`, attached to its `ControllerFeed`, or hand
+/// the server its feed (`attach`). A fifth controller handed over by its feed waits, logged
+/// once: the first slot whose controller is away while it is connected becomes its, and the
+/// controller that held it waits in turn.
 ///
 /// Bounded work: a datagram is at most 100 bytes and gets at most four replies; one readable
 /// turn reads at most `datagramsPerTurn` (the loop comes back for the rest, after the
@@ -75,12 +78,19 @@ public final class DSUServer {
     /// no deinit, so a buffer allocated sooner would leak.
     private let receiveBuffer: UnsafeMutableRawBufferPointer
     private let sendBuffer: UnsafeMutableRawBufferPointer
-    /// Whether a fifth controller was turned away (logged once).
-    private var warnedSlotsFull = false
+    /// The slots of controllers handed over while four others held the four, oldest first.
+    private var waiting: [DSUSlot] = []
+    /// The controllers logged as having no slot: each is named once.
+    private var loggedWithoutSlot: Set<String> = []
+    private let log: LogSink
 
     /// Binds `address` and reads it on `reactor`; subscriptions are timed by `clock` (the loop's
-    /// when nil). A port in use is a `DSUSocketError` that says so.
-    public init(listeningOn address: DSUListenAddress, reactor: Reactor, clock: (any DeadlineScheduler)? = nil) throws(DSUSocketError) {
+    /// when nil); lines go to `log` (`Log.sink` when nil). A port in use is a `DSUSocketError`
+    /// that says so.
+    public init(
+        listeningOn address: DSUListenAddress, reactor: Reactor, clock: (any DeadlineScheduler)? = nil, log: LogSink? = nil
+    ) throws(DSUSocketError) {
+        self.log = log ?? Log.sink
         let socket = try UDPSocket(binding: address)
         self.address = DSUListenAddress(octets: address.octets, port: socket.port)
         self.socket = consume socket
@@ -104,6 +114,7 @@ public final class DSUServer {
     isolated deinit {
         watch?.cancel()
         for slot in slots { slot.serverGone() }
+        for slot in waiting { slot.serverGone() }
         receiveBuffer.deallocate()
         sendBuffer.deallocate()
     }
@@ -129,12 +140,33 @@ public final class DSUServer {
     /// The consumer that feeds the controller at `address` into its slot (the one it had before,
     /// if it had one: the same consumer); nil when four other controllers hold the four slots.
     public func consumer(forController address: String) -> (any ControllerConsumer)? {
-        let address = address.uppercased()
+        slot(forController: address.uppercased())
+    }
+
+    /// Attaches `feed`'s controller to its slot and takes the feed's state (connected, battery)
+    /// as it is now; again for the same feed changes nothing. When four other controllers hold
+    /// the slots, the controller waits for one (see above).
+    public func attach(_ feed: ControllerFeed) {
+        let address = feed.address.uppercased()
+        if let slot = slot(forController: address) ?? waiting.first(where: { $0.address == address }) {
+            bind(slot, to: feed)
+            return
+        }
+        let slot = DSUSlot(address: address, number: 0, server: self)
+        slot.holdsSlot = false
+        waiting.append(slot)
+        bind(slot, to: feed)
+        giveFreedSlots()
+    }
+
+    /// The slot of the controller at `address` (made now if a slot is left); nil, logged once
+    /// for each controller, when four others hold them.
+    private func slot(forController address: String) -> DSUSlot? {
         if let slot = slots.first(where: { $0.address == address }) { return slot }
         guard slots.count < DSUProtocol.slotCount else {
-            if !warnedSlotsFull {
-                warnedSlotsFull = true
-                Log.warning("dsu: four controllers hold the four DSU slots; \(address) gets none")
+            if loggedWithoutSlot.insert(address).inserted {
+                let holders = slots.map(\.address).joined(separator: ", ")
+                log.warning("dsu: \(address) has no DSU slot: \(holders) hold the four; it gets the first whose controller disconnects")
             }
             return nil
         }
@@ -143,15 +175,26 @@ public final class DSUServer {
         return slot
     }
 
-    /// Attaches `feed`'s controller to its slot and takes the feed's state (connected, battery)
-    /// as it is now; again for the same feed changes nothing.
-    public func attach(_ feed: ControllerFeed) {
-        guard let consumer = consumer(forController: feed.address), let slot = slots.first(where: { $0 === consumer }) else {
-            return
-        }
+    private func bind(_ slot: DSUSlot, to feed: ControllerFeed) {
         feed.attach(slot)
         slot.connected = feed.isConnected
         if let percent = feed.batteryPercent { slot.batteryChanged(percent: percent, at: .zero) }
+    }
+
+    /// Gives each slot whose controller is away to a connected controller that waits, the one
+    /// that waited longest first; the controller that held it waits in turn.
+    func giveFreedSlots() {
+        while let waiterIndex = waiting.firstIndex(where: \.connected),
+              let number = slots.firstIndex(where: { !$0.connected }) {
+            let slot = waiting.remove(at: waiterIndex)
+            let previous = slots[number]
+            previous.holdsSlot = false
+            waiting.append(previous)
+            slot.number = number
+            slot.holdsSlot = true
+            slots[number] = slot
+            log.info("dsu: \(slot.address) takes DSU slot \(number) from \(previous.address), which disconnected")
+        }
     }
 
     /// What slot `slot` shows a controller-info request.

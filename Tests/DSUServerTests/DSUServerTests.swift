@@ -22,9 +22,10 @@ import Timebase
         let clock = ManualScheduler(now: .seconds(100))
         let server: DSUServer
 
-        init() throws {
+        init(log: LogSink? = nil) throws {
             reactor = try Reactor()
-            server = try DSUServer(listeningOn: DSUListenAddress(octets: [127, 0, 0, 1], port: 0), reactor: reactor, clock: clock)
+            server = try DSUServer(
+                listeningOn: DSUListenAddress(octets: [127, 0, 0, 1], port: 0), reactor: reactor, clock: clock, log: log)
         }
 
         /// A client on 127.0.0.`host`.
