@@ -63,7 +63,7 @@ func measureDSULatency(
         throw BenchError("the DSU client's subscription never reached the server")
     }
     // Renewed once the confirmation delay has passed, as a real client renews: until then the
-    // server sends it one message per request.
+    // server sends it no more bytes than it sent, so no data message.
     let renewal = reactor.schedule(at: reactor.now + DSUServer.confirmationDelay) { client.subscribe() }
     defer { renewal.cancel() }
     guard reactor.run(until: { server.status.clients.first?.confirmed == true }, timeout: .seconds(5)) else {

@@ -1,8 +1,8 @@
 import DSU
 import Timebase
 
-/// One peer that asked for controller data: what it subscribed to, when it asked, and whether it
-/// has shown it is a real client (see `DSUServer` for what that bounds).
+/// One peer that sent requests: what it subscribed to, when it asked, and whether it has shown
+/// it is a real client (see `DSUServer` for what that bounds).
 struct DSUClient {
     let peer: UDPPeer
     /// Until when each kind of subscription holds.
@@ -10,18 +10,19 @@ struct DSUClient {
     var slotUntil: [MonotonicTime?] = Array(repeating: nil, count: DSUProtocol.slotCount)
     /// At most `DSUProtocol.slotCount` MACs, the oldest renewal making room.
     var macUntil: [(mac: DSUMACAddress, until: MonotonicTime)] = []
-    /// When it first asked for data, this time round (a client whose subscriptions all lapsed
-    /// starts again).
+    /// When it first sent a request, this time round (a peer whose entry lapsed starts again).
     let firstRequest: MonotonicTime
-    /// When it last asked for data (made or renewed a subscription).
+    /// When it last sent a request (of any kind).
     var lastRequest: MonotonicTime
-    /// Whether it renewed `DSUServer.confirmationDelay` or more after its first request, its
-    /// subscription never lapsing in between and no ICMP error coming back for it: it then gets
-    /// every message it subscribed to.
+    /// Whether its requests have run for `DSUClientTable.confirmationDelay` or more, its entry
+    /// never lapsing in between and no ICMP error coming back for it.
     var confirmed = false
-    /// Until confirmed: how many data messages it may still be sent (one per request it sent,
-    /// at most `DSUClientTable.creditLimit`).
-    var credit = 0
+    /// Until confirmed: the bytes it sent, and the bytes it was sent, which never exceed them.
+    var bytesReceived = 0
+    var bytesSent = 0
+    /// When it was last sent a controller-info message in place of a data message it could not
+    /// be paid for (see `DSUServer`).
+    var lastPing: MonotonicTime?
 
     init(peer: UDPPeer, at now: MonotonicTime) {
         self.peer = peer
@@ -30,7 +31,7 @@ struct DSUClient {
     }
 
     /// The last moment any of its subscriptions holds.
-    var lastUntil: MonotonicTime {
+    var lastSubscribed: MonotonicTime {
         var latest = allSlotsUntil ?? .zero
         for until in slotUntil { if let until, until > latest { latest = until } }
         for entry in macUntil where entry.until > latest { latest = entry.until }

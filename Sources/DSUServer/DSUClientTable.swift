@@ -1,29 +1,27 @@
 import DSU
 import Timebase
 
-/// The clients that asked for controller data, and who may be sent what.
+/// The peers that sent requests, and who may be sent what.
 ///
-/// A subscription lapses `lifetime` after its last renewal. At most `capacity` clients are held,
-/// at most `capacityPerAddress` of them from one IP address: a newcomer always gets a place,
-/// taking the stalest one (the client whose last request is the oldest) from its own address
-/// when that address holds its share, else from everyone when the table is full. Squatters
-/// that renew less often than a real client therefore cannot keep it out, and one address
-/// cannot take more than its share with many ports.
+/// A peer's entry (and each subscription) lapses `lifetime` after its last request. At most
+/// `capacity` peers are held, at most `capacityPerAddress` of them from one IP address: a
+/// newcomer always gets a place, taking the stalest one (the peer whose last request is the
+/// oldest) from its own address when that address holds its share, else from everyone when the
+/// table is full. Squatters that renew less often than a real client therefore cannot keep it
+/// out, and one address cannot take more than its share with many ports.
 ///
-/// A client is unconfirmed until it renews `confirmationDelay` or more after its first request
-/// (see `DSUClient.confirmed`); until then each data request it sends buys it one data message,
-/// at most `creditLimit` banked.
+/// A peer is unconfirmed until its requests have run for `confirmationDelay`, each within
+/// `lifetime` of the one before (see `DSUClient.confirmed`); one that comes later finds the
+/// entry lapsed and starts again. Until confirmed, what it is sent never exceeds, in bytes, what
+/// it sent; once confirmed it is sent everything while its entry holds.
 struct DSUClientTable {
-    /// How many data messages an unconfirmed client may have banked.
-    static let creditLimit = DSUProtocol.slotCount
-
     /// How a request was taken.
     enum Admission: Equatable {
-        /// The client was held already.
+        /// The peer was held already.
         case renewed
-        /// A new client, in a free place.
+        /// A new peer, in a free place.
         case added
-        /// A new client, in the place of the stalest one.
+        /// A new peer, in the place of the stalest one.
         case replaced
     }
 
@@ -31,44 +29,70 @@ struct DSUClientTable {
     let capacityPerAddress: Int
     let lifetime: TimeSpan
     let confirmationDelay: TimeSpan
+    /// How often an unconfirmed subscriber may be sent a controller-info message in place of
+    /// a data message (see `DSUServer`).
+    let pingInterval: TimeSpan
     private(set) var clients: [DSUClient] = []
 
-    init(capacity: Int, capacityPerAddress: Int, lifetime: TimeSpan, confirmationDelay: TimeSpan) {
+    init(
+        capacity: Int, capacityPerAddress: Int, lifetime: TimeSpan, confirmationDelay: TimeSpan, pingInterval: TimeSpan
+    ) {
         self.capacity = capacity
         self.capacityPerAddress = capacityPerAddress
         self.lifetime = lifetime
         self.confirmationDelay = confirmationDelay
+        self.pingInterval = pingInterval
     }
 
-    /// Renews (or makes) `peer`'s subscription at `now`.
-    mutating func subscribe(_ peer: UDPPeer, to subscription: DSUSubscription, at now: MonotonicTime) -> Admission {
-        let admission: Admission
-        let index: Int
-        if let existing = clients.firstIndex(where: { $0.peer == peer }), clients[existing].lastUntil > now {
-            index = existing
-            admission = .renewed
-            if !clients[index].confirmed && now - clients[index].firstRequest >= confirmationDelay {
-                clients[index].confirmed = true
-            }
-        } else {
-            // A client whose subscriptions all lapsed goes with the others: it starts again, unconfirmed.
-            removeLapsed(at: now)
-            admission = makeRoom(for: peer)
-            clients.append(DSUClient(peer: peer, at: now))
-            index = clients.count - 1
+    /// Takes a request of `bytes` bytes from `peer` at `now`: renews its entry or makes one.
+    /// The entry's index, and how it was taken.
+    mutating func note(_ peer: UDPPeer, bytes: Int, at now: MonotonicTime) -> (index: Int, admission: Admission) {
+        if let index = clients.firstIndex(where: { $0.peer == peer }), clients[index].lastRequest + lifetime > now {
+            take(bytes, at: index, now: now)
+            return (index, .renewed)
         }
-        clients[index].lastRequest = now
-        clients[index].credit = min(clients[index].credit + 1, Self.creditLimit)
-        clients[index].hold(subscription, until: now + lifetime)
-        return admission
+        // A peer whose entry lapsed goes with the others: it starts again, unconfirmed.
+        removeLapsed(at: now)
+        let admission = makeRoom(for: peer)
+        clients.append(DSUClient(peer: peer, at: now))
+        take(bytes, at: clients.count - 1, now: now)
+        return (clients.count - 1, admission)
     }
 
-    /// Whether the client at `index`, subscribed to a message, is to be sent it: it is
-    /// confirmed, or has credit left (spent by this message).
-    mutating func takesMessage(at index: Int) -> Bool {
-        if clients[index].confirmed { return true }
-        guard clients[index].credit > 0 else { return false }
-        clients[index].credit -= 1
+    private mutating func take(_ bytes: Int, at index: Int, now: MonotonicTime) {
+        clients[index].lastRequest = now
+        guard !clients[index].confirmed else { return }
+        clients[index].bytesReceived += bytes
+        if now - clients[index].firstRequest >= confirmationDelay { clients[index].confirmed = true }
+    }
+
+    /// Makes or renews the subscription of the peer at `index`, at `now`.
+    mutating func subscribe(at index: Int, to subscription: DSUSubscription, at now: MonotonicTime) {
+        clients[index].hold(subscription, until: now + lifetime)
+    }
+
+    /// Whether the peer at `index` is confirmed and its entry holds at `now`.
+    func isConfirmed(at index: Int, now: MonotonicTime) -> Bool {
+        clients[index].confirmed && clients[index].lastRequest + lifetime > now
+    }
+
+    /// Whether a datagram of `bytes` may be sent to the peer at `index` at `now`: it is confirmed
+    /// and its entry holds, or unconfirmed and has sent at least as much as it would then have
+    /// been sent (the datagram is then counted).
+    mutating func pays(_ bytes: Int, at index: Int, now: MonotonicTime) -> Bool {
+        if clients[index].confirmed { return isConfirmed(at: index, now: now) }
+        guard clients[index].bytesSent + bytes <= clients[index].bytesReceived else { return false }
+        clients[index].bytesSent += bytes
+        return true
+    }
+
+    /// Whether the unconfirmed peer at `index` may be sent, at `now`, a message of `bytes` in
+    /// place of a data message: none for `pingInterval` before, and paid for (`pays`).
+    mutating func paysPing(_ bytes: Int, at index: Int, now: MonotonicTime) -> Bool {
+        guard !clients[index].confirmed else { return false }
+        if let last = clients[index].lastPing, now - last < pingInterval { return false }
+        guard pays(bytes, at: index, now: now) else { return false }
+        clients[index].lastPing = now
         return true
     }
 
@@ -79,13 +103,13 @@ struct DSUClientTable {
         return true
     }
 
-    /// Forgets the clients none of whose subscriptions holds at `now`.
+    /// Forgets the peers whose last request is `lifetime` old at `now`.
     mutating func removeLapsed(at now: MonotonicTime) {
-        clients.removeAll { $0.lastUntil <= now }
+        clients.removeAll { $0.lastRequest + lifetime <= now }
     }
 
     /// Frees a place for `peer` if its address holds its share or the table is full: the
-    /// stalest of its address's clients, or of all.
+    /// stalest of its address's peers, or of all.
     private mutating func makeRoom(for peer: UDPPeer) -> Admission {
         var sameAddress = 0
         var stalestOfAddress: Int?

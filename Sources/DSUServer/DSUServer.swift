@@ -22,18 +22,24 @@ import Timebase
 /// turn reads at most `datagramsPerTurn` (the loop comes back for the rest, after the
 /// controllers' packets).
 ///
-/// What a peer is sent before it has shown it is real. The protocol has no handshake (a request
-/// carries nothing the server chose), so a request with a forged source address looks like any
-/// other. A client is unconfirmed until it renews its data request `confirmationDelay` or more
-/// after its first one, its subscription never lapsing in between and no ICMP error coming back for
-/// it, as real clients do (Dolphin every second, Citra and yuzu every 3 s, Cemu on each message it
-/// receives). Until then each data request (28 bytes) buys it one data message (100 bytes), at most
-/// four banked: one forged request draws at most one message, 100 bytes, whatever the number of
-/// controllers, where a subscription's 5 s of the stream are 300 messages (30 kB) a controller. A
-/// confirmed client is sent every message it subscribed to; so is a forger that keeps renewing on a
-/// real client's schedule, which nothing in the protocol tells apart. An ICMP error saying nobody
-/// reads at a client's address (port or host unreachable) forgets it at the next turn of the loop,
-/// so an address with no socket behind it stays unconfirmed.
+/// What a peer is sent before it has shown it is real. The protocol has no handshake, and the
+/// clients echo nothing the server chose (Dolphin, Citra and yuzu renew on a timer; Cemu asks
+/// again for each message it receives, naming the message's slot), so a request with a forged
+/// source address looks like any other. A peer is unconfirmed until its requests (of any kind)
+/// have run for `confirmationDelay`, each within `subscriptionLifetime` of the one before, and
+/// no ICMP error came back for it, as real clients ask: Dolphin each second (controller
+/// information from one socket, data from one per controller), Citra and yuzu both every 3 s,
+/// Cemu its version first, then data again on each message. Until then, in bytes, it is sent at
+/// most what it sent (a reply or message that would exceed that is withheld): a request with a
+/// forged source address draws no more than itself, whatever the number of controllers. A
+/// subscriber that cannot be paid a data message (100 bytes) is sent, at most every
+/// `pingInterval` and when paid for, its slot's controller-information message (32 bytes)
+/// instead: Cemu answers each with a data request, and so keeps asking until confirmed; the
+/// others ignore it. Confirmed, a peer is sent everything it subscribed to; a silence of
+/// `subscriptionLifetime` forgets it, and it starts again unconfirmed. A forger that keeps
+/// asking on a real client's schedule is confirmed too: nothing in what the clients send tells
+/// it apart. An ICMP error saying nobody reads at a peer's address (port or host unreachable)
+/// forgets it at the next turn of the loop.
 ///
 /// Places: at most `maximumClients` clients, `maximumClientsPerAddress` of them from one IP
 /// address. A newcomer takes the place of the client whose last request is the oldest (of its
@@ -41,16 +47,18 @@ import Timebase
 /// that renew less often than a real client cannot keep it out.
 @MainActor
 public final class DSUServer {
-    /// How long a subscription holds after the client's last request.
-    public static let subscriptionLifetime = TimeSpan.seconds(5)
+    /// How long a subscription (and a peer's entry) holds after the peer's last request: over
+    /// Citra's and yuzu's 3 s.
+    public static let subscriptionLifetime = TimeSpan.seconds(4)
     /// How many clients are subscribed at once.
     public static let maximumClients = 16
     /// How many of them may come from one IP address (every local client comes from 127.0.0.1).
     public static let maximumClientsPerAddress = 8
-    /// How long after its first data request a client's renewal shows it is real (see above):
-    /// under every timer-driven client's interval (Dolphin's 1 s), and half a second of Cemu's
-    /// requests.
-    public static let confirmationDelay = TimeSpan.seconds(0.5)
+    /// How long a peer's requests must run before it is confirmed (see above): Dolphin's second
+    /// request, Citra's and yuzu's second round, Cemu's third answer to a ping.
+    public static let confirmationDelay = TimeSpan.seconds(1)
+    /// How often an unconfirmed subscriber may be pinged with its slot's controller information.
+    public static let pingInterval = TimeSpan.seconds(0.5)
     /// How many datagrams one turn of the loop reads.
     static let datagramsPerTurn = 32
 
@@ -66,7 +74,8 @@ public final class DSUServer {
     private var watch: IOWatch?
     @exclusivity(unchecked) private var clients = DSUClientTable(
         capacity: DSUServer.maximumClients, capacityPerAddress: DSUServer.maximumClientsPerAddress,
-        lifetime: DSUServer.subscriptionLifetime, confirmationDelay: DSUServer.confirmationDelay)
+        lifetime: DSUServer.subscriptionLifetime, confirmationDelay: DSUServer.confirmationDelay,
+        pingInterval: DSUServer.pingInterval)
     // `clients` is read on every packet; unchecked, it and `slots` skip the
     // run-time exclusivity checks. No access can overlap another: both are private, everything
     // runs on the main thread, and nothing the server calls while it holds one (the pad mapper,
@@ -78,6 +87,9 @@ public final class DSUServer {
     /// no deinit, so a buffer allocated sooner would leak.
     private let receiveBuffer: UnsafeMutableRawBufferPointer
     private let sendBuffer: UnsafeMutableRawBufferPointer
+    /// The controller-information message an unconfirmed subscriber is pinged with: apart, as
+    /// `sendBuffer` may hold the packet's data message for the clients after it.
+    private let pingBuffer: UnsafeMutableRawBufferPointer
     /// The slots of controllers handed over while four others held the four, oldest first.
     private var waiting: [DSUSlot] = []
     /// The controllers logged as having no slot: each is named once.
@@ -98,6 +110,7 @@ public final class DSUServer {
         serverID = UInt32.random(in: 1...UInt32.max)
         receiveBuffer = .allocate(byteCount: 2048, alignment: 8)
         sendBuffer = .allocate(byteCount: DSUReply.controllerDataLength, alignment: 8)
+        pingBuffer = .allocate(byteCount: DSUReply.controllerInfoLength, alignment: 8)
         do {
             // Unowned, not weak: nothing refers to the server weakly, so retaining it on every
             // packet takes the runtime's fast path. `deinit` cancels the watch, and the reactor
@@ -117,22 +130,24 @@ public final class DSUServer {
         for slot in waiting { slot.serverGone() }
         receiveBuffer.deallocate()
         sendBuffer.deallocate()
+        pingBuffer.deallocate()
     }
 
     /// How many clients hold a live subscription now.
     public var clientCount: Int {
         let now = clock.now
-        return clients.clients.filter { $0.lastUntil > now }.count
+        return clients.clients.filter { $0.lastSubscribed > now }.count
     }
 
     /// Its address, its live clients (what each is subscribed to, how long since it asked) and
     /// what it dropped, now.
     public var status: DSUServerStatus {
         let now = clock.now
-        let live = clients.clients.filter { $0.lastUntil > now }.map { client in
-            DSUServerStatus.Client(
+        let live = clients.clients.indices.filter { clients.clients[$0].lastSubscribed > now }.map { index in
+            let client = clients.clients[index]
+            return DSUServerStatus.Client(
                 peer: client.peer.description, subscriptions: client.subscriptions(at: now),
-                secondsSinceLastRequest: (now - client.lastRequest).seconds, confirmed: client.confirmed)
+                secondsSinceLastRequest: (now - client.lastRequest).seconds, confirmed: clients.isConfirmed(at: index, now: now))
         }
         return DSUServerStatus(address: address, clients: live, dropped: statistics.dropped, evictedClients: statistics.evictedClients)
     }
@@ -213,10 +228,14 @@ public final class DSUServer {
         var encoded = false
         if !clients.clients.isEmpty {
             let now = clock.now
-            // By index: the table is changed in place (an unconfirmed client's credit), never copied.
+            // By index: the table is changed in place (an unconfirmed peer's bytes), never copied.
             for index in clients.clients.indices where clients.clients[index].wants(slot: slot.number, mac: slot.mac, at: now) {
-                guard clients.takesMessage(at: index) else {
+                guard clients.pays(DSUReply.controllerDataLength, at: index, now: now) else {
                     statistics.withheld += 1
+                    if clients.paysPing(DSUReply.controllerInfoLength, at: index, now: now) {
+                        DSUReply.encodeControllerInfo(slot.info, serverID: serverID, into: pingBuffer)
+                        send(pingBuffer, length: DSUReply.controllerInfoLength, to: clients.clients[index].peer)
+                    }
                     continue
                 }
                 if !encoded {
@@ -224,7 +243,7 @@ public final class DSUServer {
                     DSUReply.encodeControllerData(slot.info, pad, serverID: serverID, into: sendBuffer)
                     encoded = true
                 }
-                send(length: DSUReply.controllerDataLength, to: clients.clients[index].peer)
+                send(sendBuffer, length: DSUReply.controllerDataLength, to: clients.clients[index].peer)
             }
         }
         if !encoded { slot.mapper.skip(packet) }
@@ -235,6 +254,7 @@ public final class DSUServer {
     private func readDatagrams() {
         for _ in 0..<Self.datagramsPerTurn {
             guard let (length, peer) = socket.receive(into: receiveBuffer) else { return }
+            statistics.received += 1
             let datagram = UnsafeRawBufferPointer(rebasing: receiveBuffer[0..<min(length, receiveBuffer.count)])
             // A datagram longer than the buffer is cut: its full length still says "oversized".
             guard length <= DSUProtocol.maximumMessageLength else {
@@ -242,31 +262,40 @@ public final class DSUServer {
                 continue
             }
             do {
-                handle(try DSURequest(datagram: datagram), from: peer)
+                handle(try DSURequest(datagram: datagram), of: length, from: peer)
             } catch {
                 statistics.dropped.count(error)
             }
         }
     }
 
-    private func handle(_ request: DSURequest, from peer: UDPPeer) {
+    /// Answers `request`, `length` bytes from `peer`, with what it has paid for (see above).
+    private func handle(_ request: DSURequest, of length: Int, from peer: UDPPeer) {
+        let now = clock.now
+        statistics.requests += 1
+        let (index, admission) = clients.note(peer, bytes: length, at: now)
+        if admission == .replaced { statistics.evictedClients += 1 }
         switch request.kind {
         case .version:
-            statistics.requests += 1
             DSUReply.encodeVersion(serverID: serverID, into: sendBuffer)
-            send(length: DSUReply.versionLength, to: peer)
+            reply(length: DSUReply.versionLength, to: index, at: now)
         case .controllerInfo(let requested):
-            statistics.requests += 1
             for slot in requested {
                 DSUReply.encodeControllerInfo(info(forSlot: Int(slot)), serverID: serverID, into: sendBuffer)
-                send(length: DSUReply.controllerInfoLength, to: peer)
+                reply(length: DSUReply.controllerInfoLength, to: index, at: now)
             }
         case .controllerData(let subscription):
-            statistics.requests += 1
-            if case .replaced = clients.subscribe(peer, to: subscription, at: clock.now) {
-                statistics.evictedClients += 1
-            }
+            clients.subscribe(at: index, to: subscription, at: now)
         }
+    }
+
+    /// Sends the reply in `sendBuffer` to the peer at `index` if it is paid for.
+    private func reply(length: Int, to index: Int, at now: MonotonicTime) {
+        guard clients.pays(length, at: index, now: now) else {
+            statistics.withheld += 1
+            return
+        }
+        send(sendBuffer, length: length, to: clients.clients[index].peer)
     }
 
     /// Forgets the clients an ICMP error says nobody reads at (a closed port, a forged address).
@@ -279,8 +308,8 @@ public final class DSUServer {
         }
     }
 
-    private func send(length: Int, to peer: UDPPeer) {
-        if socket.send(UnsafeRawBufferPointer(rebasing: sendBuffer[0..<length]), to: peer) {
+    private func send(_ buffer: UnsafeMutableRawBufferPointer, length: Int, to peer: UDPPeer) {
+        if socket.send(UnsafeRawBufferPointer(rebasing: buffer[0..<length]), to: peer) {
             statistics.sent += 1
         } else {
             statistics.sendFailures += 1

@@ -8,13 +8,16 @@ public struct DSUServerStatistics: Equatable, Sendable {
     public var evictedClients = 0
     /// Clients forgotten because an ICMP error said nobody reads at their address.
     public var unreachableClients = 0
+    /// Datagrams read.
+    public var received = 0
     /// Datagrams sent.
     public var sent = 0
-    /// Data messages not sent to an unconfirmed client that had spent its credit.
+    /// Replies and data messages not sent to an unconfirmed peer: it had not sent as many bytes
+    /// as it would then have been sent.
     public var withheld = 0
     /// Datagrams the kernel refused to send (a full buffer, an unreachable client).
     public var sendFailures = 0
-    /// Requests answered or subscriptions renewed.
+    /// Requests taken (answered, in what was paid for, or subscriptions renewed).
     public var requests = 0
 
     public init() {}

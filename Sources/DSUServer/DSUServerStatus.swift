@@ -10,8 +10,8 @@ public struct DSUServerStatus: Equatable, Sendable {
         public var subscriptions: [DSUSubscription]
         /// Seconds since it last asked for data.
         public var secondsSinceLastRequest: Double
-        /// Whether it has renewed as a real client does; until then each request buys it one
-        /// data message (see `DSUServer`).
+        /// Whether it has kept asking as a real client does; until then it is sent no more
+        /// bytes than it sent (see `DSUServer`).
         public var confirmed: Bool
 
         public init(peer: String, subscriptions: [DSUSubscription], secondsSinceLastRequest: Double, confirmed: Bool = true) {

@@ -54,6 +54,12 @@ final class TestDSUClient {
     private let descriptor: FileDescriptor
     private var watch: IOWatch?
     private(set) var messages: [Message] = []
+    /// The datagrams and bytes it sent, and the bytes it received (whatever it decoded them as).
+    private(set) var sentDatagrams = 0
+    private(set) var sentBytes = 0
+    private(set) var receivedBytes = 0
+    /// Counts every datagram sent by the clients that share it (a test rig's).
+    var tally: DatagramTally?
     private(set) var serverIDs: Set<UInt32> = []
 
     init(reactor: Reactor, serverPort: UInt16, host: UInt8 = 1, id: UInt32 = UInt32.random(in: 1...UInt32.max)) throws {
@@ -114,7 +120,11 @@ final class TestDSUClient {
 
     /// Sends `bytes` as they are.
     func sendRaw(_ bytes: [UInt8]) {
-        _ = bytes.withUnsafeBytes { Glibc.send(descriptor.rawValue, $0.baseAddress, $0.count, 0) }
+        let sent = bytes.withUnsafeBytes { Glibc.send(descriptor.rawValue, $0.baseAddress, $0.count, 0) }
+        guard sent == bytes.count else { return }
+        sentDatagrams += 1
+        sentBytes += sent
+        tally?.sent += 1
     }
 
     /// A well-formed request of `type`: "DSUC", 1001, the length after the header, the CRC32 with
@@ -137,6 +147,7 @@ final class TestDSUClient {
         while true {
             let count = buffer.withUnsafeMutableBytes { recv(descriptor.rawValue, $0.baseAddress, $0.count, 0) }
             guard count >= 0 else { return }
+            receivedBytes += count
             messages.append(decode(Array(buffer.prefix(count))))
         }
     }
@@ -187,4 +198,10 @@ final class TestDSUClient {
     static func le32(_ value: UInt32) -> [UInt8] { le16(UInt16(value & 0xFFFF)) + le16(UInt16(value >> 16)) }
     static func u16(_ bytes: [UInt8], _ offset: Int) -> UInt16 { UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8 }
     static func u32(_ bytes: [UInt8], _ offset: Int) -> UInt32 { UInt32(u16(bytes, offset)) | UInt32(u16(bytes, offset + 2)) << 16 }
+}
+
+/// How many datagrams a set of clients sent.
+@MainActor
+final class DatagramTally {
+    var sent = 0
 }

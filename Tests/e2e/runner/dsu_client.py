@@ -11,8 +11,9 @@ import zlib
 DSU_PORT = 26760
 VERSION, INFO, DATA = 0x100000, 0x100001, 0x100002
 CLIENT_ID = 0x0E2E0E2E
-# Dolphin asks again every second. The bridge sends a client one data message per request until
-# a renewal shows it is a real client, not a forged source address.
+# Dolphin asks again every second. Until a client's requests have kept coming for a second, the
+# bridge sends it no more bytes than it sent (a forged source address draws nothing), then every
+# packet (doc/dsu.md).
 RENEW_INTERVAL = 1.0
 ALL_SLOTS = bytes([0, 0]) + bytes(6)
 
