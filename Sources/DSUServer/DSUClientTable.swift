@@ -4,11 +4,12 @@ import Timebase
 /// The peers that sent requests, and who may be sent what.
 ///
 /// A peer's entry (and each subscription) lapses `lifetime` after its last request. At most
-/// `capacity` peers are held, at most `capacityPerAddress` of them from one IP address: a
-/// newcomer always gets a place, taking the stalest one (the peer whose last request is the
-/// oldest) from its own address when that address holds its share, else from everyone when the
-/// table is full. Squatters that renew less often than a real client therefore cannot keep it
-/// out, and one address cannot take more than its share with many ports.
+/// `capacity` peers are held, at most `capacityPerAddress` of them from one IP address. A
+/// confirmed peer keeps its place while it renews within `lifetime`. A newcomer that finds the
+/// places held (its own address's, when that address holds its share, else all) takes the place
+/// of the newest unconfirmed peer there, or is refused when every one is confirmed: squatters,
+/// however often they ask, cannot take a place from a client that renews on time, and newcomers
+/// in a flood take each other's places, not that of a client that came before them.
 ///
 /// A peer is unconfirmed until its requests have run for `confirmationDelay`, each within
 /// `lifetime` of the one before (see `DSUClient.confirmed`); one that comes later finds the
@@ -21,7 +22,7 @@ struct DSUClientTable {
         case renewed
         /// A new peer, in a free place.
         case added
-        /// A new peer, in the place of the stalest one.
+        /// A new peer, in the place of the newest unconfirmed one.
         case replaced
     }
 
@@ -45,15 +46,15 @@ struct DSUClientTable {
     }
 
     /// Takes a request of `bytes` bytes from `peer` at `now`: renews its entry or makes one.
-    /// The entry's index, and how it was taken.
-    mutating func note(_ peer: UDPPeer, bytes: Int, at now: MonotonicTime) -> (index: Int, admission: Admission) {
+    /// The entry's index, and how it was taken; nil when a newcomer finds no place it may take.
+    mutating func note(_ peer: UDPPeer, bytes: Int, at now: MonotonicTime) -> (index: Int, admission: Admission)? {
         if let index = clients.firstIndex(where: { $0.peer == peer }), clients[index].lastRequest + lifetime > now {
             take(bytes, at: index, now: now)
             return (index, .renewed)
         }
         // A peer whose entry lapsed goes with the others: it starts again, unconfirmed.
         removeLapsed(at: now)
-        let admission = makeRoom(for: peer)
+        guard let admission = makeRoom(for: peer) else { return nil }
         clients.append(DSUClient(peer: peer, at: now))
         take(bytes, at: clients.count - 1, now: now)
         return (clients.count - 1, admission)
@@ -109,29 +110,21 @@ struct DSUClientTable {
     }
 
     /// Frees a place for `peer` if its address holds its share or the table is full: the
-    /// stalest of its address's peers, or of all.
-    private mutating func makeRoom(for peer: UDPPeer) -> Admission {
-        var sameAddress = 0
-        var stalestOfAddress: Int?
-        var stalest: Int?
-        for index in clients.indices {
-            let lastRequest = clients[index].lastRequest
-            if clients[index].peer.address == peer.address {
-                sameAddress += 1
-                if stalestOfAddress.map({ lastRequest < clients[$0].lastRequest }) ?? true { stalestOfAddress = index }
-            }
-            if stalest.map({ lastRequest < clients[$0].lastRequest }) ?? true { stalest = index }
-        }
-        let victim: Int?
+    /// newest unconfirmed peer's, of its address or of all (every entry held is live: the lapsed
+    /// ones went first). Nil when every peer there is confirmed.
+    private mutating func makeRoom(for peer: UDPPeer) -> Admission? {
+        let sameAddress = clients.filter { $0.peer.address == peer.address }.count
+        let candidates: [Int]
         if sameAddress >= capacityPerAddress {
-            victim = stalestOfAddress
+            candidates = clients.indices.filter { clients[$0].peer.address == peer.address }
         } else if clients.count >= capacity {
-            victim = stalest
+            candidates = Array(clients.indices)
         } else {
-            victim = nil
+            return .added
         }
-        guard let victim else { return .added }
-        clients.remove(at: victim)
+        let unconfirmed = candidates.filter { !clients[$0].confirmed }
+        guard let newest = unconfirmed.max(by: { clients[$0].firstRequest < clients[$1].firstRequest }) else { return nil }
+        clients.remove(at: newest)
         return .replaced
     }
 }

@@ -41,10 +41,11 @@ import Timebase
 /// it apart. An ICMP error saying nobody reads at a peer's address (port or host unreachable)
 /// forgets it at the next turn of the loop.
 ///
-/// Places: at most `maximumClients` clients, `maximumClientsPerAddress` of them from one IP
-/// address. A newcomer takes the place of the client whose last request is the oldest (of its
-/// own address when that address holds its share, of all when every place is held): squatters
-/// that renew less often than a real client cannot keep it out.
+/// Places: at most `maximumClients` peers, `maximumClientsPerAddress` of them from one IP
+/// address. A confirmed peer that renews on time keeps its place: squatters, however often they
+/// ask, cannot take it. A newcomer that finds the places held (of its own address when that
+/// address holds its share, of all otherwise) takes the place of the newest unconfirmed peer, or
+/// is refused, and answered nothing, when every place it could take is held by a confirmed one.
 @MainActor
 public final class DSUServer {
     /// How long a subscription (and a peer's entry) holds after the peer's last request: over
@@ -149,7 +150,9 @@ public final class DSUServer {
                 peer: client.peer.description, subscriptions: client.subscriptions(at: now),
                 secondsSinceLastRequest: (now - client.lastRequest).seconds, confirmed: clients.isConfirmed(at: index, now: now))
         }
-        return DSUServerStatus(address: address, clients: live, dropped: statistics.dropped, evictedClients: statistics.evictedClients)
+        return DSUServerStatus(
+            address: address, clients: live, dropped: statistics.dropped, evictedClients: statistics.evictedClients,
+            refusedRequests: statistics.refusedRequests)
     }
 
     /// The consumer that feeds the controller at `address` into its slot (the one it had before,
@@ -272,8 +275,11 @@ public final class DSUServer {
     /// Answers `request`, `length` bytes from `peer`, with what it has paid for (see above).
     private func handle(_ request: DSURequest, of length: Int, from peer: UDPPeer) {
         let now = clock.now
+        guard let (index, admission) = clients.note(peer, bytes: length, at: now) else {
+            statistics.refusedRequests += 1
+            return
+        }
         statistics.requests += 1
-        let (index, admission) = clients.note(peer, bytes: length, at: now)
         if admission == .replaced { statistics.evictedClients += 1 }
         switch request.kind {
         case .version:

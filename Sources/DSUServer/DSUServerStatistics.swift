@@ -4,8 +4,11 @@ import DSU
 public struct DSUServerStatistics: Equatable, Sendable {
     /// Datagrams dropped, per reason.
     public var dropped = DSUDropCounts()
-    /// Clients whose place a newcomer took (the stalest, when the places were held).
+    /// Unconfirmed peers whose place a newcomer took (the newest, when the places were held).
     public var evictedClients = 0
+    /// Requests from newcomers turned away, every place they could take being held by a
+    /// confirmed peer that renews on time.
+    public var refusedRequests = 0
     /// Clients forgotten because an ICMP error said nobody reads at their address.
     public var unreachableClients = 0
     /// Datagrams read.

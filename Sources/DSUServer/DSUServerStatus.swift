@@ -28,26 +28,30 @@ public struct DSUServerStatus: Equatable, Sendable {
     public var clients: [Client]
     /// Datagrams dropped, per reason.
     public var dropped: DSUDropCounts
-    /// Clients whose place a newcomer took.
+    /// Unconfirmed clients whose place a newcomer took.
     public var evictedClients: Int
+    /// Requests from newcomers turned away: every place they could take was held by a confirmed
+    /// client that renews on time.
+    public var refusedRequests: Int
 
-    public init(address: DSUListenAddress, clients: [Client], dropped: DSUDropCounts, evictedClients: Int) {
+    public init(address: DSUListenAddress, clients: [Client], dropped: DSUDropCounts, evictedClients: Int, refusedRequests: Int = 0) {
         self.address = address
         self.clients = clients
         self.dropped = dropped
         self.evictedClients = evictedClients
+        self.refusedRequests = refusedRequests
     }
 
     /// The control socket's lines: the server first, then one per client.
     ///
     /// ```
-    /// 127.0.0.1:26760: 2 clients, dropped none, evicted 0
+    /// 127.0.0.1:26760: 2 clients, dropped none, evicted 0, refused 0
     /// client 127.0.0.1:40000: all slots, slot 1, mac C0:DD:EE:00:00:0A; last request 0.4 s ago
     /// client 127.0.0.1:40002: slot 0; last request 0.1 s ago; unconfirmed
     /// ```
     public var lines: [String] {
         let count = clients.count == 1 ? "1 client" : "\(clients.count) clients"
-        let server = "\(address): \(count), dropped \(dropped), evicted \(evictedClients)"
+        let server = "\(address): \(count), dropped \(dropped), evicted \(evictedClients), refused \(refusedRequests)"
         return [server] + clients.map { client in
             let wanted = client.subscriptions.map(Self.describe).joined(separator: ", ")
             let trial = client.confirmed ? "" : "; unconfirmed"

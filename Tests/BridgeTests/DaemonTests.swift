@@ -412,7 +412,7 @@ struct DaemonTests {
         let end = Date().addingTimeInterval(5)
         while replies.count < 1, Date() < end { harness.reactor.runOnce(timeout: .milliseconds(10)) }
         let text = replies.all.first.flatMap { try? $0.get() }?.text
-        #expect(text == "ok\n127.0.0.1:\(server.address.port): 0 clients, dropped short=1, evicted 0\n")
+        #expect(text == "ok\n127.0.0.1:\(server.address.port): 0 clients, dropped short=1, evicted 0, refused 0\n")
     }
 }
 

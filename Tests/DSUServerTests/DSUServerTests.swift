@@ -206,7 +206,7 @@ import Timebase
 
     @Test func theStatusNamesEachClientWhatItWantsAndWhenItAsked() throws {
         let rig = try Rig()
-        #expect(rig.server.status.lines == ["127.0.0.1:\(rig.server.address.port): 0 clients, dropped none, evicted 0"])
+        #expect(rig.server.status.lines == ["127.0.0.1:\(rig.server.address.port): 0 clients, dropped none, evicted 0, refused 0"])
         let first = try rig.client()
         let second = try rig.client()
         first.subscribe(flags: 0)
@@ -231,7 +231,7 @@ import Timebase
         ])
         #expect(status.dropped[.short] == 1)
         #expect(status.lines == [
-            "127.0.0.1:\(rig.server.address.port): 2 clients, dropped short=1, evicted 0",
+            "127.0.0.1:\(rig.server.address.port): 2 clients, dropped short=1, evicted 0, refused 0",
             "client 127.0.0.1:\(first.port): all slots, slot 2; last request 0.8 s ago",
             "client 127.0.0.1:\(second.port): mac C0:DD:EE:00:00:0B; last request 0.3 s ago; unconfirmed",
         ])
