@@ -1,12 +1,9 @@
-// The page's requests to `daydream-bridge ui`: each carries the token from the address the
-// command printed (the first load also leaves it in a cookie for the page's own files).
-
-const token = new URLSearchParams(location.search).get("token") || "";
-const headers = { "X-Daydream-Token": token };
+// The page's requests to `daydream-bridge ui`: each carries the session's cookie, which the
+// one-time address the command printed (or opened) left; the page never sees its secret.
 
 /** GET a JSON API; throws an Error with the server's text when it is not 200. */
 export async function getJSON(path) {
-  const response = await fetch(path, { headers });
+  const response = await fetch(path);
   if (!response.ok) throw new Error((await response.text()).trim() || response.statusText);
   return response.json();
 }
@@ -17,7 +14,7 @@ export async function getJSON(path) {
  */
 export async function postSetting(profile, key, value) {
   const form = new URLSearchParams({ profile, key, value });
-  const response = await fetch("/api/setting", { method: "POST", headers, body: form });
+  const response = await fetch("/api/setting", { method: "POST", body: form });
   const type = response.headers.get("Content-Type") || "";
   const body = type.startsWith("application/json") ? await response.json() : (await response.text()).trim();
   return { status: response.status, body };
@@ -25,7 +22,7 @@ export async function postSetting(profile, key, value) {
 
 /** The live stream: `bridge`, `state` (decoded packets) and `watch` (other lines) events. */
 export function openEvents(handlers) {
-  const events = new EventSource("/api/events?token=" + encodeURIComponent(token));
+  const events = new EventSource("/api/events");
   for (const [name, handler] of Object.entries(handlers)) {
     events.addEventListener(name, (event) => handler(event.data));
   }

@@ -1,47 +1,57 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Timebase
 
-/// Who may use the page: a request needs the random token (in `?token=`, the
-/// `X-Daydream-Token` header, or the cookie the page's first load sets, so its scripts and
-/// styles load), a `Host` that is the listen address (a DNS rebinding attack names its own
-/// host), and for `POST`, `PUT` and `DELETE` an `Origin` that is the page's own.
-public struct PageAccess: Sendable {
-    /// The token (`randomToken()`: 32 hex digits, 128 bits from the kernel's random source).
-    public let token: String
+/// Who may use the page. The address `ui` hands out carries a one-time token (`?token=`): valid
+/// once, for a short time; the first request with it gets the session's cookie (HttpOnly,
+/// SameSite=Strict) and nothing else. Every other request needs that cookie, whose secret is
+/// never printed nor put in a program's arguments; a token already used, or too old, is refused.
+/// Every request also needs a `Host` that is the listen address (a DNS rebinding attack names its
+/// own host), and `POST`, `PUT`, `PATCH` and `DELETE` an `Origin` that is the page's own.
+@MainActor
+public final class PageAccess {
+    /// What to do with a request.
+    public enum Decision {
+        /// It may go on to the page's handler.
+        case allowed
+        /// Answer it with this, and nothing else: a refusal (403), or the one-time token taken
+        /// in exchange for the session's cookie.
+        case answered(HTTPResponse)
+    }
+
     /// The `Host` values accepted: `IP:PORT`, and `localhost:PORT` on loopback.
     public let hosts: [String]
-
-    /// The cookie that carries the token, named for the port: cookies do not tell ports apart.
+    /// The cookie that carries the session, named for the port: cookies do not tell ports apart.
     public let cookieName: String
+    /// How long a one-time token is valid when `issueToken` is not told otherwise.
+    public static let defaultTokenLifetime = TimeSpan.seconds(60)
 
-    /// Access for a page served at `address` with `token`.
-    public init(address: ListenAddress, token: String) {
-        self.token = token
+    /// The session's secret (`randomToken()`), only ever sent in the cookie.
+    private let session: String
+    /// The one-time tokens not used yet, with when each stops being valid.
+    private var tokens: [(token: String, expiry: MonotonicTime)] = []
+
+    /// Access for a page served at `address`; nil when the kernel's random source cannot be read.
+    public init?(address: ListenAddress) {
+        guard let session = Self.randomToken() else { return nil }
+        self.session = session
         var hosts = [address.description]
         if address.isLoopback { hosts.append("localhost:\(address.port)") }
         self.hosts = hosts
-        cookieName = "daydream-token-\(address.port)"
+        cookieName = "daydream-session-\(address.port)"
     }
 
-    /// The `Set-Cookie` value for a request that gave the token in its address: the page's own
-    /// requests then carry it (never to another site, never to scripts).
-    public func cookie(for request: HTTPRequest) -> String? {
-        guard let given = request.query["token"], Self.equalInConstantTime(given, token) else { return nil }
-        return "\(cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict"
+    /// A fresh one-time token, valid for one request within `lifetime` from `now`; nil when the
+    /// kernel's random source cannot be read.
+    public func issueToken(lifetime: TimeSpan = defaultTokenLifetime, now: MonotonicTime = .now()) -> String? {
+        guard let token = Self.randomToken() else { return nil }
+        tokens.append((token, now + lifetime))
+        return token
     }
 
-    /// The token in the request's `Cookie` header, if it has ours.
-    func cookieToken(_ request: HTTPRequest) -> String? {
-        guard let header = request.header("Cookie") else { return nil }
-        for pair in header.split(separator: ";") {
-            let parts = pair.split(separator: "=", maxSplits: 1)
-            if parts.count == 2, parts[0].trimmingPrefixSpaces == cookieName { return String(parts[1]) }
-        }
-        return nil
-    }
-
-    /// A fresh token from the kernel's random source (`/dev/urandom`); nil when it cannot be read.
+    /// A fresh token from the kernel's random source (`/dev/urandom`): 32 hex digits, 128 bits;
+    /// nil when it cannot be read.
     public static func randomToken() -> String? {
         let descriptor = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
@@ -55,19 +65,48 @@ public struct PageAccess: Sendable {
         }.joined()
     }
 
-    /// nil when `request` may go on; else the 403 to answer with, saying why.
-    public func refusal(of request: HTTPRequest) -> HTTPResponse? {
+    /// Whether `request` may go on, at `now`: a one-time token in it is used up here.
+    public func decide(_ request: HTTPRequest, now: MonotonicTime = .now()) -> Decision {
         guard let host = request.header("Host"), hosts.contains(host.lowercased()) else {
-            return .text(403, "forbidden: the Host header must be \(hosts.joined(separator: " or "))")
+            return .answered(.text(403, "forbidden: the Host header must be \(hosts.joined(separator: " or "))"))
         }
-        let given = request.query["token"] ?? request.header("X-Daydream-Token") ?? cookieToken(request) ?? ""
-        guard Self.equalInConstantTime(given, token) else {
-            return .text(403, "forbidden: open the address daydream-bridge ui printed, with its token")
+        tokens.removeAll { $0.expiry <= now }
+        if let given = request.query["token"] {
+            guard request.method == "GET", let index = tokens.firstIndex(where: { Self.equalInConstantTime(given, $0.token) }) else {
+                return .answered(.text(403, "forbidden: this address was used already or is too old; run daydream-bridge ui again for a new one"))
+            }
+            tokens.remove(at: index)
+            return .answered(exchange)
+        }
+        guard let given = cookieSession(request), Self.equalInConstantTime(given, session) else {
+            return .answered(.text(403, "forbidden: open the address daydream-bridge ui printed"))
         }
         if ["POST", "PUT", "DELETE", "PATCH"].contains(request.method) {
             guard let origin = request.header("Origin"), hosts.contains(where: { origin == "http://\($0)" }) else {
-                return .text(403, "forbidden: a change must come from the page itself (its Origin)")
+                return .answered(.text(403, "forbidden: a change must come from the page itself (its Origin)"))
             }
+        }
+        return .allowed
+    }
+
+    /// The answer to a one-time token: the session's cookie, and a page that goes on to `/` at
+    /// once. Going on from a page of ours rather than with a redirect makes that a same-site
+    /// navigation, which carries the SameSite=Strict cookie even when the address was opened
+    /// from a file or another site.
+    private var exchange: HTTPResponse {
+        var response = HTTPResponse(
+            status: 200, headers: [("Content-Type", "text/html; charset=utf-8")],
+            body: Array("<!DOCTYPE html>\n<meta http-equiv=\"refresh\" content=\"0; url=/\">\n<title>daydream-bridge</title>\n<a href=\"/\">Open the editor</a>\n".utf8))
+        response.headers.append(("Set-Cookie", "\(cookieName)=\(session); Path=/; HttpOnly; SameSite=Strict"))
+        return response
+    }
+
+    /// The session secret in the request's `Cookie` header, if it has our cookie.
+    func cookieSession(_ request: HTTPRequest) -> String? {
+        guard let header = request.header("Cookie") else { return nil }
+        for pair in header.split(separator: ";") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            if parts.count == 2, parts[0].trimmingPrefixSpaces == cookieName { return String(parts[1]) }
         }
         return nil
     }

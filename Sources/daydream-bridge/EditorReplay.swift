@@ -89,7 +89,7 @@ final class EditorReplay {
     }
 
     /// `$XDG_RUNTIME_DIR` (the user's own, mode 0700), else `/tmp`.
-    private static func runtimeDirectory() -> String {
+    nonisolated static func runtimeDirectory() -> String {
         if let given = getenv("XDG_RUNTIME_DIR"), given.pointee != 0 { return String(cString: given) }
         return "/tmp"
     }

@@ -5,6 +5,7 @@ import Bridge
 import BridgeConfig
 import EventLoop
 import LocalHTTP
+import Timebase
 
 /// `daydream-bridge ui`: the mapping editor, a page served on loopback.
 enum UICommand: Subcommand {
@@ -26,18 +27,21 @@ enum UICommand: Subcommand {
         options: [Option.listen, Option.config, CommandOption.controlSocket, Option.replay, Option.noOpen],
         discussion: """
         Runs in the user's session, as the user whose config it edits, and
-        prints the page's address with a random token; every request needs the
-        token, a Host that is the listen address, and for changes the page's
-        own Origin. The page shows the running bridge's controllers live (the
-        control socket's watch stream) and saves each change where it is
-        written in the config, keeping every other byte, after checking it;
+        prints the page's address with a one-time token (valid once, within 5
+        minutes); xdg-open is given a file only the user can read that leads to
+        an address of its own (once, within 60 s), never a token. The first load
+        of an address gives the browser the session's cookie; every request
+        needs that cookie, a Host that is the listen address, and for changes
+        the page's own Origin. The page shows the running bridge's controllers
+        live (the control socket's watch stream) and saves each change where it
+        is written in the config, keeping every other byte, after checking it;
         the running bridge reloads it. On a box without a desktop, reach it
         through SSH: ssh -L 7355:127.0.0.1:7355 HOST, then open the printed
         address here. The page's files are found in $DAYDREAM_BRIDGE_WEB, else
         beside the program (../share/daydream-bridge/web), else in the source
-        tree's web/. With --replay, the page's bridge plays the recording
-        with the config being edited and reloads it on each save; its devices
-        write nowhere, and what they would send shows on the page.
+        tree's web/. With --replay, the page's bridge plays the recording with
+        the config being edited and reloads it on each save; its devices write
+        nowhere, and what they would send shows on the page.
         """,
         notes: """
         Exit status: 0 after SIGINT or SIGTERM, 1 when it cannot listen or
@@ -56,10 +60,6 @@ enum UICommand: Subcommand {
         }
         guard let directory = pageDirectory(), let files = PageFiles(directory: directory) else {
             printError("Error: the page's files are missing: set DAYDREAM_BRIDGE_WEB to the web directory (make install puts it in PREFIX/share/daydream-bridge/web)")
-            return ExitCode.failure
-        }
-        guard let token = PageAccess.randomToken() else {
-            printError("Error: cannot read /dev/urandom for the page's token")
             return ExitCode.failure
         }
         let configPath: String? = {
@@ -84,20 +84,31 @@ enum UICommand: Subcommand {
         let rules = RulesHolder()
         let server = try HTTPServer(listening: address, reactor: reactor) { request in
             guard let access = rules.access else { return .response(.text(503, "starting")) }
-            if let refusal = access.refusal(of: request) { return .response(Self.guarded(refusal)) }
+            if case .answered(let response) = access.decide(request) { return .response(Self.guarded(response)) }
             let answer = api.answer(request)
-            guard case .response(var response) = answer else { return answer }
-            if let cookie = access.cookie(for: request) { response.headers.append(("Set-Cookie", cookie)) }
+            guard case .response(let response) = answer else { return answer }
             return .response(Self.guarded(response))
         }
-        rules.access = PageAccess(address: server.address, token: token)
         defer { server.stop() }
-        if !address.isLoopback {
-            printError("Warning: serving on \(server.address), which other machines may reach; the token is all that guards it")
+        guard let access = PageAccess(address: server.address), let printedToken = access.issueToken(lifetime: printedTokenLifetime) else {
+            printError("Error: cannot read /dev/urandom for the page's token")
+            return ExitCode.failure
         }
-        let url = "http://\(server.address)/?token=\(token)"
-        printOut("Open \(url)")
-        if !options.flag(Option.noOpen) { openInBrowser(url) }
+        rules.access = access
+        if !address.isLoopback {
+            printError("Warning: serving on \(server.address), which other machines may reach; the one-time address and the cookie are all that guard it")
+        }
+        printOut("Open http://\(server.address)/?token=\(printedToken)")
+        var launchFile: BrowserLaunchFile?
+        defer { launchFile?.remove() }
+        if !options.flag(Option.noOpen), let browserToken = access.issueToken() {
+            do {
+                launchFile = try BrowserLaunchFile(url: "http://\(server.address)/?token=\(browserToken)")
+                launchFile.map { openInBrowser($0.path) }
+            } catch {
+                printError("Warning: \(error); open the address above in a browser")
+            }
+        }
         // The replay's bridge stops the loop on these itself.
         if replay == nil {
             for signal in [SIGINT, SIGTERM] {
@@ -144,10 +155,15 @@ enum UICommand: Subcommand {
         return nil
     }
 
-    /// `xdg-open URL`, detached; without it, how to open the page by hand.
-    private static func openInBrowser(_ url: String) {
+    /// How long the printed address's one-time token is valid: long enough to reach the page
+    /// through SSH by hand.
+    static let printedTokenLifetime = TimeSpan.seconds(300)
+
+    /// `xdg-open FILE`, detached (the file, not the address, so that no token is in its
+    /// arguments); without it, how to open the page by hand.
+    private static func openInBrowser(_ file: String) {
         var pid: pid_t = 0
-        let arguments = ["xdg-open", url]
+        let arguments = ["xdg-open", file]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var actions = posix_spawn_file_actions_t()

@@ -4,7 +4,8 @@
 `daydream-bridge ui --replay` plays Tests/Recordings/editor-tour.recording (click held, a finger
 circling, app held, round and round) with a copy of config/default.toml. The steps:
 
-1. the page loads and follows the replaying bridge;
+1. the file ui gave a stand-in xdg-open (no token in its arguments) leads the browser to the page,
+   which loads and follows the replaying bridge;
 2. the replayed click lights the click button;
 3. a replayed press of app selects app (press to select);
 4. KEY_SPACE chosen from the searchable list and saved: the file differs only in that value,
@@ -13,7 +14,8 @@ circling, app held, round and round) with a copy of config/default.toml. The ste
    chord made of two ticked buttons and an action;
    a bad value shows its diagnostic beside the field, with line and column, file untouched;
 6. every control has a label and the keyboard reaches each one;
-7. without the token: 403; a POST from another origin (with the token): 403, file untouched.
+7. the printed one-time address works once, then 403; without the session's cookie: 403; a POST
+   from another origin: 403, file untouched.
 
 Each step leaves a screenshot in the output folder. Waits are for what the page shows (an
 attribute, a text, an observed class change), never a fixed sleep. Exit status 0 when every
@@ -67,16 +69,22 @@ class EditorRig:
         self.driver = None
 
     def start(self):
-        environment = dict(os.environ, XDG_RUNTIME_DIR=self.workdir)
+        # A stand-in xdg-open that records what it was given, as every local user could read it.
+        bin_directory = os.path.join(self.workdir, "bin")
+        os.mkdir(bin_directory)
+        self.argv_file = os.path.join(self.workdir, "xdg-open.argv")
+        with open(os.path.join(bin_directory, "xdg-open"), "w") as script:
+            script.write(f'#!/bin/sh\nprintf "%s\\n" "$@" > "{self.argv_file}.new" && mv "{self.argv_file}.new" "{self.argv_file}"\n')
+        os.chmod(os.path.join(bin_directory, "xdg-open"), 0o755)
+        environment = dict(os.environ, XDG_RUNTIME_DIR=self.workdir, PATH=bin_directory + ":" + os.environ.get("PATH", "/usr/bin:/bin"))
         self.ui = subprocess.Popen(
-            [self.binary, "ui", "--replay", self.recording, "--config", self.config, "--no-open", "--listen", "127.0.0.1:0"],
+            [self.binary, "ui", "--replay", self.recording, "--config", self.config, "--listen", "127.0.0.1:0"],
             stdout=subprocess.PIPE, stderr=open(os.path.join(self.output, "ui.log"), "wb"), env=environment, text=True)
         line = self.ui.stdout.readline().strip()
         if not line.startswith("Open http://"):
             raise StepFailed(f"ui printed {line!r} instead of its address (see ui.log)")
         self.url = line.split(" ", 1)[1]
         self.base = self.url.split("/?")[0]
-        self.token = self.url.split("token=")[1]
         options = webdriver.ChromeOptions()
         for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                          "--window-size=1400,1100", f"--user-data-dir={self.workdir}/chromium"]:
@@ -107,6 +115,13 @@ class EditorRig:
             self.shot("failed")
             raise StepFailed(f"timed out waiting for {what}") from error
 
+    def wait_for_file(self, path, timeout=30):
+        """Waits until `path` exists (the stand-in xdg-open has run), checking every 50 ms."""
+        try:
+            WebDriverWait(self.driver, timeout, poll_frequency=0.05).until(lambda _: os.path.exists(path))
+        except TimeoutException as error:
+            raise StepFailed(f"timed out waiting for {path}") from error
+
     def element(self, element_id):
         return self.driver.find_element(By.ID, element_id)
 
@@ -118,8 +133,22 @@ class EditorRig:
             return changed.read()
 
 
+def opened_file(rig):
+    """What ui gave xdg-open: one argument, a file of the user's own, no token."""
+    rig.wait_for_file(rig.argv_file)
+    with open(rig.argv_file) as recorded:
+        arguments = recorded.read().splitlines()
+    if len(arguments) != 1 or "token" in arguments[0] or not os.path.isfile(arguments[0]):
+        raise StepFailed(f"xdg-open was given {arguments!r}, not one file without a token")
+    if os.stat(arguments[0]).st_mode & 0o777 != 0o600:
+        raise StepFailed(f"{arguments[0]} is not mode 0600")
+    return arguments[0]
+
+
 def step_loads(rig):
-    rig.driver.get(rig.url)
+    # As the desktop's browser would: the file xdg-open was given, which goes on to the page.
+    rig.driver.get("file://" + opened_file(rig))
+    rig.wait("the page's own address, the one-time token gone", lambda d: d.current_url == rig.base + "/")
     rig.wait("the page to follow the bridge", lambda d: "Following the bridge" in rig.text("bridge-status"))
     rig.wait("the profiles", lambda d: len(Select(rig.element("profile")).options) >= 2)
     # Which buttons the page lit, as it lit them: a class change, however short.
@@ -294,7 +323,7 @@ def step_labels_and_keyboard(rig):
 
 
 class CrossOriginPage(http.server.BaseHTTPRequestHandler):
-    """Another site on loopback whose page posts a setting to the editor, token and all."""
+    """Another site on loopback whose page posts a setting to the editor."""
     target = ""
 
     def do_GET(self):
@@ -314,6 +343,16 @@ class CrossOriginPage(http.server.BaseHTTPRequestHandler):
 
 def step_refusals(rig):
     saved = rig.file()
+    # The printed address works once (the browser used the file's own), then no more.
+    with urllib.request.urlopen(rig.url) as first:
+        if first.status != 200 or "daydream-session-" not in (first.headers.get("Set-Cookie") or ""):
+            raise StepFailed(f"the printed address: {first.status}, cookie {first.headers.get('Set-Cookie')!r}")
+    try:
+        urllib.request.urlopen(rig.url)
+        raise StepFailed("the printed address worked twice")
+    except urllib.error.HTTPError as error:
+        if error.code != 403:
+            raise StepFailed(f"the printed address again: {error.code}, not 403")
     try:
         urllib.request.urlopen(rig.base + "/")
         raise StepFailed("the page answered without the token")
@@ -324,7 +363,7 @@ def step_refusals(rig):
     rig.driver.get(rig.base + "/")
     rig.wait("the browser's 403 without the token", lambda d: "forbidden" in d.find_element(By.TAG_NAME, "body").text)
     rig.shot("no-token")
-    CrossOriginPage.target = f"{rig.base}/api/setting?token={rig.token}"
+    CrossOriginPage.target = f"{rig.base}/api/setting"
     # Threads: the browser may hold an idle connection open, which would stall a single-threaded server.
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), CrossOriginPage)
     server.daemon_threads = True
@@ -332,13 +371,14 @@ def step_refusals(rig):
     try:
         rig.driver.get(f"http://127.0.0.1:{server.server_address[1]}/")
         rig.wait("the editor's refusal of the cross-origin POST",
-                 lambda d: "must come from the page itself" in d.find_element(By.TAG_NAME, "body").text)
+                 lambda d: "forbidden" in d.find_element(By.TAG_NAME, "body").text)
     finally:
         server.shutdown()
     if rig.file() != saved:
         raise StepFailed("the cross-origin POST changed the file")
     rig.shot("cross-origin")
-    return "403 without the token (curl and the browser); 403 for a POST from another origin; file unchanged"
+    return ("the printed address once, then 403; 403 without the session (curl and the browser); "
+            "403 for a POST from another origin; file unchanged")
 
 
 STEPS = [step_loads, step_click_lights, step_app_selects, step_save_key_space, step_touchpad_mode, step_chord, step_bad_value,
