@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
+#include <sys/socket.h>
 
 /* The soname Debian's libmicrohttpd12 installs. */
 #define CHTTP_LIBRARY "libmicrohttpd.so.12"
@@ -22,6 +23,7 @@ static struct {
     __typeof__(MHD_get_connection_values) *get_connection_values;
     __typeof__(MHD_suspend_connection) *suspend_connection;
     __typeof__(MHD_resume_connection) *resume_connection;
+    __typeof__(MHD_get_connection_info) *get_connection_info;
 } mhd;
 
 static int loaded;
@@ -57,7 +59,8 @@ int chttp_load(void) {
         && find(library, "MHD_destroy_response", (void **)&mhd.destroy_response)
         && find(library, "MHD_get_connection_values", (void **)&mhd.get_connection_values)
         && find(library, "MHD_suspend_connection", (void **)&mhd.suspend_connection)
-        && find(library, "MHD_resume_connection", (void **)&mhd.resume_connection);
+        && find(library, "MHD_resume_connection", (void **)&mhd.resume_connection)
+        && find(library, "MHD_get_connection_info", (void **)&mhd.get_connection_info);
     if (!found) {
         dlclose(library);
         return -1;
@@ -73,6 +76,7 @@ const char *chttp_load_error(void) {
 struct MHD_Daemon *chttp_start(const struct sockaddr *address,
                                MHD_AccessHandlerCallback handler, void *handler_context,
                                MHD_RequestCompletedCallback completed, void *completed_context,
+                               MHD_NotifyConnectionCallback notify, void *notify_context,
                                unsigned int connection_limit, size_t memory_limit, unsigned int timeout_seconds) {
     if (!loaded) {
         errno = ENOSYS;
@@ -82,6 +86,7 @@ struct MHD_Daemon *chttp_start(const struct sockaddr *address,
     return mhd.start_daemon(flags, 0, NULL, NULL, handler, handler_context,
                             MHD_OPTION_SOCK_ADDR, address,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
+                            MHD_OPTION_NOTIFY_CONNECTION, notify, notify_context,
                             MHD_OPTION_CONNECTION_LIMIT, connection_limit,
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
                             MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
@@ -133,3 +138,12 @@ int chttp_get_connection_values(struct MHD_Connection *connection, enum MHD_Valu
 void chttp_suspend_connection(struct MHD_Connection *connection) { mhd.suspend_connection(connection); }
 
 void chttp_resume_connection(struct MHD_Connection *connection) { mhd.resume_connection(connection); }
+
+int chttp_shutdown_connection(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = mhd.get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    if (info == NULL) {
+        errno = EBADF;
+        return -1;
+    }
+    return shutdown(info->connect_fd, SHUT_RDWR);
+}

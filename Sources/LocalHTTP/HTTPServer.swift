@@ -16,9 +16,17 @@ public struct HTTPServerError: Error, Equatable, Sendable, CustomStringConvertib
 /// I/O of its own (no thread), the reactor watches its epoll descriptor and runs it when that is
 /// readable and when its timeout comes. The handler answers each request once its body is in;
 /// a body over `maximumBody` bytes is answered 413 without reaching the handler. Event streams
-/// get a comment line every `keepAlive`, so a client that left is noticed.
+/// get a comment line every `keepAlive`, so a client that left is noticed. A connection idle for
+/// `idleTimeout` is closed, and past `idleLimit` connections each new one lets go of the one idle
+/// longest (`ConnectionTable`): connections held open and silent never lock a client out.
 @MainActor
 public final class HTTPServer {
+    /// How many connections libmicrohttpd takes at most.
+    public nonisolated static let connectionLimit = 64
+    /// How many connections stay before the idle longest is let go for a new one.
+    public nonisolated static let idleLimit = 32
+    /// How long a connection may stay silent (not an event stream, which is suspended) before it is closed.
+    public nonisolated static let idleTimeout = 15
     /// The largest request body taken.
     public let maximumBody: Int
     /// How often open event streams get a comment line.
@@ -33,6 +41,13 @@ public final class HTTPServer {
     private var running = false
     private var streams: [Weak] = []
     private var keepAliveTimer: ScheduledTimer?
+    /// The open connections, in a box of its own that libmicrohttpd's connection callback is
+    /// given: it outlives the daemon's last call, which comes while the server is stopping.
+    private let connections = Connections()
+
+    final class Connections {
+        var table = ConnectionTable(idleLimit: HTTPServer.idleLimit)
+    }
 
     private struct Weak {
         weak var stream: EventStream?
@@ -52,7 +67,9 @@ public final class HTTPServer {
         }
         let context = Unmanaged.passUnretained(self).toOpaque()
         let started = address.withSocketAddress { socketAddress in
-            chttp_start(socketAddress, HTTPServer.access, context, HTTPServer.completed, context, 64, 256 * 1024, 600)
+            chttp_start(socketAddress, HTTPServer.access, context, HTTPServer.completed, Unmanaged.passUnretained(connections).toOpaque(),
+                        HTTPServer.notify, Unmanaged.passUnretained(connections).toOpaque(),
+                        UInt32(Self.connectionLimit), 256 * 1024, UInt32(Self.idleTimeout))
         }
         guard let started else {
             throw HTTPServerError("cannot listen on \(address): \(String(cString: strerror(errno)))")
@@ -71,6 +88,9 @@ public final class HTTPServer {
     }
 
     isolated deinit { stop() }
+
+    /// How many connections are open and not let go.
+    public var openConnections: Int { connections.table.liveCount }
 
     /// Closes every connection and stops listening.
     public func stop() {
@@ -118,12 +138,34 @@ public final class HTTPServer {
         }
     }
 
-    private static let completed: MHD_RequestCompletedCallback = { context, _, state, _ in
+    private static let completed: MHD_RequestCompletedCallback = { context, connection, state, _ in
         guard let state, let gathered = state.pointee else { return }
         state.pointee = nil
         nonisolated(unsafe) let taken = Unmanaged<Gathered>.fromOpaque(gathered).takeRetainedValue()
-        guard context != nil else { return }
-        MainActor.assumeIsolated { taken.stream?.ended() }
+        guard let context else { return }
+        nonisolated(unsafe) let box = context, link = connection
+        MainActor.assumeIsolated {
+            if let link {
+                let table = Unmanaged<Connections>.fromOpaque(box).takeUnretainedValue()
+                table.table.active(link, at: .now())
+                table.table.setStreaming(link, false)
+            }
+            taken.stream?.ended()
+        }
+    }
+
+    /// A connection opened (the one idle longest let go when past the limit) or closed.
+    private static let notify: MHD_NotifyConnectionCallback = { context, connection, _, code in
+        guard let context, let connection else { return }
+        nonisolated(unsafe) let box = context, link = connection
+        MainActor.assumeIsolated {
+            let table = Unmanaged<Connections>.fromOpaque(box).takeUnretainedValue()
+            if code.rawValue == 0 {  // MHD_CONNECTION_NOTIFY_STARTED (the other: CLOSED)
+                if let idle = table.table.started(link, at: .now()) { _ = chttp_shutdown_connection(idle) }
+            } else {
+                table.table.closed(link)
+            }
+        }
     }
 
     private func access(
@@ -133,6 +175,7 @@ public final class HTTPServer {
         guard let state = state.pointee.map({ Unmanaged<Gathered>.fromOpaque($0).takeUnretainedValue() }) else {
             // The headers are in: keep a place for the body.
             state.pointee = Unmanaged.passRetained(Gathered()).toOpaque()
+            if let connection { connections.table.active(connection, at: .now()) }
             return .YES
         }
         if uploadSize.pointee > 0 {
@@ -161,6 +204,7 @@ public final class HTTPServer {
             }
             state.stream = stream
             streams.append(Weak(stream: stream))
+            if let connection { connections.table.setStreaming(connection, true) }
             scheduleKeepAlive()
             let reader: MHD_ContentReaderCallback = { context, _, buffer, max in
                 guard let context, let buffer else { return -1 }

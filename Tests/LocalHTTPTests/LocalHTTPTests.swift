@@ -163,4 +163,38 @@ struct LocalHTTPTests {
         rig.streams.forEach { $0.close() }
         #expect(rig.reactor.run(until: { !second.process.isRunning }, timeout: .seconds(10), checkingEvery: .milliseconds(5)), "a closed stream ends the response")
     }
+
+    /// 70 connections opened and left silent (more than the server takes) do not lock a client
+    /// out: its request is answered at once, the connections idle longest let go for it.
+    @Test func heldConnectionsDoNotLockAClientOut() throws {
+        let rig = try Rig()
+        let cookie = try rig.session()
+        let port = rig.server?.address.port ?? 0
+        var held: [Int32] = []
+        defer { held.forEach { close($0) } }
+        for _ in 0..<70 {
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = port.bigEndian
+            address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            #expect(connected == 0)
+            held.append(descriptor)
+        }
+        #expect(rig.reactor.run(until: { (rig.server?.openConnections ?? 0) >= HTTPServer.idleLimit }, timeout: .seconds(10),
+                                checkingEvery: .milliseconds(5)))
+        let start = MonotonicTime.now()
+        let answer = try rig.curl(["--max-time", "5", "-H", cookie, rig.base + "/app.js"])
+        let took = MonotonicTime.now() - start
+        #expect(answer == (200, "let a = 1;\n"), "\(answer)")
+        #expect(took < .seconds(2), "answered after \(took)")
+        #expect((rig.server?.openConnections ?? 0) <= HTTPServer.idleLimit + 1)
+        // And once they all hang up, the server lets every one go.
+        held.forEach { close($0) }
+        held = []
+        #expect(rig.reactor.run(until: { rig.server?.openConnections == 0 }, timeout: .seconds(10), checkingEvery: .milliseconds(5)))
+    }
 }

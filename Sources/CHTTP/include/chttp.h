@@ -19,13 +19,19 @@ const char *chttp_load_error(void);
 
 /* Starts a daemon that listens on `address` and does no I/O of its own: the caller watches
    chttp_epoll_fd() and calls chttp_run() when it is readable and when chttp_get_timeout()
-   says. Connections may be suspended (Server-Sent Events). At most `connection_limit`
-   connections, `memory_limit` bytes each, closed after `timeout_seconds` idle. NULL on failure
-   (errno set). Call chttp_load() first. */
+   says. Connections may be suspended (Server-Sent Events). `notify` hears of each connection
+   as it starts and as it closes. At most `connection_limit` connections, `memory_limit` bytes
+   each, closed after `timeout_seconds` idle. NULL on failure (errno set). Call chttp_load()
+   first. */
 struct MHD_Daemon *chttp_start(const struct sockaddr *address,
                                MHD_AccessHandlerCallback handler, void *handler_context,
                                MHD_RequestCompletedCallback completed, void *completed_context,
+                               MHD_NotifyConnectionCallback notify, void *notify_context,
                                unsigned int connection_limit, size_t memory_limit, unsigned int timeout_seconds);
+
+/* Shuts a connection's socket down both ways (shutdown(2)): libmicrohttpd sees it end on its
+   next run and closes it. 0, or -1 with errno set. */
+int chttp_shutdown_connection(struct MHD_Connection *connection);
 
 /* The daemon's epoll descriptor, -1 when it has none. */
 int chttp_epoll_fd(struct MHD_Daemon *daemon);
