@@ -30,6 +30,9 @@ public struct ConfigEdit: Sendable, Equatable {
         case invalid([ConfigDiagnostic])
         /// The file could not be read or written: the system's reason.
         case file(String)
+        /// The profile, the key or the value has a line break or another control character:
+        /// written in place, it could start a line of its own and change more than the one key.
+        case notOneLine(String)
     }
 
     /// Makes the edit in the file at `path`: read, edited, checked, then written in its place
@@ -54,6 +57,9 @@ public struct ConfigEdit: Sendable, Equatable {
 
     /// `text` with the edit made; its diagnostics when the result would not load.
     public func applied(to text: String) -> Result<String, Failure> {
+        for (part, written) in [("profile name", profile), ("key", key), ("value", value ?? "")] where Self.hasControlCharacter(written) {
+            return .failure(.notOneLine("the \(part) must be one line of text, without line breaks or control characters"))
+        }
         let document: TOMLDocument
         do {
             document = try TOMLDocument(parsing: Array(text.utf8))
@@ -114,6 +120,11 @@ public struct ConfigEdit: Sendable, Equatable {
             return .notEditable("profile.\(profile) is written with dotted keys outside its table; add \(key) by hand")
         }
         return .table(afterLine: max(last, header.line))
+    }
+
+    /// Whether `text` has a control character other than a tab (a line break among them).
+    static func hasControlCharacter(_ text: String) -> Bool {
+        text.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }
     }
 
     /// `key` as TOML writes it: bare when it can be, else quoted.

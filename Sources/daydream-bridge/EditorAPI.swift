@@ -77,6 +77,8 @@ final class EditorAPI {
             return .json(422, Self.diagnosticsJSON([diagnostic]))
         case .failure(.notEditable(let reason)):
             return .text(409, reason)
+        case .failure(.notOneLine(let reason)):
+            return .text(400, reason)
         case .failure(.file(let reason)):
             return .text(500, reason)
         }

@@ -75,6 +75,20 @@ struct ConfigEditTests {
         #expect(syntax.first?.position.line == 6)
     }
 
+    /// A line break in a value would start a line of its own: `[profile.other]` after the
+    /// value would move the profile's next keys into another table, and load.
+    @Test func aLineBreakOrControlCharacterIsRefused() {
+        let message = "the value must be one line of text, without line breaks or control characters"
+        for value in ["\"BTN_SOUTH\"\n[profile.other]", "\"BTN_SOUTH\"\r\n[profile.other]", "\"BTN_SOUTH\" # \u{1B}[2J"] {
+            #expect(ConfigEdit(profile: "pad", key: "click", value: value).applied(to: Self.config) == .failure(.notOneLine(message)), "\(value)")
+        }
+        #expect(ConfigEdit(profile: "pad\n[x]", key: "click", value: "1").applied(to: Self.config)
+            == .failure(.notOneLine("the profile name must be one line of text, without line breaks or control characters")))
+        #expect(ConfigEdit(profile: "pad", key: "click\n", value: "1").applied(to: Self.config)
+            == .failure(.notOneLine("the key must be one line of text, without line breaks or control characters")))
+        #expect(ConfigEdit(profile: "pad", key: "click", value: "\t\"KEY_A\"").applied(to: Self.config) != .failure(.notOneLine(message)), "a tab is fine")
+    }
+
     @Test func anInlineProfileIsNotExtendedBehindTheUsersBack() {
         let text = "profile.solo = { click = \"BTN_SOUTH\" }\n"
         #expect(ConfigEdit(profile: "solo", key: "click", value: "\"BTN_EAST\"").applied(to: text)
@@ -103,6 +117,9 @@ struct ConfigEditFileTests {
         let good = try ConfigEdit(profile: "pad", key: "click", value: "\"KEY_SPACE\"").apply(toFileAt: path).get()
         #expect(try String(contentsOfFile: path, encoding: .utf8) == good)
         #expect(good.contains("click = \"KEY_SPACE\"    # jump"))
+        #expect(ConfigEdit(profile: "pad", key: "click", value: "\"KEY_A\"\n[profile.other]").apply(toFileAt: path)
+            == .failure(.notOneLine("the value must be one line of text, without line breaks or control characters")))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == good, "a value with a line break leaves the file")
         #expect(ConfigEdit(profile: "pad", key: "click", value: "1").apply(toFileAt: "/nonexistent/config.toml")
             == .failure(.file("cannot read /nonexistent/config.toml: No such file or directory")))
     }

@@ -77,6 +77,10 @@ struct UICommandTests {
         let bad = try Self.fetch(origin + ["--data", "profile=pad&key=app&value=%22KEY_SPAC%22", base + "/api/setting"], scratch: scratch)
         #expect(bad.status == 422 && bad.body.contains("\"line\": 4, \"column\": 7") && bad.body.contains("did you mean KEY_SPACE?"), "\(bad)")
         #expect(try String(contentsOfFile: scratch.path("config.toml"), encoding: .utf8) == Self.config)
+        let twoLines = try Self.fetch(origin + ["--data", "profile=pad&key=click&value=%22BTN_SOUTH%22%0A%5Bprofile.other%5D", base + "/api/setting"],
+                                      scratch: scratch)
+        #expect(twoLines.status == 400 && twoLines.body.contains("one line of text"), "\(twoLines)")
+        #expect(try String(contentsOfFile: scratch.path("config.toml"), encoding: .utf8) == Self.config)
         let saved = try Self.fetch(origin + ["--data", "profile=pad&key=app&value=%22KEY_SPACE%22", base + "/api/setting"],
                                    scratch: scratch)
         #expect(saved.status == 200, "\(saved)")
