@@ -9,11 +9,13 @@ export async function getJSON(path) {
 }
 
 /**
- * POST one setting: `value` is TOML text, or "" to remove the key. Resolves to
- * `{ status, body }`: 200 with the new text and outline, 422 with diagnostics, else a text.
+ * POST one setting: `value` is TOML text, or "" to remove the key; `revision` the file's as
+ * the page last had it (the server refuses, 409, when the file changed since). Resolves to
+ * `{ status, body }`: 200 with the new text, revision and outline, 422 with diagnostics, else
+ * a text.
  */
-export async function postSetting(profile, key, value) {
-  const form = new URLSearchParams({ profile, key, value });
+export async function postSetting(profile, key, value, revision) {
+  const form = new URLSearchParams({ profile, key, value, revision });
   const response = await fetch("/api/setting", { method: "POST", body: form });
   const type = response.headers.get("Content-Type") || "";
   const body = type.startsWith("application/json") ? await response.json() : (await response.text()).trim();

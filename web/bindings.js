@@ -14,6 +14,7 @@ export class Bindings {
   constructor(vocabulary, config) {
     this.vocabulary = vocabulary;
     this.path = config.path;
+    this.revision = config.revision;
     this.outline = config.outline;
     this.profileName = null;
     this.key = null;
@@ -279,8 +280,17 @@ export class Bindings {
     const key = this.key;
     this.clearErrors();
     $("save-status").textContent = "Saving...";
-    const { status, body } = await postSetting(profile, key, value);
+    let answer;
+    try {
+      answer = await postSetting(profile, key, value, this.revision);
+    } catch (error) {
+      this.showError("The editor did not answer: " + error.message);
+      $("save-status").textContent = "Not saved.";
+      return;
+    }
+    const { status, body } = answer;
     if (status === 200) {
+      this.revision = body.revision;
       this.outline = body.outline;
       this.showText(body.text, body.syntax);
       this.renderTable();

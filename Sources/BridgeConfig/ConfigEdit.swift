@@ -30,6 +30,9 @@ public struct ConfigEdit: Sendable, Equatable {
         case invalid([ConfigDiagnostic])
         /// The file could not be read or written: the system's reason.
         case file(String)
+        /// The file is not what the edit was made against: another program (or page) wrote it
+        /// since; the message says so.
+        case changed(String)
         /// The profile, the key or the value has a line break or another control character:
         /// written in place, it could start a line of its own and change more than the one key.
         case notOneLine(String)
@@ -37,22 +40,41 @@ public struct ConfigEdit: Sendable, Equatable {
 
     /// Makes the edit in the file at `path`: read, edited, checked, then written in its place
     /// (`FileReplacement`: a reader sees the old file or the new one). The file is untouched
-    /// unless the edited text is a valid config. The new text on success.
-    public func apply(toFileAt path: String) -> Result<String, Failure> {
+    /// unless the edited text is a valid config, and unless it is still what the edit was made
+    /// against: the file as `revision` (`revision(of:)`) names it when one is given, and the file
+    /// as read here, compared again as the new one takes its place
+    /// (`FileReplacement.write(_:to:replacing:)`). The new text on success.
+    public func apply(toFileAt path: String, revision: String? = nil) -> Result<String, Failure> {
         let bytes: [UInt8]
         do {
             bytes = try ConfigFile.read(path)
         } catch {
             return .failure(.file(error.description))
         }
+        let changed = Failure.changed(
+            "not saved: \(path) changed since it was loaded, or another program is writing it; reload to see it, then make the change again")
+        if let revision, revision != Self.revision(of: bytes) { return .failure(changed) }
         let result = applied(to: String(decoding: bytes, as: UTF8.self))
         guard case .success(let text) = result else { return result }
         do {
-            try FileReplacement.write(Array(text.utf8), to: path)
+            let replaced = try FileReplacement.write(Array(text.utf8), to: path, replacing: bytes)
+            guard replaced else { return .failure(changed) }
         } catch {
             return .failure(.file(error.description))
         }
         return result
+    }
+
+    /// The revision of a config's bytes, as `apply(toFileAt:revision:)` compares it: 16 hex
+    /// digits (FNV-1a, 64 bits), which tell one version of a file from the next.
+    public static func revision(of bytes: [UInt8]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
     /// `text` with the edit made; its diagnostics when the result would not load.

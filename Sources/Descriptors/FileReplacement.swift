@@ -3,19 +3,47 @@ import Glibc
 #endif
 
 /// Replaces a file's contents so that a reader, or a crash, sees the old file or the new one,
-/// never half of one: the bytes go to a temporary file beside it, are flushed to disk, and the
-/// temporary file is renamed over the old one. The new file keeps the old one's permissions
-/// (`mode` for a file that did not exist). A symbolic link at the path is followed: its target
-/// is replaced, and the link stays.
+/// never half of one: the bytes go to a temporary file beside it (a new name, made with
+/// `O_EXCL`), are flushed to disk, and the temporary file is renamed over the old one. The new
+/// file keeps the old one's permissions (`mode` for a file that did not exist). A symbolic link
+/// at the path is followed: its target is replaced, and the link stays.
 public enum FileReplacement {
     /// Writes `bytes` as the new contents of `path`.
     public static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws(SystemCallError) {
         let target = resolvedPath(path)
+        let temporary = try writeTemporary(bytes, beside: target, permissions: permissions(of: target, else: mode))
+        try rename(temporary, over: target)
+    }
+
+    /// What tells one version of an open file from the next: its size and when it was changed.
+    struct FileState: Equatable {
+        var size: Int = -1
+        var seconds: Int = 0
+        var nanoseconds: Int = 0
+
+        init(_ descriptor: Int32) {
+            var status = stat()
+            guard descriptor >= 0, fstat(descriptor, &status) == 0 else { return }
+            size = Int(status.st_size)
+            seconds = Int(status.st_mtim.tv_sec)
+            nanoseconds = Int(status.st_mtim.tv_nsec)
+        }
+    }
+
+    /// The permissions of the file at `target`, or `mode` when there is none.
+    static func permissions(of target: String, else mode: mode_t) -> mode_t {
         var existing = stat()
-        let permissions = stat(target, &existing) == 0 ? existing.st_mode & 0o7777 : mode
-        let temporary = target + ".daydream-new"
-        let descriptor = try FileDescriptor(
-            checking: open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, permissions), from: "open \(temporary)")
+        return stat(target, &existing) == 0 ? existing.st_mode & 0o7777 : mode
+    }
+
+    /// `bytes` in a new file beside `target` (a unique name, made with `O_EXCL` by `mkstemp`),
+    /// with `permissions`, flushed to disk: its path.
+    static func writeTemporary(_ bytes: [UInt8], beside target: String, permissions: mode_t) throws(SystemCallError) -> String {
+        var template = Array((target + ".daydream-new.XXXXXX").utf8CString)
+        let opened = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
+        let descriptor = try FileDescriptor(checking: opened, from: "make a temporary file beside \(target)")
+        _ = fcntl(descriptor.rawValue, F_SETFD, FD_CLOEXEC)
+        let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var written = 0
         while written < bytes.count {
             let count = bytes.withUnsafeBytes { Glibc.write(descriptor.rawValue, $0.baseAddress?.advanced(by: written), $0.count - written) }
@@ -27,7 +55,7 @@ public enum FileReplacement {
             }
             written += count
         }
-        // The mode again: `open` applied the umask.
+        // The old file's mode: `mkstemp` made it 0600.
         _ = fchmod(descriptor.rawValue, permissions)
         guard fsync(descriptor.rawValue) == 0 else {
             let failure = SystemCallError("fsync \(temporary)")
@@ -35,10 +63,27 @@ public enum FileReplacement {
             throw failure
         }
         try descriptor.close()
-        guard rename(temporary, target) == 0 else {
+        return temporary
+    }
+
+    static func rename(_ temporary: String, over target: String) throws(SystemCallError) {
+        guard Glibc.rename(temporary, target) == 0 else {
             let failure = SystemCallError("rename \(temporary) to \(target)")
             unlink(temporary)
             throw failure
+        }
+    }
+
+    /// Everything in the open file `descriptor`, from its start.
+    static func readAll(_ descriptor: Int32, name: String) throws(SystemCallError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(bytes.count)) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw SystemCallError("read \(name)") }
+            if count == 0 { return bytes }
+            bytes += chunk[..<count]
         }
     }
 

@@ -8,7 +8,7 @@ import LocalHTTP
 /// the page's files, `GET /api/config` (the file, its text and its profiles' outline),
 /// `GET /api/vocabulary` (what settings may say), `GET /api/events` (the bridge's `watch`
 /// stream as events, packets decoded), `POST /api/setting` (one setting changed where it is
-/// written, checked first: `ConfigEdit`).
+/// written, checked first, and only over the revision the page loaded: `ConfigEdit`).
 @MainActor
 final class EditorAPI {
     let files: PageFiles
@@ -35,13 +35,15 @@ final class EditorAPI {
         }
     }
 
-    /// `{"path", "text", "outline"}` (the outline null and `syntax` the error when the text is
+    /// `{"path", "text", "revision", "outline"}` (the outline null and `syntax` the error when the text is
     /// not TOML), or 404 without a config file.
     private func config() -> HTTPResponse {
         guard let configPath else { return noFile }
         do {
-            let text = String(decoding: try ConfigFile.read(configPath), as: UTF8.self)
-            return .json(200, "{\"path\": \(JSONText.string(configPath)), \"text\": \(JSONText.string(text)), \(Self.outlineFields(text))}")
+            let bytes = try ConfigFile.read(configPath)
+            let text = String(decoding: bytes, as: UTF8.self)
+            return .json(200, "{\"path\": \(JSONText.string(configPath)), \"text\": \(JSONText.string(text)), "
+                + "\"revision\": \(JSONText.string(ConfigEdit.revision(of: bytes))), \(Self.outlineFields(text))}")
         } catch {
             return .text(404, error.description)
         }
@@ -60,22 +62,27 @@ final class EditorAPI {
         .text(404, "no config file to edit: give one with --config FILE, or copy the example to ~/.config/daydream-bridge/config.toml")
     }
 
-    /// Form fields `profile`, `key` and `value` (TOML; empty removes the key): the new text, or
-    /// 422 with the diagnostics (`line`, `column`, `message`) and the file untouched.
+    /// Form fields `profile`, `key`, `value` (TOML; empty removes the key) and `revision` (the
+    /// file's, as `GET /api/config` gave it): the new text and revision, or 422 with the
+    /// diagnostics (`line`, `column`, `message`), or 409 when the file changed since that
+    /// revision; the file untouched unless 200.
     private func setting(_ fields: [String: String]) -> HTTPResponse {
         guard let configPath else { return noFile }
-        guard let profile = fields["profile"], let key = fields["key"], !profile.isEmpty, !key.isEmpty else {
-            return .text(400, "a setting needs the form fields profile, key and value")
+        guard let profile = fields["profile"], let key = fields["key"], let revision = fields["revision"], !profile.isEmpty, !key.isEmpty else {
+            return .text(400, "a setting needs the form fields profile, key, value and revision")
         }
         let value = fields["value"].flatMap { $0.isEmpty ? nil : $0 }
-        switch ConfigEdit(profile: profile, key: key, value: value).apply(toFileAt: configPath) {
+        switch ConfigEdit(profile: profile, key: key, value: value).apply(toFileAt: configPath, revision: revision) {
         case .success(let text):
-            return .json(200, "{\"text\": \(JSONText.string(text)), \(Self.outlineFields(text))}")
+            let revision = ConfigEdit.revision(of: Array(text.utf8))
+            return .json(200, "{\"text\": \(JSONText.string(text)), \"revision\": \(JSONText.string(revision)), \(Self.outlineFields(text))}")
         case .failure(.invalid(let diagnostics)):
             return .json(422, Self.diagnosticsJSON(diagnostics))
         case .failure(.unparsable(let diagnostic)):
             return .json(422, Self.diagnosticsJSON([diagnostic]))
         case .failure(.notEditable(let reason)):
+            return .text(409, reason)
+        case .failure(.changed(let reason)):
             return .text(409, reason)
         case .failure(.notOneLine(let reason)):
             return .text(400, reason)

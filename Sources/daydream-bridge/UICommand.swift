@@ -34,14 +34,15 @@ enum UICommand: Subcommand {
         needs that cookie, a Host that is the listen address, and for changes
         the page's own Origin. The page shows the running bridge's controllers
         live (the control socket's watch stream) and saves each change where it
-        is written in the config, keeping every other byte, after checking it;
-        the running bridge reloads it. On a box without a desktop, reach it
-        through SSH: ssh -L 7355:127.0.0.1:7355 HOST, then open the printed
-        address here. The page's files are found in $DAYDREAM_BRIDGE_WEB, else
-        beside the program (../share/daydream-bridge/web), else in the source
-        tree's web/. With --replay, the page's bridge plays the recording with
-        the config being edited and reloads it on each save; its devices write
-        nowhere, and what they would send shows on the page.
+        is written in the config, keeping every other byte, after checking it,
+        and only over the file the page loaded; the running bridge reloads it.
+        On a box without a desktop, reach it through SSH: ssh -L
+        7355:127.0.0.1:7355 HOST, then open the printed address here. The page's
+        files are found in $DAYDREAM_BRIDGE_WEB, else beside the program
+        (../share/daydream-bridge/web), else in the source tree's web/. With
+        --replay, the page's bridge plays the recording with the config being
+        edited and reloads it on each save; its devices write nowhere, and what
+        they would send shows on the page.
         """,
         notes: """
         Exit status: 0 after SIGINT or SIGTERM, 1 when it cannot listen or

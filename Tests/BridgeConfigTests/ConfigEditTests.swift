@@ -123,4 +123,26 @@ struct ConfigEditFileTests {
         #expect(ConfigEdit(profile: "pad", key: "click", value: "1").apply(toFileAt: "/nonexistent/config.toml")
             == .failure(.file("cannot read /nonexistent/config.toml: No such file or directory")))
     }
+
+    /// A save made against a revision the file no longer has is refused: another writer's
+    /// change made between the page's load and its save stays, and the edit is not written.
+    @Test func aSaveThatLostARaceIsRefusedNotWrittenOver() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("daydream-edit-\(UUID().uuidString).toml").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try ConfigEditTests.config.write(toFile: path, atomically: false, encoding: .utf8)
+        let loaded = ConfigEdit.revision(of: Array(ConfigEditTests.config.utf8))
+        #expect(loaded.count == 16 && loaded != ConfigEdit.revision(of: Array((ConfigEditTests.config + "#").utf8)))
+        let behindItsBack = ConfigEditTests.config + "# appended by another program\n"
+        try behindItsBack.write(toFile: path, atomically: false, encoding: .utf8)
+        let result = ConfigEdit(profile: "pad", key: "click", value: "\"KEY_SPACE\"").apply(toFileAt: path, revision: loaded)
+        guard case .failure(.changed(let reason)) = result else {
+            Issue.record("not refused: \(result)")
+            return
+        }
+        #expect(reason.contains("changed since it was loaded"))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == behindItsBack)
+        let current = ConfigEdit.revision(of: Array(behindItsBack.utf8))
+        let saved = try ConfigEdit(profile: "pad", key: "click", value: "\"KEY_SPACE\"").apply(toFileAt: path, revision: current).get()
+        #expect(saved.hasSuffix("# appended by another program\n") && saved.contains("click = \"KEY_SPACE\""))
+    }
 }

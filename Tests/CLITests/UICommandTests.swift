@@ -73,17 +73,24 @@ struct UICommandTests {
                 "\(events.stdout)")
 
         // A setting from the page: only its value changes; an invalid one is refused with its place.
+        let revision = try #require(config.body.range(of: "\"revision\": \"").map { String(config.body[$0.upperBound...].prefix(16)) })
         let origin = ["-H", "Origin: \(base)", "-H", cookie]
-        let bad = try Self.fetch(origin + ["--data", "profile=pad&key=app&value=%22KEY_SPAC%22", base + "/api/setting"], scratch: scratch)
+        let bad = try Self.fetch(origin + ["--data", "profile=pad&key=app&value=%22KEY_SPAC%22&revision=" + revision, base + "/api/setting"], scratch: scratch)
         #expect(bad.status == 422 && bad.body.contains("\"line\": 4, \"column\": 7") && bad.body.contains("did you mean KEY_SPACE?"), "\(bad)")
         #expect(try String(contentsOfFile: scratch.path("config.toml"), encoding: .utf8) == Self.config)
-        let twoLines = try Self.fetch(origin + ["--data", "profile=pad&key=click&value=%22BTN_SOUTH%22%0A%5Bprofile.other%5D", base + "/api/setting"],
+        let twoLines = try Self.fetch(origin + ["--data", "profile=pad&key=click&value=%22BTN_SOUTH%22%0A%5Bprofile.other%5D&revision=" + revision, base + "/api/setting"],
                                       scratch: scratch)
         #expect(twoLines.status == 400 && twoLines.body.contains("one line of text"), "\(twoLines)")
         #expect(try String(contentsOfFile: scratch.path("config.toml"), encoding: .utf8) == Self.config)
-        let saved = try Self.fetch(origin + ["--data", "profile=pad&key=app&value=%22KEY_SPACE%22", base + "/api/setting"],
+        let saved = try Self.fetch(origin + ["--data", "profile=pad&key=app&value=%22KEY_SPACE%22&revision=" + revision, base + "/api/setting"],
                                    scratch: scratch)
         #expect(saved.status == 200, "\(saved)")
+        #expect(try String(contentsOfFile: scratch.path("config.toml"), encoding: .utf8)
+            == Self.config.replacingOccurrences(of: "app = \"BTN_EAST\"", with: "app = \"KEY_SPACE\""))
+        // A save against the revision the page had before that one lost the race: refused.
+        let stale = try Self.fetch(origin + ["--data", "profile=pad&key=click&value=%22KEY_A%22&revision=" + revision, base + "/api/setting"],
+                                   scratch: scratch)
+        #expect(stale.status == 409 && stale.body.contains("changed since it was loaded"), "\(stale)")
         #expect(try String(contentsOfFile: scratch.path("config.toml"), encoding: .utf8)
             == Self.config.replacingOccurrences(of: "app = \"BTN_EAST\"", with: "app = \"KEY_SPACE\""))
         let check = try BuiltBinary.run(["check-config", scratch.path("config.toml")])

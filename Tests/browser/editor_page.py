@@ -12,7 +12,8 @@ circling, app held, round and round) with a copy of config/default.toml. The ste
    check-config accepts it, and the page's bridge then sends KEY_SPACE for app;
 5. the touchpad made a trackpad from its modes and options: the preview's pointer moves; a
    chord made of two ticked buttons and an action;
-   a bad value shows its diagnostic beside the field, with line and column, file untouched;
+   a bad value shows its diagnostic beside the field, with line and column, file untouched; a
+   save over a file another program changed since the page loaded it is refused, with the reason;
 6. every control has a label and the keyboard reaches each one;
 7. the printed one-time address works once, then 403; without the session's cookie: 403; a POST
    from another origin: 403, file untouched.
@@ -283,6 +284,26 @@ def step_bad_value(rig):
     return f"diagnostic shown: {error!r}; file unchanged"
 
 
+def step_stale_save(rig):
+    """Another program writes the file after the page loaded it: the page's save is refused, says
+    why, and writes nothing over the other program's change."""
+    with open(rig.config, "ab") as other:
+        other.write(b"# written by another program\n")
+    behind = rig.file()
+    action = rig.element("action")
+    action.clear()
+    action.send_keys("KEY_ENTER")
+    rig.element("save").click()
+    rig.wait("the refusal beside the field", lambda d: "changed since it was loaded" in rig.text("value-error"))
+    status = rig.text("save-status")
+    if "Saving" in status or not status.startswith("Not saved"):
+        raise StepFailed(f"the status after a refused save is {status!r}")
+    if rig.file() != behind:
+        raise StepFailed("a save over a file changed behind the page's back was written")
+    rig.shot("stale-save")
+    return f"refused: {rig.text('value-error')!r}; status {status!r}; the other program's line kept"
+
+
 def step_labels_and_keyboard(rig):
     """Every visible control has an accessible name, and Tab reaches each (a radio group once)."""
     unlabeled = rig.driver.execute_script("""
@@ -382,7 +403,7 @@ def step_refusals(rig):
 
 
 STEPS = [step_loads, step_click_lights, step_app_selects, step_save_key_space, step_touchpad_mode, step_chord, step_bad_value,
-         step_labels_and_keyboard, step_refusals]
+         step_stale_save, step_labels_and_keyboard, step_refusals]
 
 
 def main():
