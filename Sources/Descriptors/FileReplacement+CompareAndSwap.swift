@@ -19,6 +19,7 @@ extension FileReplacement {
     static func write(_ bytes: [UInt8], to path: String, replacing expected: [UInt8],
                       whileSwapped: (Int32) -> Void) throws(SystemCallError) -> Bool {
         let target = resolvedPath(path)
+        try checkWritable(target)
         let old = open(target, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard old >= 0 else {
             if errno == ENOENT { return false }

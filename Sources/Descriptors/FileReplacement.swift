@@ -5,12 +5,15 @@ import Glibc
 /// Replaces a file's contents so that a reader, or a crash, sees the old file or the new one,
 /// never half of one: the bytes go to a temporary file beside it (a new name, made with
 /// `O_EXCL`), are flushed to disk, and the temporary file is renamed over the old one. The new
-/// file keeps the old one's permissions (`mode` for a file that did not exist). A symbolic link
-/// at the path is followed: its target is replaced, and the link stays.
+/// file keeps the old one's permissions and group (`mode` for a file that did not exist). A file
+/// the caller could not write itself, read-only or another user's, is refused rather than
+/// replaced through the directory: the rename would make a new file, the caller's. A symbolic
+/// link at the path is followed: its target is replaced, and the link stays.
 public enum FileReplacement {
     /// Writes `bytes` as the new contents of `path`.
     public static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws(SystemCallError) {
         let target = resolvedPath(path)
+        try checkWritable(target)
         let temporary = try writeTemporary(bytes, beside: target, permissions: permissions(of: target, else: mode))
         try rename(temporary, over: target)
     }
@@ -27,6 +30,22 @@ public enum FileReplacement {
             size = Int(status.st_size)
             seconds = Int(status.st_mtim.tv_sec)
             nanoseconds = Int(status.st_mtim.tv_nsec)
+        }
+    }
+
+    /// Throws when the file at `target` exists and the caller could not write it in place: it
+    /// belongs to another user, has no write permission at all, or is not writable by the
+    /// caller's effective ids.
+    static func checkWritable(_ target: String) throws(SystemCallError) {
+        var existing = stat()
+        guard stat(target, &existing) == 0 else { return }
+        if existing.st_uid != geteuid() {
+            throw SystemCallError("not replacing \(target): it belongs to uid \(existing.st_uid), not to you (uid \(geteuid())), "
+                                  + "and a new file would be yours; edit it as its owner", code: EPERM)
+        }
+        if existing.st_mode & 0o222 == 0 || faccessat(AT_FDCWD, target, W_OK, AT_EACCESS) != 0 {
+            throw SystemCallError("not replacing \(target): it is read-only (mode \(String(existing.st_mode & 0o7777, radix: 8))); "
+                                  + "make it writable first", code: EACCES)
         }
     }
 

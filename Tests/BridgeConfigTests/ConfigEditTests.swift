@@ -145,4 +145,19 @@ struct ConfigEditFileTests {
         let saved = try ConfigEdit(profile: "pad", key: "click", value: "\"KEY_SPACE\"").apply(toFileAt: path, revision: current).get()
         #expect(saved.hasSuffix("# appended by another program\n") && saved.contains("click = \"KEY_SPACE\""))
     }
+
+    /// A config the user could not write itself is not replaced by the editor: the save says why.
+    @Test func aReadOnlyConfigIsRefusedWithTheReason() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("daydream-edit-\(UUID().uuidString).toml").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try ConfigEditTests.config.write(toFile: path, atomically: false, encoding: .utf8)
+        #expect(chmod(path, 0o444) == 0)
+        let result = ConfigEdit(profile: "pad", key: "click", value: "\"KEY_SPACE\"").apply(toFileAt: path)
+        guard case .failure(.file(let reason)) = result else {
+            Issue.record("not refused: \(result)")
+            return
+        }
+        #expect(reason.contains("it is read-only (mode 444)"), "\(reason)")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == ConfigEditTests.config)
+    }
 }

@@ -90,6 +90,32 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["config.toml"])
     }
 
+    /// A read-only file, or (when the tests can make one) another user's file in a directory the
+    /// caller owns, is refused with the reason: renamed over, it would become a new file, the
+    /// caller's, and writable.
+    @Test func aFileTheCallerCouldNotWriteIsRefusedNotReplaced() throws {
+        let directory = try Self.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/config.toml"
+        try "old\n".write(toFile: path, atomically: false, encoding: .utf8)
+        #expect(chmod(path, 0o444) == 0)
+        #expect(throws: SystemCallError("not replacing \(path): it is read-only (mode 444); make it writable first", code: EACCES)) {
+            try FileReplacement.write(Array("new\n".utf8), to: path)
+        }
+        #expect(throws: SystemCallError.self) { try FileReplacement.write(Array("new\n".utf8), to: path, replacing: Array("old\n".utf8)) }
+        var status = stat()
+        #expect(stat(path, &status) == 0 && status.st_mode & 0o777 == 0o444 && status.st_uid == geteuid())
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "old\n")
+
+        guard geteuid() == 0 else { return }  // Only root can give a file to another user.
+        #expect(chmod(path, 0o644) == 0 && chown(path, 65534, 65534) == 0)
+        #expect(throws: SystemCallError.self) { try FileReplacement.write(Array("new\n".utf8), to: path) }
+        #expect(throws: SystemCallError.self) { try FileReplacement.write(Array("new\n".utf8), to: path, replacing: Array("old\n".utf8)) }
+        #expect(stat(path, &status) == 0 && status.st_uid == 65534 && status.st_mode & 0o777 == 0o644)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "old\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["config.toml"])
+    }
+
     static func makeDirectory() throws -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("daydream-replace-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
