@@ -22,7 +22,7 @@ public final class BusConnection {
     public var isConnected: Bool { !closed && dbus_connection_get_is_connected(raw) != 0 }
 
     private var watchGroups: [Int32: WatchGroup] = [:]
-    private var timeouts: [OpaquePointer: ScheduledTimer] = [:]
+    private var timeouts: [OpaquePointer: TimeoutSlot] = [:]
     private var dispatchScheduled = false
     private var pendingCalls: Set<OpaquePointer> = []
     /// The signal subscriptions in the order they were made (by increasing id), so each signal
@@ -86,7 +86,7 @@ public final class BusConnection {
         dbus_connection_set_timeout_functions(raw, nil, nil, nil, nil, nil)
         for group in watchGroups.values { group.registration?.cancel() }
         watchGroups.removeAll()
-        for timer in timeouts.values { timer.cancel() }
+        for slot in timeouts.values { slot.timer?.cancel() }
         timeouts.removeAll()
         dbus_connection_close(raw)
         dbus_connection_unref(raw)
@@ -331,26 +331,52 @@ public final class BusConnection {
         scheduleDispatch()
     }
 
+    /// A timeout libdbus added: it is armed while enabled, until libdbus removes it.
     fileprivate func addTimeout(_ timeout: OpaquePointer) {
-        timeouts[timeout]?.cancel()
-        timeouts[timeout] = nil
-        guard dbus_timeout_get_enabled(timeout) != 0 else { return }
-        let interval = TimeSpan.milliseconds(Int64(dbus_timeout_get_interval(timeout)))
-        timeouts[timeout] = reactor.schedule(after: interval) { [weak self] in
-            guard let self, timeouts[timeout] != nil else { return }
-            timeouts[timeout] = nil
-            _ = dbus_timeout_handle(timeout)
-            // libdbus timeouts repeat until removed or disabled.
-            if timeouts[timeout] == nil, dbus_timeout_get_enabled(timeout) != 0, !closed { addTimeout(timeout) }
-            scheduleDispatch()
-        }
+        timeouts[timeout]?.timer?.cancel()
+        let slot = TimeoutSlot()
+        timeouts[timeout] = slot
+        arm(timeout, slot)
+    }
+
+    /// A timeout whose enabled flag or interval changed. One libdbus has removed is not ours any
+    /// more (it may be freed): it is never armed again.
+    fileprivate func toggleTimeout(_ timeout: OpaquePointer) {
+        guard let slot = timeouts[timeout] else { return }
+        slot.timer?.cancel()
+        slot.timer = nil
+        arm(timeout, slot)
     }
 
     fileprivate func removeTimeout(_ timeout: OpaquePointer) {
-        timeouts.removeValue(forKey: timeout)?.cancel()
+        timeouts.removeValue(forKey: timeout)?.timer?.cancel()
+    }
+
+    /// The number of timeouts with a timer running, for tests.
+    var armedTimeoutCount: Int { timeouts.values.count { $0.timer != nil } }
+
+    /// Starts `timeout`'s timer if it is enabled. The timer handles it only while `slot` is still
+    /// the one libdbus's add made: handling a pending call's timeout removes it, and the call's
+    /// last unref then frees it, so a removed timeout is neither handled nor re-armed.
+    private func arm(_ timeout: OpaquePointer, _ slot: TimeoutSlot) {
+        guard !closed, dbus_timeout_get_enabled(timeout) != 0 else { return }
+        let interval = TimeSpan.milliseconds(Int64(dbus_timeout_get_interval(timeout)))
+        slot.timer = reactor.schedule(after: interval) { [weak self, weak slot] in
+            guard let self, let slot, timeouts[timeout] === slot else { return }
+            slot.timer = nil
+            _ = dbus_timeout_handle(timeout)
+            // libdbus timeouts repeat until removed or disabled; the handler may have done either.
+            if timeouts[timeout] === slot, slot.timer == nil { arm(timeout, slot) }
+            scheduleDispatch()
+        }
     }
 }
 
+/// One timeout libdbus added and has not removed, with its timer while it is armed.
+@MainActor
+private final class TimeoutSlot {
+    var timer: ScheduledTimer?
+}
 
 /// The enabled libdbus watches on one descriptor and their loop registration.
 @MainActor
@@ -409,8 +435,7 @@ private let connectionToggleWatch: DBusWatchToggledFunction = { watch, data in f
 
 private let connectionAddTimeout: DBusAddTimeoutFunction = { timeout, data in forward(timeout, data) { $0.addTimeout($1) } }
 private let connectionRemoveTimeout: DBusRemoveTimeoutFunction = { timeout, data in forward(timeout, data) { $0.removeTimeout($1) } }
-// Toggling re-adds: addTimeout arms or disarms the timer from the timeout's enabled flag.
-private let connectionToggleTimeout: DBusTimeoutToggledFunction = { timeout, data in forward(timeout, data) { $0.addTimeout($1) } }
+private let connectionToggleTimeout: DBusTimeoutToggledFunction = { timeout, data in forward(timeout, data) { $0.toggleTimeout($1) } }
 
 private let connectionDispatchStatus: DBusDispatchStatusFunction = { connectionPointer, status, data in
     guard status == DBUS_DISPATCH_DATA_REMAINS, let connectionPointer else { return }

@@ -1,4 +1,4 @@
-import DBus
+@testable import DBus
 import Descriptors
 import EventLoop
 import Foundation
@@ -58,6 +58,38 @@ struct BusConnectionTests {
         #expect(reactor.run(until: { failure != nil }, timeout: .seconds(5)))
         #expect(failure?.name == "org.freedesktop.DBus.Error.ServiceUnknown")
         #expect(failure?.description.contains("sudo systemctl start bluetooth") == true)
+    }
+
+    /// A call the peer never answers times out: libdbus handles its timeout, removes it, and frees
+    /// it with the pending call. The timer used to re-arm it, so one interval later the loop handed
+    /// libdbus the freed timeout (the daemon died with SIGSEGV 25 s after a BlueZ or API call timed
+    /// out). The call fails with NoReply, no timer is left armed and the loop runs on past it.
+    @Test func aCallThatTimesOutLeavesNoTimerOnTheFreedTimeout() throws {
+        let bus = try TestBus()
+        defer { bus.stop() }
+        let reactor = try Reactor()
+        let (server, client) = try Self.connectedPair(on: bus, reactor: reactor)
+        var asked = 0
+        server.export(path: "/test/silent") { _ in
+            asked += 1
+            return nil
+        }
+        var failure: DBusError?
+        let timeout = TimeSpan.milliseconds(50)
+        client.call(destination: server.uniqueName ?? "", path: "/test/silent", interface: "test.Silent", method: "Wait",
+                    timeout: timeout) { result in
+            if case .failure(let error) = result { failure = error }
+        }
+        #expect(reactor.run(until: { failure != nil }, timeout: .seconds(5)))
+        #expect(asked == 1)
+        #expect(failure?.name == "org.freedesktop.DBus.Error.NoReply")
+        #expect(client.armedTimeoutCount == 0)
+        // Ten more intervals of the loop: a timer left on the freed timeout would fire in them.
+        var passed = false
+        let marker = reactor.schedule(after: .milliseconds(500)) { passed = true }
+        #expect(reactor.run(until: { passed }, timeout: .seconds(5)))
+        marker.cancel()
+        #expect(client.isConnected)
     }
 
     @Test func exportedObjectsAnswerAndSignalsReachSubscribers() throws {
