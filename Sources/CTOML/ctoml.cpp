@@ -2,6 +2,8 @@
 #include "ctoml.h"
 #include <toml++/toml.h>
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <deque>
 #include <new>
@@ -11,6 +13,11 @@
 #include <vector>
 
 struct ctoml_document {
+    ctoml_document() = default;
+    ctoml_document(const ctoml_document &) = delete;
+    ctoml_document &operator=(const ctoml_document &) = delete;
+    ~ctoml_document();
+
     bool succeeded = false;
     std::string error_message;
     ctoml_position error_position = {0, 0};
@@ -49,8 +56,25 @@ void set_temporal(ctoml_document &document, ctoml_node &target, ctoml_kind kind,
     target.text_length = text.size();
 }
 
+// How deep values may nest, counting each table and array on the way from the root. toml++ bounds
+// nested inline values to the same number but not dotted keys or table headers: `z.z.z...k = 1`
+// makes one table per segment, and 16 000 of them overflowed the stack in flatten. Deeper
+// documents are refused, so flatten and the Swift walk over its nodes recurse a bounded number
+// of times.
+constexpr size_t max_depth = TOML_MAX_NESTED_VALUES;
+
+// Thrown by flatten at the first value deeper than max_depth.
+struct nested_too_deep {
+    ctoml_position position;
+};
+
 // Fills document.nodes[index] from `node`, then its children (appended as one block).
-void flatten(ctoml_document &document, size_t index, const toml::node &node) {
+// `depth` is the number of tables and arrays around `node`.
+void flatten(ctoml_document &document, size_t index, const toml::node &node, size_t depth) {
+    if (depth > max_depth) {
+        const ctoml_position key = document.nodes[index].key_position;
+        throw nested_too_deep{key.line != 0 ? key : position_of(node.source().begin)};
+    }
     {
         ctoml_node &target = document.nodes[index];
         target.position = position_of(node.source().begin);
@@ -117,7 +141,7 @@ void flatten(ctoml_document &document, size_t index, const toml::node &node) {
             child.key_position = position_of(entries[offset].first->source().begin);
         }
         for (size_t offset = 0; offset < entries.size(); ++offset) {
-            flatten(document, first + offset, *entries[offset].second);
+            flatten(document, first + offset, *entries[offset].second, depth + 1);
         }
     } else if (const toml::array *array = node.as_array()) {
         const size_t first = document.nodes.size();
@@ -125,28 +149,59 @@ void flatten(ctoml_document &document, size_t index, const toml::node &node) {
         document.nodes[index].first_child = first;
         document.nodes[index].child_count = array->size();
         for (size_t offset = 0; offset < array->size(); ++offset) {
-            flatten(document, first + offset, (*array)[offset]);
+            flatten(document, first + offset, (*array)[offset], depth + 1);
         }
     }
 }
 
-} // namespace
-
-extern "C" int ctoml_version(void) {
-    return TOML_LIB_MAJOR * 10000 + TOML_LIB_MINOR * 100 + TOML_LIB_PATCH;
+// Empties `root` without recursing: toml++'s destructors recurse once per level, which a
+// document deep enough to be refused would overflow. Each table or array inside is moved out
+// to a work list before its parent goes, so every destructor meets only emptied children.
+void dismantle(toml::table &root) {
+    std::vector<toml::table> tables;
+    std::vector<toml::array> arrays;
+    tables.push_back(std::move(root));
+    const auto take = [&](toml::node &node) {
+        if (toml::table *table = node.as_table()) {
+            tables.push_back(std::move(*table));
+        } else if (toml::array *array = node.as_array()) {
+            arrays.push_back(std::move(*array));
+        }
+    };
+    while (!tables.empty() || !arrays.empty()) {
+        if (!tables.empty()) {
+            toml::table table = std::move(tables.back());
+            tables.pop_back();
+            for (auto &&[key, value] : table) {
+                take(value);
+            }
+        } else {
+            toml::array array = std::move(arrays.back());
+            arrays.pop_back();
+            for (toml::node &value : array) {
+                take(value);
+            }
+        }
+    }
 }
 
-extern "C" ctoml_document *ctoml_parse(const char *text, size_t length) {
-    ctoml_document *document = new (std::nothrow) ctoml_document();
-    if (document == nullptr) {
-        return nullptr;
-    }
+// Parses `text` into `document`, flattening the tree; any failure becomes the document's error.
+void parse_into(ctoml_document *document, std::string_view text) noexcept {
     try {
-        std::string_view view = text == nullptr ? std::string_view() : std::string_view(text, length);
-        document->root = toml::parse(view);
+        document->root = toml::parse(text);
         document->nodes.push_back(empty_node());
-        flatten(*document, 0, document->root);
+        flatten(*document, 0, document->root, 0);
         document->succeeded = true;
+    } catch (const nested_too_deep &error) {
+        document->nodes.clear();
+        document->succeeded = false;
+        try {
+            document->error_message = "tables, arrays and dotted keys nest deeper than "
+                + std::to_string(max_depth) + " levels";
+        } catch (...) {
+            document->error_message.clear();
+        }
+        document->error_position = error.position;
     } catch (const toml::parse_error &error) {
         document->nodes.clear();
         document->succeeded = false;
@@ -161,6 +216,69 @@ extern "C" ctoml_document *ctoml_parse(const char *text, size_t length) {
         document->nodes.clear();
         document->succeeded = false;
         document->error_message.clear();
+    }
+}
+
+// A parse to run on a thread of its own.
+struct parse_job {
+    ctoml_document *document;
+    std::string_view text;
+};
+
+void *run_parse_job(void *argument) {
+    parse_job *job = static_cast<parse_job *>(argument);
+    parse_into(job->document, job->text);
+    return nullptr;
+}
+
+// toml++ recurses once per nested table while it parses (and while it frees a tree a syntax error
+// cut short), about 300 bytes of stack a level: 30 000 dotted-key levels, 60 KB of text,
+// overflowed the main thread's 8 MiB. Each level needs a '.', '[' or '{', so their count bounds
+// the depth; the parse runs on a thread with 1 KiB of stack per possible level (1 MiB at least).
+// False when no such thread could be made.
+bool run_with_stack(parse_job &job) {
+    const size_t levels = static_cast<size_t>(std::count_if(job.text.begin(), job.text.end(), [](char character) {
+        return character == '.' || character == '[' || character == '{';
+    }));
+    const size_t stack_size = std::max<size_t>(size_t(1) << 20, (size_t(256) << 10) + levels * 1024);
+    pthread_attr_t attributes;
+    if (pthread_attr_init(&attributes) != 0) {
+        return false;
+    }
+    pthread_t thread;
+    const bool started = pthread_attr_setstacksize(&attributes, stack_size) == 0
+        && pthread_create(&thread, &attributes, run_parse_job, &job) == 0;
+    pthread_attr_destroy(&attributes);
+    return started && pthread_join(thread, nullptr) == 0;
+}
+
+} // namespace
+
+ctoml_document::~ctoml_document() {
+    try {
+        dismantle(root);
+    } catch (...) {
+        // Out of memory for the work list: the destructors recurse as before.
+    }
+}
+
+extern "C" int ctoml_version(void) {
+    return TOML_LIB_MAJOR * 10000 + TOML_LIB_MINOR * 100 + TOML_LIB_PATCH;
+}
+
+extern "C" ctoml_document *ctoml_parse(const char *text, size_t length) {
+    ctoml_document *document = new (std::nothrow) ctoml_document();
+    if (document == nullptr) {
+        return nullptr;
+    }
+    parse_job job{document, text == nullptr ? std::string_view() : std::string_view(text, length)};
+    if (!run_with_stack(job)) {
+        document->succeeded = false;
+        try {
+            document->error_message = "cannot start a thread with a stack deep enough for the TOML parser";
+        } catch (...) {
+            document->error_message.clear();
+        }
     }
     return document;
 }

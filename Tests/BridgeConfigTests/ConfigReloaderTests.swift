@@ -91,6 +91,20 @@ struct ConfigReloaderTests {
         #expect(clickCode(reloader) == .keys([UInt16(KEY_E)]))
     }
 
+    /// 16 000 dotted-key levels (32 KB) overflowed the stack in the TOML shim: the running
+    /// daemon died on the reload, every virtual device with it.
+    @Test("a config nested too deep keeps the old config and says where")
+    func tooDeepEdit() throws {
+        let (directory, path, initialReloader, watcher) = try setUp()
+        var reloader = initialReloader
+        try directory.write("config.toml", String(repeating: "z.", count: 16_000) + "k = 1\n")
+        #expect(changed(watcher))
+        #expect(reloader.reload() == .kept(reasons: [
+            "\(path):1:513: error: TOML syntax: tables, arrays and dotted keys nest deeper than 256 levels",
+        ]))
+        #expect(clickCode(reloader) == .keys([UInt16(KEY_A)]))
+    }
+
     @Test("saving the same content is no change")
     func unchanged() throws {
         let (directory, _, initialReloader, _) = try setUp()

@@ -75,6 +75,36 @@ struct TOMLDocumentTests {
         #expect(throws: TOMLSyntaxError.self) { try TOMLDocument(parsing: text) }
     }
 
+    /// toml++ bounds nested inline values but not dotted keys: `z.z.z...k = 1` makes a table per
+    /// segment, and the shim's flatten recursed once per table: 16 000 levels overflowed the stack.
+    @Test("dotted keys deeper than 256 levels are an error with the deepest key's position")
+    func deepDottedKeys() throws {
+        let deepest = try TOMLDocument(parsing: String(repeating: "z.", count: 255) + "k = 1\n")
+        #expect(deepest.root["z"] != nil)
+        do {
+            _ = try TOMLDocument(parsing: String(repeating: "z.", count: 16_000) + "k = 1\n")
+            Issue.record("16 000 levels parsed")
+        } catch {
+            #expect(error.message == "tables, arrays and dotted keys nest deeper than 256 levels")
+            #expect(error.position == SourcePosition(line: 1, column: 513))
+        }
+    }
+
+    /// toml++ itself recurses once per table while it parses and while it frees what a syntax
+    /// error cut short: 200 000 levels (400 KB, within the 1 MiB a config may have) overflowed
+    /// the caller's stack inside toml++.
+    @Test("200 000 levels cut short by a syntax error are that syntax error")
+    func deeperThanTomlPlusPlusRecursion() {
+        let text = String(repeating: "z.", count: 200_000) + "k = 1\n= 2\n"
+        do {
+            _ = try TOMLDocument(parsing: text)
+            Issue.record("the syntax error was not found")
+        } catch {
+            #expect(error.position.line == 2)
+        }
+        #expect(throws: TOMLSyntaxError.self) { try TOMLDocument(parsing: String(repeating: "z.", count: 200_000) + "k = 1\n") }
+    }
+
     @Test("arbitrary bytes never escape as anything but a syntax error")
     func garbage() {
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15

@@ -51,6 +51,22 @@ struct CheckConfigCommandTests {
         #expect(result.stderr == "\(path): error: cannot read \(path): No such file or directory\n")
     }
 
+    /// 16 000 dotted-key levels in 32 KB overflowed the stack in the TOML shim (exit 139).
+    @Test("a config nested 16 000 levels deep is a clear error, exit 2")
+    func deepDottedKeys() throws {
+        let (directory, scratch) = try temporaryDirectory()
+        defer { withExtendedLifetime(scratch) {} }
+        let file = directory.appendingPathComponent("deep.toml")
+        try Data((String(repeating: "z.", count: 16_000) + "k = 1\n").utf8).write(to: file)
+        let result = try BuiltBinary.run(["check-config", file.path])
+        #expect(result.status == 2)
+        #expect(result.stderr == """
+        \(file.path):1:513: error: TOML syntax: tables, arrays and dotted keys nest deeper than 256 levels
+        1 error found.
+
+        """)
+    }
+
     @Test("without FILE it checks the file the lookup finds, and says which")
     func lookup() throws {
         let (home, scratch) = try temporaryDirectory()
