@@ -101,6 +101,25 @@ struct GyroCalibrationDaemonTests {
         #expect(later.daemon.calibrationLines == ["C0:DD:EE:00:00:01: bias x 0.0 y 1.5 z 0.0 deg/s"])
     }
 
+    /// A `nan` in the store reached the gyro path as the bias: the first packet's `Int(NaN)`
+    /// trapped (SIGILL), at every restart. The line is refused, the gyro aims uncalibrated.
+    @Test func aNonFiniteStoredBiasIsRefusedAndTheGyroStillAims() throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("daydream-state-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        let store = GyroBiasStore(directory: state)
+        try "C0:DD:EE:00:00:01 nan 0 0\n".write(toFile: store.path, atomically: false, encoding: .utf8)
+        let harness = try DaemonTests.Harness(config: Self.aiming)
+        defer { harness.finish() }
+        harness.daemon.biasStore = store
+        let feed = harness.controller()
+        let output = try #require(harness.outputs.first)
+        let stamps = Stamps()
+        for _ in 0...100 { stamps.send(harness, feed, gyro: Self.drift) }
+        #expect(Self.relativeX(output) == -15)
+        #expect(harness.daemon.calibrationLines == ["C0:DD:EE:00:00:01: not calibrated"])
+    }
+
     @Test func aMoveOrADisconnectEndsTheStreamWithTheReason() throws {
         let harness = try DaemonTests.Harness(config: Self.aiming)
         defer { harness.finish() }

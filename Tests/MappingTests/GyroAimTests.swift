@@ -43,6 +43,21 @@ struct GyroAimTests {
         #expect(both.tightening(atSpeed: 6) == 4.0 / 6.0)
     }
 
+    /// `Int(NaN)` trapped here on the first packet after a `nan` bias was loaded. Any Double
+    /// now comes out as counts: NaN moves nothing and is not carried, huge turns are clamped.
+    @Test func anyTurnBecomesCountsWithoutATrap() {
+        var aim = GyroAim(settings: GyroSettings())
+        let huge = 1e9 / aim.settings.countsPerDegree
+        #expect(aim.mouseCounts(degrees: (.nan, 1)) == (0, 0))
+        #expect(aim.mouseCounts(degrees: (.infinity, -.infinity)) == (0, 0))
+        #expect(aim.mouseCounts(degrees: (1e300, -1e300)) == (1_000_000_000, -1_000_000_000))
+        #expect(aim.mouseCounts(degrees: (huge * 4, 0)).x == 1_000_000_000)
+        aim.reset()
+        let one = 1 / aim.settings.countsPerDegree
+        #expect(aim.mouseCounts(degrees: (.nan, .nan)) == (0, 0))
+        #expect(aim.mouseCounts(degrees: (one * 2.5, 0)) == (2, 0), "nothing of the NaN was carried")
+    }
+
     /// 2 deg/s for 10 s, the turn today's air mouse lost entirely: with fractions carried it
     /// arrives whole, 2 x 10 x 17.45 counts.
     @Test func aSlowSteadyTurnLosesNothingToRounding() {

@@ -30,16 +30,49 @@ public struct GyroBiasStore: Sendable {
         ProcessEnvironment.values(["STATE_DIRECTORY", "XDG_STATE_HOME", "HOME"])
     }
 
+    /// The largest bias on any axis, in rad/s: the 13-bit gyro's full scale (4096 counts, about
+    /// 2048 deg/s). A measured bias never comes near it; a stored one beyond it is not a bias.
+    public static let largestBias = 4096 * Scale.gyro
+
+    /// What the file held: the biases that read, and a sentence for each thing refused.
+    public struct Contents: Sendable, Equatable {
+        /// Every stored bias by upper-case address.
+        public var biases: [String: Vector3] = [:]
+        /// Why the file or a line of it was not taken; empty when there is no file yet.
+        public var problems: [String] = []
+    }
+
     /// Every stored bias by upper-case address; lines that do not read are skipped.
     public func load() -> [String: Vector3] {
-        guard let text = try? TextFile.read(path) else { return [:] }
-        var result: [String: Vector3] = [:]
-        for line in text.split(separator: "\n") {
-            let fields = line.split(separator: " ")
-            guard fields.count == 4, let x = Double(fields[1]), let y = Double(fields[2]), let z = Double(fields[3]) else { continue }
-            result[fields[0].uppercased()] = Vector3(x: x, y: y, z: z)
+        read().biases
+    }
+
+    /// The file's biases and what was wrong with it. Only a regular file of at most 64 KiB is
+    /// read; a line is taken when its three values are finite and within `largestBias`.
+    public func read() -> Contents {
+        var contents = Contents()
+        let text: String
+        do {
+            text = try TextFile.read(path, sizeLimit: 64 * 1024)
+        } catch {
+            if error.code != ENOENT { contents.problems.append("gyro biases not loaded: \(error)") }
+            return contents
         }
-        return result
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
+            let fields = line.split(separator: " ")
+            let values = fields.dropFirst().compactMap { Double($0) }
+            guard fields.count == 4, values.count == 3 else {
+                contents.problems.append("\(path):\(index + 1): not ADDRESS X Y Z; skipped")
+                continue
+            }
+            guard values.allSatisfy({ $0.isFinite && abs($0) <= Self.largestBias }) else {
+                contents.problems.append("\(path):\(index + 1): a bias must be a finite number of rad/s "
+                    + "within ±\(Self.largestBias); skipped")
+                continue
+            }
+            contents.biases[fields[0].uppercased()] = Vector3(x: values[0], y: values[1], z: values[2])
+        }
+        return contents
     }
 
     /// Stores `bias` for `address`, keeping the others; the error's text when it cannot.

@@ -31,7 +31,9 @@ final class GyroCalibrations {
     /// The biases `store` holds.
     init(store: GyroBiasStore?) {
         self.store = store
-        biases = store?.load() ?? [:]
+        let contents = store?.read() ?? GyroBiasStore.Contents()
+        biases = contents.biases
+        for problem in contents.problems { Logger.warning(problem) }
     }
 
     /// Reports the measurements of `addresses` on `stream` until each ends; `giveUp` runs for

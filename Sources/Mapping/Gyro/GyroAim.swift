@@ -53,10 +53,22 @@ public struct GyroAim: Hashable, Sendable {
     public mutating func mouseCounts(degrees: (x: Double, y: Double)) -> (x: Int32, y: Int32) {
         let exactX = degrees.x * settings.countsPerDegree + remainder.x
         let exactY = degrees.y * settings.countsPerDegree + remainder.y
+        // A NaN or infinity (a broken bias, a wild rate) must not trap in the conversion nor
+        // stay in the carried fractions: it moves nothing and is dropped.
+        guard exactX.isFinite, exactY.isFinite else {
+            remainder = (0, 0)
+            return (0, 0)
+        }
         let wholeX = exactX.rounded(.towardZero)
         let wholeY = exactY.rounded(.towardZero)
         remainder = (exactX - wholeX, exactY - wholeY)
-        return (Int32(clamping: Int(max(min(wholeX, 1e9), -1e9))), Int32(clamping: Int(max(min(wholeY, 1e9), -1e9))))
+        return (Self.counts(wholeX), Self.counts(wholeY))
+    }
+
+    /// `value` as whole counts, within ±1e9; NaN and infinities are 0.
+    static func counts(_ value: Double) -> Int32 {
+        guard value.isFinite else { return 0 }
+        return Int32(max(min(value, 1e9), -1e9).rounded(.towardZero))
     }
 
     /// The stick's deflection for an output turn of `rate` deg/s: each axis -1...1, along the
