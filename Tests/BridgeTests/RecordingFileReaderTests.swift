@@ -1,6 +1,7 @@
 import Bridge
 import DaydreamProtocol
 import Descriptors
+import Foundation
 import Glibc
 import Recording
 import Testing
@@ -104,6 +105,39 @@ struct RecordingFileReaderTests {
         }
         #expect(throws: RecordingFileError.unreadable(TextFileError(path: directory.path("none"), code: ENOENT))) {
             try RecordingFileReader(path: directory.path("none"))
+        }
+    }
+
+    /// `replay`, `run --replay` and `monitor --replay` read through here: a FIFO blocked in
+    /// open(2), and /dev/zero (one line without end) spun the line skipping at 100 % CPU. Each is
+    /// refused at once, saying what it is. Each open runs on a thread of its own, so a reader
+    /// that waits or spins fails the test instead of holding it.
+    @Test func aFIFOOrADeviceIsRefusedAtOnce() throws {
+        let directory = try TemporaryDirectory(prefix: "daydream-recording")
+        let fifo = directory.path("fifo.recording")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let zero = directory.path("zero.recording")
+        #expect(symlink("/dev/zero", zero) == 0)
+        for (path, kind) in [(fifo, "a FIFO"), (zero, "a character device")] {
+            let finished = DispatchSemaphore(value: 0)
+            nonisolated(unsafe) var refusal: RecordingFileError?
+            Thread.detachNewThread {
+                if case .failure(let error) = Result(catching: { () throws(RecordingFileError) in try RecordingFileReader(path: path) }) {
+                    refusal = error
+                }
+                finished.signal()
+            }
+            let done = finished.wait(timeout: .now() + 10) == .success
+            if !done, path == fifo {
+                // Release the reader: a writer that opens and closes gives it end of file.
+                let writer = open(path, O_WRONLY | O_NONBLOCK)
+                if writer >= 0 { Glibc.close(writer) }
+                _ = finished.wait(timeout: .now() + 10)
+            }
+            #expect(done, "opening \(kind) did not return")
+            guard done else { continue }
+            #expect(refusal == .unreadable(TextFileError(path: path, code: EINVAL, detail: "it is \(kind), not a regular file")))
+            #expect(refusal?.description == "cannot read \(path): it is \(kind), not a regular file")
         }
     }
 

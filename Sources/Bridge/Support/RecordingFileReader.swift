@@ -53,13 +53,17 @@ public final class RecordingFileReader: RecordingEntrySource {
     /// The first entry, read with the information before it.
     private var firstEntry: RecordingEntry?
 
-    /// Opens `path` and reads up to its first entry.
+    /// Opens `path` (a regular file, or a link to one) and reads up to its first entry.
     public init(path: String) throws(RecordingFileError) {
         self.path = path
         buffer = [UInt8](repeating: 0, count: Self.chunkSize + Self.lineLimit)
-        let opened = open(path, O_RDONLY | O_CLOEXEC)
-        guard opened >= 0 else { throw .unreadable(TextFileError(path: path, code: errno)) }
-        file = FileDescriptor(owning: opened)
+        // Only a regular file: a FIFO blocked here, and /dev/zero, one line without end, spun the
+        // line skipping at 100 % CPU.
+        do {
+            file = try TextFile.openRegular(path)
+        } catch {
+            throw .unreadable(error)
+        }
         firstEntry = try readEntry()
     }
 
