@@ -1,5 +1,6 @@
 @testable import Bridge
 import BridgeConfig
+import DBus
 import DaydreamCore
 import DaydreamProtocol
 import EventLoop
@@ -157,6 +158,42 @@ struct BusAPITests {
         #expect(try rig.busctl("call", Self.name, Self.bridge, interface, "SetFocusedApplication", "ss", "", "").status == 0)
         #expect(rig.harness.daemon.focusedApplication == FocusedApplication(ids: [], title: ""), "empty: nothing has the focus")
         #expect(try rig.busctl("call", Self.name, Self.controller, BridgeBusNames.controllerInterface, "Recenter").status == 0)
+    }
+
+    /// A 60 MiB app_id stalled the loop 6.4 s and took 1.2 GB; a 16 MiB profile name came back
+    /// whole in the error. Both are refused by their size, quoting 64 bytes of them; a long
+    /// title is cut, not refused. Sent with the project's own client: busctl and gdbus take the
+    /// value from argv, which holds at most 128 KiB.
+    @Test func oversizedNamesAreRefusedQuotingOnlyTheirStart() throws {
+        let rig = try Rig()
+        defer { rig.finish() }
+        _ = rig.connectController()
+        let client = try BusConnection(address: rig.bus.socketAddress, reactor: rig.reactor)
+        #expect(rig.reactor.run(until: { client.uniqueName != nil }, timeout: .seconds(5)))
+        func call(_ method: String, _ arguments: [String]) -> DBusError? {
+            var outcome: Result<[DBusValue], DBusError>?
+            client.call(destination: Self.name, path: Self.bridge, interface: BridgeBusNames.bridgeInterface, method: method,
+                        arguments: arguments.map { .string($0) }, timeout: .seconds(20)) { outcome = $0 }
+            #expect(rig.reactor.run(until: { outcome != nil }, timeout: .seconds(30)))
+            if case .failure(let error) = outcome { return error }
+            return nil
+        }
+        let huge = String(repeating: "a", count: 16 << 20)
+
+        let appID = call("SetFocusedApplication", [huge, "x"])
+        #expect(appID?.name == "org.daydream_bridge.Error.InvalidArgument")
+        #expect(appID?.message == "app_id is 16777216 bytes, longer than the 255 taken: '\(String(repeating: "a", count: 64))...'")
+        #expect(rig.harness.daemon.focusedApplication == nil)
+
+        let profile = call("SetProfile", [huge])
+        #expect(profile?.name == "org.daydream_bridge.Error.InvalidArgument")
+        #expect(profile?.message == "profile name is 16777216 bytes, longer than the 255 taken: '\(String(repeating: "a", count: 64))...'")
+        #expect(rig.harness.daemon.controllers.map(\.profile) == ["pad"])
+
+        let longest = String(repeating: "b", count: 255)
+        #expect(call("SetFocusedApplication", [longest, String(repeating: "é", count: 3000)]) == nil)
+        #expect(rig.harness.daemon.focusedApplication == FocusedApplication(ids: [longest], title: String(repeating: "é", count: 512)))
+        client.close()
     }
 
     @Test func aBrokenReloadIsAnErrorAndKeepsTheRunningConfig() throws {

@@ -6,6 +6,12 @@ import Mapping
 /// `Controller1` on each controller's object.
 @MainActor
 enum BridgeBusInterfaces {
+    /// The longest application id or profile name taken, in bytes. Wayland app_ids, X11
+    /// WM_CLASS and profile names are a few dozen; a 60 MiB app_id stalled the loop 6.4 s.
+    static let longestName = 255
+    /// The most of a window title kept, in bytes: a longer one is cut (the switch still happens).
+    static let longestTitle = 1024
+
     /// `Bridge1`: `Version`, `Profiles`, `Identity`; `SetProfile`, `NextProfile`, `Reload`,
     /// `SetFocusedApplication`.
     static func bridge(_ backend: some BridgeBusBackend, version: String) -> ExportedInterface {
@@ -28,10 +34,14 @@ enum BridgeBusInterfaces {
                     arguments in
                     // An empty app_id: nothing has the focus (the desktop itself).
                     let appID = arguments[0].string ?? ""
+                    guard appID.utf8.count <= longestName else {
+                        return .failure(BridgeBusError.tooLong("app_id", appID, limit: longestName))
+                    }
                     guard !appID.contains(where: \.isWhitespace) else {
                         return .failure(BridgeBusError.invalidArgument("app_id '\(appID)' has white space: give the Wayland app_id or the X11 WM_CLASS"))
                     }
-                    backend.setFocusedApplication(FocusedApplication(ids: appID.isEmpty ? [] : [appID], title: arguments[1].string ?? ""))
+                    let title = BridgeBusError.prefix(of: arguments[1].string ?? "", bytes: longestTitle)
+                    backend.setFocusedApplication(FocusedApplication(ids: appID.isEmpty ? [] : [appID], title: title))
                     return .success([])
                 },
             ],
@@ -108,6 +118,9 @@ enum BridgeBusInterfaces {
     }
 
     private static func switchProfile(_ backend: some BridgeBusBackend, to name: String, address: String?) -> Result<[DBusValue], DBusError> {
+        guard name.utf8.count <= longestName else {
+            return .failure(BridgeBusError.tooLong("profile name", name, limit: longestName))
+        }
         guard backend.configuration.profile(named: name) != nil else {
             return .failure(BridgeBusError.unknownProfile(name, profiles: profileNames(backend)))
         }
