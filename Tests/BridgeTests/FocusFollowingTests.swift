@@ -51,6 +51,46 @@ struct FocusFollowingTests {
         #expect(profiles(harness) == ["shooter", "shooter", "shooter"])
     }
 
+    /// The log lines a focus change writes at `threshold` (the test's own: matched by `marker`).
+    func focusLines(_ harness: DaemonTests.Harness, threshold: LogPriority, marker: String, _ changes: [FocusedApplication]) -> [String] {
+        var written: [String] = []
+        let saved = (Logger.sink, Logger.threshold, Logger.style)
+        defer { (Logger.sink, Logger.threshold, Logger.style) = saved }
+        Logger.sink = { written.append($0) }
+        Logger.style = .journal
+        Logger.threshold = threshold
+        for change in changes { harness.daemon.setFocusedApplication(change) }
+        return written.filter { $0.contains(marker) }
+    }
+
+    /// An application id with a terminal escape reached the journal raw, and each focus change
+    /// wrote two lines (241 771 in 30 s). One line per change, every control character escaped;
+    /// at the normal level only the changes that switch a profile.
+    @Test func aFocusChangeIsOneLineWithItsControlCharactersEscaped() throws {
+        let harness = try DaemonTests.Harness(config: Self.config)
+        defer { harness.finish() }
+        _ = harness.controller()
+        let hostile = FocusedApplication(ids: ["xonotic\u{1B}]0;owned\u{07}\nforged\u{9B}"], title: "T\u{1B}[2J\\")
+        #expect(focusLines(harness, threshold: .debug, marker: "xonotic", [hostile]) == [
+            "<6>focus: xonotic\\x1B]0;owned\\x07\\x0Aforged\\x9B (T\\x1B[2J\\\\): profile shooter\n",
+        ])
+        #expect(focusLines(harness, threshold: .debug, marker: "nautilus", [FocusedApplication(ids: ["nautilus"])]) == [
+            "<6>focus: nautilus, which no profile lists: the profiles from before\n",
+        ])
+        // Unlisted applications switch nothing: a line each with -v, none at the normal level.
+        let unlisted = (0..<100).map { FocusedApplication(ids: ["foot\($0 % 2)"]) }
+        #expect(focusLines(harness, threshold: .debug, marker: "foot", unlisted).count == 100)
+        #expect(focusLines(harness, threshold: .debug, marker: "foot", [FocusedApplication(ids: ["foot1"])])
+            == ["<7>focus: foot1: no profile change\n"])
+        #expect(focusLines(harness, threshold: .info, marker: "foot", unlisted).isEmpty)
+        // Listed ones alternating: one line per switch.
+        let listed = (0..<100).map { FocusedApplication(ids: [$0 % 2 == 0 ? "mpv" : "xonotic"]) }
+        let switches = focusLines(harness, threshold: .info, marker: "focus:", listed)
+        #expect(switches.count == 100)
+        #expect(switches.first == "<6>focus: mpv: profile video\n")
+        #expect(profiles(harness) == ["shooter", "shooter"])
+    }
+
     @Test func aSwitchByHandHoldsUntilTheFocusChanges() throws {
         let harness = try DaemonTests.Harness(config: Self.config)
         defer { harness.finish() }

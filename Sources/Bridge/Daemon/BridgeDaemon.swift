@@ -344,8 +344,12 @@ public final class BridgeDaemon {
     /// any switch.
     public func setFocusedApplication(_ application: FocusedApplication) {
         let decision = follower.focusChanged(to: application, in: configuration, current: profileSnapshot)
-        Logger.debug("focus: \(application.name)\(application.title.isEmpty ? "" : " (\(application.title))")")
-        carryOut(decision, because: "\(application.name) has the focus")
+        // One line per focus change, its ids and title escaped: a switch at the normal level, a
+        // change that switches nothing only with -v (a desktop may send thousands a second).
+        let title = application.title.isEmpty ? "" : " (\(LogText.escaped(application.title)))"
+        let focus = "focus: \(LogText.escaped(application.name))\(title)"
+        if case .stay = decision { Logger.debug("\(focus): no profile change") }
+        carryOut(decision, because: focus)
     }
 
     private var profileSnapshot: FocusFollower.Snapshot {
