@@ -54,6 +54,36 @@ struct ObjectCacheTests {
         #expect(client.cache.device(address: "C0:DD:EE:00:00:01") == nil)
     }
 
+    /// One GetManagedObjects that got no reply was never asked again: the bridge stayed blind
+    /// to BlueZ. A service that owns the name but leaves the first call unanswered is asked
+    /// again after the call times out, and the cache loads from its answer.
+    @Test func anUnansweredGetManagedObjectsIsAskedAgain() throws {
+        let bus = try TestBus()
+        defer { bus.stop() }
+        let reactor = try Reactor()
+        let service = try BusConnection(address: bus.address, reactor: reactor)
+        var asked = 0
+        service.export(path: "/") { message in
+            guard message.member == "GetManagedObjects" else { return nil }
+            asked += 1
+            if asked == 1 { return nil }
+            let adapter = DBusValue.dictionary(key: "s", value: "a{sv}", [
+                (.string("org.bluez.Adapter1"), .properties(["Address": .string("00:AA:01:00:00:01")])),
+            ])
+            return .success([.dictionary(key: "o", value: "a{sa{sv}}", [(.objectPath("/org/bluez/hci0"), adapter)])])
+        }
+        var owned = false
+        service.requestName("org.bluez.silent") { owned = (try? $0.get()) == .primaryOwner }
+        #expect(reactor.run(until: { owned }, timeout: .seconds(5)))
+        let retry = BlueZClient.LoadRetry(timeout: .milliseconds(100), firstDelay: .milliseconds(50), maximumDelay: .milliseconds(200))
+        let client = BlueZClient(connection: try BusConnection(address: bus.address, reactor: reactor),
+                                 serviceName: "org.bluez.silent", loadRetry: retry)
+        client.start()
+        #expect(reactor.run(until: { client.isReady }, timeout: .seconds(5)))
+        #expect(asked == 2)
+        #expect(client.cache.adapters.map(\.path) == ["/org/bluez/hci0"])
+    }
+
     @Test func aMissingBluetoothdIsReportedAndAwaited() throws {
         let bus = try TestBus()
         defer { bus.stop() }

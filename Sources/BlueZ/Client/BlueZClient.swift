@@ -29,21 +29,51 @@ public final class BlueZClient {
     public private(set) var isReady = false
     /// The bus name of the service (`org.bluez`; tests may use another).
     public let serviceName: String
+    /// How `GetManagedObjects` is asked and asked again.
+    public let loadRetry: LoadRetry
+
+    /// How long a `GetManagedObjects` may take, and the waits before asking again after one that
+    /// failed or got no answer: `firstDelay`, doubled each time up to `maximumDelay`, as the bus
+    /// connection itself is retried. Until one answers, the bridge cannot see any controller.
+    public struct LoadRetry: Sendable {
+        /// The call's timeout.
+        public var timeout: TimeSpan
+        /// The wait after the first failure.
+        public var firstDelay: TimeSpan
+        /// The longest wait.
+        public var maximumDelay: TimeSpan
+
+        /// The daemon's: 25 s for the call (libdbus's default), then 1 s doubling to 30 s.
+        public static let standard = LoadRetry(timeout: .seconds(25), firstDelay: .seconds(1), maximumDelay: .seconds(30))
+
+        /// A policy with these times.
+        public init(timeout: TimeSpan, firstDelay: TimeSpan, maximumDelay: TimeSpan) {
+            self.timeout = timeout
+            self.firstDelay = firstDelay
+            self.maximumDelay = maximumDelay
+        }
+    }
 
     private var observers: [UInt64: @MainActor (Event) -> Void] = [:]
     private var nextObserver: UInt64 = 0
     private var subscriptions: [SignalSubscription] = []
     private var loadGeneration = 0
     private var valueObservers: [String: @MainActor ([UInt8]) -> Void] = [:]
+    /// The timer that asks `GetManagedObjects` again, and the wait after the next failure.
+    private var loadRetryTimer: ScheduledTimer?
+    private var nextLoadDelay: TimeSpan
 
     /// A client on `connection`; call `start()` to load the cache.
-    public init(connection: BusConnection, serviceName: String = BlueZNames.service) {
+    public init(connection: BusConnection, serviceName: String = BlueZNames.service, loadRetry: LoadRetry = .standard) {
         self.connection = connection
         self.serviceName = serviceName
+        self.loadRetry = loadRetry
+        nextLoadDelay = loadRetry.firstDelay
     }
 
     isolated deinit {
         for subscription in subscriptions { subscription.cancel() }
+        loadRetryTimer?.cancel()
     }
 
     /// Calls `handler` with every event until the returned token is cancelled.
@@ -97,20 +127,31 @@ public final class BlueZClient {
         }
     }
 
-    /// Loads the cache from `GetManagedObjects`.
+    /// Loads the cache from `GetManagedObjects`, asking again (`loadRetry`) until it answers or
+    /// the owner goes: one call that got no reply left the bridge blind to BlueZ for good.
     private func load() {
         loadGeneration += 1
         let generation = loadGeneration
+        loadRetryTimer?.cancel()
+        loadRetryTimer = nil
         connection.call(destination: serviceName, path: "/", interface: BlueZNames.objectManager,
-                        method: "GetManagedObjects") { [weak self] result in
+                        method: "GetManagedObjects", timeout: loadRetry.timeout) { [weak self] result in
             guard let self, generation == loadGeneration, serviceOwner != nil else { return }
             switch result {
             case .success(let values):
+                nextLoadDelay = loadRetry.firstDelay
                 cache.load(managedObjects: values.first ?? .array(element: "y", []))
                 isReady = true
                 emit(.serviceAppeared)
             case .failure(let error):
-                Log.error("BlueZ: GetManagedObjects failed: \(error)")
+                let delay = nextLoadDelay
+                nextLoadDelay = min(TimeSpan(nanoseconds: delay.nanoseconds &* 2), loadRetry.maximumDelay)
+                Log.error("BlueZ: GetManagedObjects failed: \(error); asking again in \(delay.seconds) s")
+                guard connection.isConnected else { return }
+                loadRetryTimer = connection.reactor.schedule(after: delay) { [weak self] in
+                    guard let self, generation == loadGeneration, serviceOwner != nil else { return }
+                    load()
+                }
             }
         }
     }
@@ -121,6 +162,9 @@ public final class BlueZClient {
             serviceOwner = nil
             isReady = false
             loadGeneration += 1
+            loadRetryTimer?.cancel()
+            loadRetryTimer = nil
+            nextLoadDelay = loadRetry.firstDelay
             cache.removeAll()
             emit(.serviceVanished)
         }
