@@ -148,6 +148,33 @@ struct LinkTests {
         #expect(try calls(rig, "Connect").count >= 2)
     }
 
+    @Test func aSilenceAfterAFlapTheStartNotifyStreamOutlivedIsJudgedWithoutAPacket() throws {
+        // BlueZ drops its flag, the values keep coming: the stream resumes with the flag still
+        // down. No socket can hang up on this path and no second Connected=false can come, so
+        // a controller that then goes silent must be judged by the link's timer alone.
+        let rig = try Rig(devices: [Rig.controller(Rig.first)]) { $0.silenceTimeout = .milliseconds(200) }
+        defer { rig.stop() }
+        try rig.fake.command("configure", ["address": Rig.first, "refuse_acquire": "org.bluez.Error.NotPermitted"])
+        let controller = try rig.connected(Rig.first)
+        #expect(rig.manager.notifyMethod(of: controller) == .startNotify)
+        try rig.fake.command("set_property", ["path": Self.device, "interface": "org.bluez.Device1",
+                                              "name": "Connected", "value": false])
+        try rig.wait("the release") { !controller.isConnected }
+        try stream(rig, until: "the stream resumes") { controller.isConnected }
+        // Nothing is sent from here on.
+        try rig.wait("the silence") { !controller.isConnected }
+        try rig.wait("the link lost without a packet") { transitions(rig).contains("reported down -> idle on lost") }
+        try rig.wait("the link made again") { controller.isConnected }
+        let afterTheFlap = Array(transitions(rig).drop { $0 != "reported down -> streaming on stream went on" })
+        #expect(afterTheFlap.prefix(3) == [
+            "reported down -> streaming on stream went on",
+            "streaming -> reported down on reported down",
+            "reported down -> idle on lost",
+        ], "\(afterTheFlap)")
+        #expect(try calls(rig, "Connect").count == 2)
+        #expect(try calls(rig, "StopNotify").contains("StopNotify \(Self.input)"))
+    }
+
     @Test func oneControllersLostSocketLeavesAnothersAlone() throws {
         // The fake watched each notify socket by descriptor number and never dropped the watch
         // when it closed the socket itself. Socket numbers are reused: a later socket of another

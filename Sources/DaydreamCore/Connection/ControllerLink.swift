@@ -20,9 +20,12 @@ import Timebase
 /// notification resumes the stream (and nothing wakes the loop meanwhile).
 /// After `Connected=false`, notifications during the next `silenceTimeout`
 /// show the link is up and the stream resumes; none, and the link is lost.
-/// The socket's hang-up loses it at any time. Resolving services and
-/// subscribing are bounded too (`resolveTimeout`, `subscribeTimeout`): a link
-/// that never gets there is disconnected and tried again.
+/// The socket's hang-up loses it at any time. On the StartNotify path, where
+/// no socket can hang up, a silence while BlueZ's flag is still down (the
+/// stream outlived a `Connected=false`) is judged as that flag is: the next
+/// `silenceTimeout` decides. Resolving services and subscribing are bounded
+/// too (`resolveTimeout`, `subscribeTimeout`): a link that never gets there
+/// is disconnected and tried again.
 ///
 /// The link's states are `State`, moved only by `apply` through the table in
 /// `transition(from:on:)`; an event its state has no edge for is logged and ignored.
@@ -392,9 +395,13 @@ final class ControllerLink {
         // What is queued has arrived: read it before judging (the loop may have been late).
         held.stream?.readQueued()
         switch state {
-        case .streaming:
+        case .streaming(let subscription):
             if reactor.now - lastReceived >= silenceTimeout {
-                interrupt("no notification for \(silenceTimeout)", bluezReportsDisconnect: false)
+                // On the StartNotify path no socket hangs up when the link goes, and after a flap
+                // the stream outlived, BlueZ's flag is down already: no Connected=false will come
+                // either. The silence is then taken as BlueZ's word, and the next timeout decides.
+                let nothingElseWillTell = subscription.method == .startNotify && !bluezReportedConnected
+                interrupt("no notification for \(silenceTimeout)", bluezReportsDisconnect: nothingElseWillTell)
             } else {
                 armStateTimer()
             }
