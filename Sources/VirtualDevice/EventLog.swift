@@ -4,4 +4,7 @@ import EventVocabulary
 /// device's frame as it ends.
 final class EventLog {
     var events: [OutputEvent] = []
+    /// When set, each frame written here fails with this errno, as a uinput device's writes
+    /// fail once the device is gone from under its descriptor (`ENODEV`).
+    var failsWith: Int32?
 }

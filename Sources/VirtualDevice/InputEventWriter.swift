@@ -70,6 +70,10 @@ public final class InputEventWriter {
     public func flush() throws(VirtualDeviceError) {
         guard count > 0 else { return }
         if let memory {
+            if let code = memory.log.failsWith {
+                count = 0
+                throw .writeFailed(device: deviceName, errno: code)
+            }
             for event in UnsafeBufferPointer(start: storage, count: count) {
                 memory.log.events.append(OutputEvent(device: memory.kind, type: event.type, code: event.code, value: event.value))
             }

@@ -17,6 +17,9 @@ public enum VirtualDeviceError: Error, Equatable, CustomStringConvertible {
     case unsupportedCodes(device: String, codes: [String], reason: String)
     /// `write(2)` on the uinput fd failed (errno).
     case writeFailed(device: String, errno: Int32)
+    /// The device's writes failed for good (errno: it was destroyed under the bridge). It was
+    /// made anew at once, at rest (`remade`), or is made again when it can be.
+    case deviceLost(device: String, errno: Int32, remade: Bool)
     /// An event whose code the device does not carry (the kernel would drop it).
     case undeclaredCode(device: String, code: String)
     /// An event for a device kind that was not created.
@@ -44,6 +47,9 @@ public enum VirtualDeviceError: Error, Equatable, CustomStringConvertible {
             "the virtual device \"\(device)\" cannot emit \(codes.joined(separator: ", ")): \(reason)"
         case .writeFailed(let device, let code):
             "writing events to the virtual device \"\(device)\" failed: \(Self.message(code))"
+        case .deviceLost(let device, let code, let remade):
+            "the virtual device \"\(device)\" is gone (\(Self.message(code))): "
+                + (remade ? "made anew, at rest" : "it is made again when it can be")
         case .undeclaredCode(let device, let code):
             "the virtual device \"\(device)\" does not carry \(code) (a bug in the bridge: its capabilities missed the code)"
         case .noSuchDevice(let kind):
