@@ -3,7 +3,6 @@ deflects the right stick SDL sees (output = "right-stick"), and moves the pointe
 libinput sees by the documented counts (output = "mouse", config/gyro-aim.toml)."""
 from __future__ import annotations
 
-import math
 import os
 
 from bridge_helpers import GAMEPAD, MOUSE, ensure_paired, start_bridge, stick_axis, wait_streaming
@@ -167,11 +166,16 @@ def gyro_mouse_libinput(rig):
     assert abs(sum(rel_x) - exact_x) < 1 and abs(sum(rel_y) - exact_y) < 1, \
         f"the bridge moved ({sum(rel_x)}, {sum(rel_y)}); the turns sent give ({exact_x:.2f}, {exact_y:.2f}) " \
         f"counts ({len(sent)} packets)"
-    # About 25 + 75 degrees right and 50 up (each turn 0.5 s), give or take the emulator's schedule.
+    # The rig sent every turn: each rate in at least 10 of the about 30 packets of its 0.5 s. How
+    # many degrees that makes is the emulator's schedule, which slips on a loaded machine; the
+    # bridge is judged above against the packets it really got, whatever their number.
+    rates = [(Packet.decode(data).gyro_x, Packet.decode(data).gyro_y) for data in sent]
+    for rate, label in (((0, SLOW), "slow right"), ((0, FAST), "fast right"), ((PITCH, 0), "tip up")):
+        assert rates.count(rate) >= 10, f"the emulator sent {rates.count(rate)} packets of the {label} turn {rate}"
     about_x = (-SLOW - FAST) * DEGREES_PER_SECOND_PER_COUNT * 0.5 * 17.45
     about_y = -PITCH * DEGREES_PER_SECOND_PER_COUNT * 0.5 * 17.45
-    assert math.isclose(exact_x, about_x, rel_tol=0.1) and math.isclose(exact_y, about_y, rel_tol=0.1), \
-        f"the emulator's turns give ({exact_x:.1f}, {exact_y:.1f}) counts, not about (1745, -873): {len(sent)} packets"
+    rig.figure(f"gyro to mouse: the emulator's turns came to ({exact_x:.1f}, {exact_y:.1f}) counts by the controller's "
+               f"clock, {exact_x / about_x:.3f}x and {exact_y / about_y:.3f}x the schedule's ({about_x:.0f}, {about_y:.0f})")
     motion = unaccelerated_motion(text[started_at:])
     seen = totals(motion)
     assert seen == (sum(rel_x), sum(rel_y)), \
