@@ -42,10 +42,14 @@ class DebugEventsLog:
     as `--enable-tap`), writing to `<logs>/<name>.log`; returns once libinput has added every
     device in `devices`."""
 
-    def __init__(self, logs: str, name: str, devices: list[str], timeout: float = 30.0, options: tuple[str, ...] = ()) -> None:
+    def __init__(self, logs: str, name: str, devices: list[str], timeout: float = 30.0, options: tuple[str, ...] = (),
+                 realtime: bool = False) -> None:
         self.path = os.path.join(logs, f"{name}.log")
         self.log = open(self.path, "w")
-        self.process = subprocess.Popen(["stdbuf", "-oL", "libinput", "debug-events", "--udev", "seat0", *options],
+        # realtime: at SCHED_FIFO priority, ahead of the rig's own processes (the emulator, SDL):
+        # libinput's timers run on the wall clock, so a reader held up past one reads a tap late.
+        priority = ("chrt", "--fifo", "10") if realtime else ()
+        self.process = subprocess.Popen([*priority, "stdbuf", "-oL", "libinput", "debug-events", "--udev", "seat0", *options],
                                         stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
 
         def added() -> bool:

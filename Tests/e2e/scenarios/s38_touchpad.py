@@ -3,12 +3,14 @@ udev and to libinput, whose pointer motion follows a swipe and whose
 tap-to-click turns a short touch into a click."""
 from __future__ import annotations
 
+import os
 import re
 
 from evdev import ecodes
 
 from bridge_helpers import ensure_paired, start_bridge, wait_streaming
-from input_devices import udev_properties_of, wait_for_device
+from input_devices import FrameRecorder, udev_properties_of, wait_for_device
+from packet import Packet
 from libinput_cli import DebugEventsLog, libinput_device_options, libinput_devices, unaccelerated_motion
 from rig import scenario
 from waiting import wait_until
@@ -22,6 +24,8 @@ touchpad = { mode = "touchpad" }
 BUTTON = re.compile(r"POINTER_BUTTON\s+\S+\s+BTN_LEFT \(\d+\) (pressed|released)")
 # A swipe right across the middle, a pause, then a tap (60 ms, still), then time for
 # libinput's tap timeout to pass.
+# libinput's tap timeout (DEFAULT_TAP_TIMEOUT_PERIOD): a touch held longer is no tap.
+TAP_TIMEOUT_MS = 180
 TIMELINE = """rate 60
 at 100ms touch 60 128
 at 200ms touch 60 128 -> 200 128 over 400ms
@@ -70,7 +74,13 @@ def touchpad_device(rig):
     finally:
         touchpad.close()
 
-    libinput = DebugEventsLog(rig.logs, "libinput-touchpad-events", [TOUCHPAD], options=("--enable-tap",))
+    libinput = DebugEventsLog(rig.logs, "libinput-touchpad-events", [TOUCHPAD], options=("--enable-tap",), realtime=True)
+    # Beside libinput, the node itself: the kernel's times of the bridge's writes.
+    node = wait_for_device(lambda n: n == TOUCHPAD, timeout=30)
+    recorder = FrameRecorder([node])
+    # What the emulator writes to /dev/vhci from here on, with the CLOCK_MONOTONIC time of each write.
+    sent_path = os.path.join(rig.logs, "vhci-touchpad.txt")
+    rig.emulator.request("notifications", path=sent_path, clear=True)
     try:
         started_at = len(libinput.text())
         mark = rig.emulator.mark()
@@ -78,7 +88,29 @@ def touchpad_device(rig):
         rig.emulator.wait_event("play_finished", NAME, since=mark, timeout=length + 30)
         wait_until(lambda: BUTTON.findall(libinput.text()[started_at:]).count("released") >= 1, timeout=10)
     finally:
+        rig.emulator.request("notifications", path=sent_path, clear=True)
         text = libinput.stop()
+        frames = [frame for _, frame in recorder.stop()]
+        node.close()
+    # The tap as the controller sent it: the last run of packets touching the middle, to the
+    # packet after it.
+    with open(sent_path, encoding="utf-8") as file:
+        sent = [(int(line.split()[0]), Packet.decode(data)) for line in file
+                if len(data := bytes.fromhex(line.split()[3])) == 20]
+    touching = [(packet.touch_x, packet.touch_y) == (128, 128) for _, packet in sent]
+    tap_end = max(index for index in range(1, len(sent)) if touching[index - 1] and not touching[index])
+    tap_start = tap_end - 1
+    while tap_start > 0 and touching[tap_start - 1]:
+        tap_start -= 1
+    sent_ms = (sent[tap_end][0] - sent[tap_start][0]) / 1e6
+    # The tap as written: its BTN_TOUCH down and up, by the kernel's clock. The bridge must not
+    # stretch a 60 ms touch past libinput's tap timeout, however late the packets come.
+    touches = [(frame.t_ns, value) for frame in frames for (kind, code, value) in frame.raw
+               if kind == ecodes.EV_KEY and code == ecodes.BTN_TOUCH]
+    assert [value for _, value in touches[-2:]] == [1, 0], f"BTN_TOUCH on the touchpad: {touches}"
+    tap_ms = (touches[-1][0] - touches[-2][0]) / 1e6
+    assert tap_ms < TAP_TIMEOUT_MS, \
+        f"the 60 ms touch, sent {sent_ms:.0f} ms long, was written {tap_ms:.0f} ms long: past libinput's tap timeout"
     events = text[started_at:]
     motion = unaccelerated_motion(events)
     buttons = BUTTON.findall(events)
@@ -86,6 +118,11 @@ def touchpad_device(rig):
     right = sum(x for x, _ in motion)
     down = sum(y for _, y in motion)
     assert right > 20 and abs(down) < right / 4, f"the swipe right moved the pointer by ({right:.1f}, {down:.1f})"
-    assert buttons == ["pressed", "released"], f"libinput's BTN_LEFT from the tap: {buttons}"
+    # libinput says "your system is too slow" when it reads an event later than its timers allowed.
+    late = [line.strip() for line in events.splitlines() if "too slow" in line]
+    assert buttons == ["pressed", "released"], \
+        f"libinput's BTN_LEFT from the tap: {buttons}; the touch was sent {sent_ms:.0f} ms and written {tap_ms:.0f} ms long; " \
+        f"libinput's complaints of lateness: {late or 'none'}"
     rig.figure(f"touchpad device: libinput moved the pointer ({right:.1f}, {down:.1f}) for a 140-unit swipe right "
-               f"({len(motion)} POINTER_MOTION), and the 60 ms touch was one tap click")
+               f"({len(motion)} POINTER_MOTION), and the 60 ms touch, sent {sent_ms:.0f} ms and written {tap_ms:.0f} ms long "
+               f"(libinput's tap timeout {TAP_TIMEOUT_MS} ms), was one tap click")
