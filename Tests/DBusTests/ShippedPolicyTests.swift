@@ -61,16 +61,21 @@ struct ShippedPolicyTests {
         }
     }
 
+    /// An object server on a connection that owns the bridge's name on `bus`, as root may.
+    func bridgeServer(on bus: TestBus, reactor: Reactor) throws -> ObjectServer {
+        let connection = try BusConnection(address: bus.socketAddress, reactor: reactor)
+        var owned = false
+        connection.requestName("org.daydream_bridge") { owned = (try? $0.get()) == .primaryOwner }
+        #expect(reactor.run(until: { owned }, timeout: .seconds(5)))
+        return ObjectServer(connection: connection)
+    }
+
     @Test(.requires(asRoot, "needs root to act as other users"))
     func groupInputCallsTheBridgeAndOthersAreKeptOut() throws {
         let bus = try TestBus(policy: Self.systemPolicy)
         defer { bus.stop() }
         let reactor = try Reactor()
-        let connection = try BusConnection(address: bus.socketAddress, reactor: reactor)
-        let server = ObjectServer(connection: connection)
-        var owned = false
-        connection.requestName("org.daydream_bridge") { owned = (try? $0.get()) == .primaryOwner }
-        #expect(reactor.run(until: { owned }, timeout: .seconds(5)))
+        let server = try bridgeServer(on: bus, reactor: reactor)
         server.add(path: "/org/daydream_bridge", interfaces: [ExportedInterface(
             name: "org.daydream_bridge.Bridge1", properties: [ExportedProperty("Version", "s") { .string("1") }])])
 
@@ -116,11 +121,7 @@ struct ShippedPolicyTests {
         let bus = try TestBus(policy: Self.systemPolicy)
         defer { bus.stop() }
         let reactor = try Reactor()
-        let connection = try BusConnection(address: bus.socketAddress, reactor: reactor)
-        let server = ObjectServer(connection: connection)
-        var owned = false
-        connection.requestName("org.daydream_bridge") { owned = (try? $0.get()) == .primaryOwner }
-        #expect(reactor.run(until: { owned }, timeout: .seconds(5)))
+        let server = try bridgeServer(on: bus, reactor: reactor)
         let interface = "org.daydream_bridge.Bridge1"
         server.add(path: "/org/daydream_bridge", interfaces: [ExportedInterface(
             name: interface, properties: [ExportedProperty("ActiveProfile", "s", emitsChangedSignal: true) { .string("racing") }])])
