@@ -216,15 +216,22 @@ enum DesktopSession {
 
     /// Kills the processes a desktop's session leaves: services its bus started (dconf-service,
     /// gnome-shell-calendar-server), found by the session's XDG_RUNTIME_DIR in their environment.
+    /// A process can start another as it dies (at-spi's bus launcher its dbus-daemon), so the
+    /// sweep is repeated until one finds nothing left to kill.
     static func killProcesses(runningIn runtime: String) {
         let marker = Array("XDG_RUNTIME_DIR=\(runtime)".utf8) + [0]
-        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-            guard let pid = Int32(entry), pid != getpid(),
-                  let environment = FileManager.default.contents(atPath: "/proc/\(entry)/environ") else { continue }
-            if [UInt8](environment).split(separator: 0, omittingEmptySubsequences: false)
-                .contains(where: { Array($0) + [0] == marker }) {
-                kill(pid, SIGKILL)
+        func sweep() -> Int {
+            var killed = 0
+            for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+                guard let pid = Int32(entry), pid != getpid(),
+                      let environment = FileManager.default.contents(atPath: "/proc/\(entry)/environ") else { continue }
+                if [UInt8](environment).split(separator: 0, omittingEmptySubsequences: false)
+                    .contains(where: { Array($0) + [0] == marker }), kill(pid, SIGKILL) == 0 {
+                    killed += 1
+                }
             }
+            return killed
         }
+        for _ in 0..<50 where sweep() > 0 {}
     }
 }
