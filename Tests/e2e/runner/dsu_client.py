@@ -75,14 +75,18 @@ class Client:
                 return body
         return None
 
-    def slot_info(self) -> tuple[int, bytes]:
-        """Slot 0's state and MAC, from a controller-info request."""
+    def slot_info(self, timeout: float = 0.25) -> tuple[int, bytes] | None:
+        """Slot 0's state and MAC from a controller-info request, or None without an answer within
+        `timeout`; the subscription is renewed first when due. Until a client's requests have run
+        for a second (again after 4 s without one) the bridge answers it only within the bytes it
+        sent, so callers ask again (`wait_until`) rather than once."""
+        self.renew_if_due()
         self.send(INFO, struct.pack("<i", 1) + bytes([0]))
-        body = self.receive(INFO)
-        assert body is not None and len(body) == 12, f"controller info for slot 0: {body!r}"
-        slot, state = body[0], body[1]
-        assert slot == 0, f"the answer is for slot {slot}"
-        return state, body[4:10]
+        body = self.receive(INFO, timeout=timeout)
+        if body is None:
+            return None
+        assert len(body) == 12 and body[0] == 0, f"controller info for slot 0: {body!r}"
+        return body[1], body[4:10]
 
     def close(self) -> None:
         self.socket.close()

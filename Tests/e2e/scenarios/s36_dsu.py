@@ -9,7 +9,7 @@ import struct
 import time
 
 from bridge_helpers import ensure_paired, start_bridge, wait_streaming
-from dsu_client import DATA, DSU_PORT, INFO, VERSION, Client
+from dsu_client import DATA, DSU_PORT, VERSION, Client
 from rig import scenario
 from waiting import wait_until
 
@@ -74,8 +74,8 @@ def dsu_server(rig):
         body = client.receive(VERSION)
         assert body is not None and struct.unpack_from("<H", body, 0)[0] == 1001, f"version answer: {body!r}"
         mac = bytes.fromhex(ADDRESS.replace(":", ""))
-        state, slot_mac = client.slot_info()
-        assert (state, slot_mac) == (2, mac), f"slot 0: state {state}, MAC {slot_mac.hex()}"
+        info = client.slot_info(timeout=5)
+        assert info == (2, mac), f"slot 0 (state, MAC): {info}"
         started = rig.emulator.mark()
         rig.play(NAME, MOTION)
         rig.emulator.wait_event("play_started", NAME, since=started, timeout=5)
@@ -111,25 +111,16 @@ def dsu_server(rig):
                    f"gyro {tuple(round(v, 3) for v in moving[0]['gyro'])} deg/s, "
                    f"accel {tuple(round(v, 4) for v in moving[0]['accel'])} g")
 
-        def renewed_slot_info() -> tuple[int, bytes] | None:
-            """Slot 0's state and MAC, or None without an answer in 0.25 s, the subscription renewed
-            meanwhile: a client silent for over 4 s (while the rig waits for the emulator) is
-            answered within its own bytes again until its requests have run for a second."""
-            client.renew_if_due()
-            client.send(INFO, struct.pack("<i", 1) + bytes([0]))
-            body = client.receive(INFO, timeout=0.25)
-            return None if body is None or len(body) != 12 else (body[1], body[4:10])
-
         mark = rig.emulator.mark()
         rig.emulator.request("power", name=NAME, on=False)
         rig.emulator.wait_event("disconnected", NAME, since=mark, timeout=30)
-        assert wait_until(lambda: (renewed_slot_info() or (None,))[0] == 0, timeout=15), \
+        assert wait_until(lambda: (client.slot_info() or (None,))[0] == 0, timeout=15), \
             "slot 0 still connected after power off"
         mark = rig.emulator.mark()
         rig.emulator.request("power", name=NAME, on=True)
         wait_streaming(rig, NAME, since=mark, timeout=90)
-        assert wait_until(lambda: renewed_slot_info() == (2, mac), timeout=15), \
-            f"slot 0 after power on: {renewed_slot_info()}"
+        assert wait_until(lambda: client.slot_info() == (2, mac), timeout=15), \
+            f"slot 0 after power on: {client.slot_info()}"
     finally:
         client.close()
     assert bridge.alive(), "the bridge died"
