@@ -43,15 +43,27 @@ run: release
 # The unit tests are built and run under AddressSanitizer (leaks included), then ThreadSanitizer:
 # no plain debug build of them, which would only repeat the first. Everything that runs the
 # program (check-install, the soak, the package, the VM) runs the release build users install.
-# Each stage's time is printed, to see where the budget goes.
-test: test-deps
+# Each stage's time is printed, to see where the budget goes. The end-to-end rig's set-up
+# (QEMU, a kernel, Bumble's venv: downloads and unpacking, on a fresh machine minutes of them)
+# runs beside the builds, and the e2e stage waits for it.
+test:
 	@start=$$(date +%s); \
+	scripts/install-deps --test || exit 1; \
+	echo "make test: installing what the tests need took $$(( $$(date +%s) - start )) s"; \
+	early=""; \
+	case " $(TEST_EXTRAS) " in *" e2e "*) \
+		mkdir -p .build; Tests/e2e/setup.sh >.build/e2e-setup-early.out 2>&1 </dev/null & early=$$!;; \
+	esac; \
+	start=$$(date +%s); \
 	scripts/sanitize address $(SWIFT_FLAGS) && \
 	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product daydream-bridge && \
 	$(MAKE) --no-print-directory check-install BINARY="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/daydream-bridge" || exit 1; \
 	echo "make test: unit tests (AddressSanitizer), release build and check-install took $$(( $$(date +%s) - start )) s"; \
 	for extra in $(TEST_EXTRAS); do \
 		start=$$(date +%s); \
+		if [ "$$extra" = e2e ] && [ -n "$$early" ]; then \
+			wait $$early || { cat .build/e2e-setup-early.out; echo "make test: the end-to-end rig's set-up failed" >&2; exit 1; }; \
+		fi; \
 		$(MAKE) --no-print-directory $$extra || exit 1; \
 		echo "make test: $$extra took $$(( $$(date +%s) - start )) s"; \
 	done
