@@ -137,16 +137,28 @@ struct PairingSafetyTests {
         try rig.wait("the agent unregistered after a refusal") { (try? rig.fake.state()["agent"]) is NSNull }
     }
 
+    /// A rig with one controller not paired yet, its manager started and its agent registered
+    /// (stopped again if that fails).
+    func rigWithItsAgent() throws -> Rig {
+        let rig = try Rig(devices: [Rig.controller(Rig.first, paired: false)])
+        do {
+            rig.manager.start()
+            try rig.wait("the cache") { rig.manager.client.isReady }
+            var registered: Result<Void, DBusError>?
+            rig.manager.agent.register { registered = $0 }
+            try rig.wait("the agent") { registered != nil }
+            return rig
+        } catch {
+            rig.stop()
+            throw error
+        }
+    }
+
     /// Any connection on the bus could call the agent's methods and have a controller's pairing
     /// confirmed. Only org.bluez's owner is answered; another caller gets AccessDenied.
     @Test func theAgentAnswersOnlyBlueZ() throws {
-        let rig = try Rig(devices: [Rig.controller(Rig.first, paired: false)])
+        let rig = try rigWithItsAgent()
         defer { rig.stop() }
-        rig.manager.start()
-        try rig.wait("the cache") { rig.manager.client.isReady }
-        var registered: Result<Void, DBusError>?
-        rig.manager.agent.register { registered = $0 }
-        try rig.wait("the agent") { registered != nil }
         rig.manager.agent.allow(address: Rig.first)
 
         let stranger = try BusConnection(address: rig.bus.address, reactor: rig.reactor)
@@ -274,13 +286,8 @@ struct PairingSafetyTests {
     }
 
     @Test func theAgentAuthorizesOnlyTheControllersOwnServices() throws {
-        let rig = try Rig(devices: [Rig.controller(Rig.first, paired: false)])
+        let rig = try rigWithItsAgent()
         defer { rig.stop() }
-        rig.manager.start()
-        try rig.wait("the cache") { rig.manager.client.isReady }
-        var registered: Result<Void, DBusError>?
-        rig.manager.agent.register { registered = $0 }
-        try rig.wait("the agent") { registered != nil }
         func authorize(_ uuid: String) throws -> String? {
             try rig.fake.command("agent", ["address": Rig.first, "method": "AuthorizeService", "args": [uuid]]) as? String
         }
