@@ -79,7 +79,7 @@ struct ControllerWatchTests {
         // Written at once, without a turn of the loop: the click's packet and events, not the latest.
         client.readAvailable()
         #expect(client.lines.count == 6 && !client.lines.contains("\(address) \(Self.hex(last))"), "\(client.lines)")
-        _ = harness.daemon.switchProfile(to: "keys", address: nil)
+        _ = ControlReply(harness.daemon.perform(.switchProfile("keys", controller: nil)))
         #expect(harness.reactor.run(until: { client.readAvailable(); return client.lines.contains("\(address) \(Self.hex(last))") },
                                     timeout: .seconds(5)))
         #expect(Array(client.lines.dropFirst(4)) == [

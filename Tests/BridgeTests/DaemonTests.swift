@@ -215,7 +215,7 @@ struct DaemonTests {
         defer { harness.finish() }
         let controller = harness.controller()
         harness.send(controller, .click)
-        let reply = harness.daemon.switchProfile(to: "keys", address: nil)
+        let reply = ControlReply(harness.daemon.perform(.switchProfile("keys", controller: nil)))
         #expect(reply.succeeded)
         #expect(reply.details == ["C0:DD:EE:00:00:01: keys, connected"])
         let output = harness.outputs[0]
@@ -224,20 +224,20 @@ struct DaemonTests {
         harness.send(controller, [])
         harness.send(controller, .click)
         #expect(output.lines.suffix(2) == ["keyboard EV_KEY KEY_ENTER 1", "keyboard EV_SYN SYN_REPORT 0"])
-        let unknown = harness.daemon.switchProfile(to: "kees", address: nil)
+        let unknown = ControlReply(harness.daemon.perform(.switchProfile("kees", controller: nil)))
         #expect(!unknown.succeeded)
         #expect(unknown.message == "no profile 'kees'; profiles: pad, keys")
-        #expect(!harness.daemon.switchProfile(to: "pad", address: "00:11:22:33:44:55").succeeded)
+        #expect(!ControlReply(harness.daemon.perform(.switchProfile("pad", controller: "00:11:22:33:44:55"))).succeeded)
     }
 
     @Test func cyclingGoesToTheNextProfileAndNewControllersFollow() throws {
         let harness = try Harness()
         defer { harness.finish() }
         let first = harness.controller()
-        #expect(harness.daemon.cycleProfile(address: nil).details == ["C0:DD:EE:00:00:01: keys, connected"])
+        #expect(ControlReply(harness.daemon.perform(.nextProfile(controller: nil))).details == ["C0:DD:EE:00:00:01: keys, connected"])
         let second = harness.controller("C0:DD:EE:00:00:02")
         #expect(harness.daemon.statusLines.last == "C0:DD:EE:00:00:02: keys, connected")
-        #expect(harness.daemon.cycleProfile(address: nil).details.first == "C0:DD:EE:00:00:01: pad, connected")
+        #expect(ControlReply(harness.daemon.perform(.nextProfile(controller: nil))).details.first == "C0:DD:EE:00:00:01: pad, connected")
         withExtendedLifetime((first, second)) {}
     }
 
@@ -248,7 +248,7 @@ struct DaemonTests {
         harness.send(controller, .click)
         try Self.otherProfiles.replacingOccurrences(of: "BTN_WEST", with: "BTN_SOUTH")
             .save(toFile: harness.configPath)
-        harness.daemon.reload()
+        harness.daemon.perform(.reload)
         let output = harness.outputs[0]
         #expect(harness.outputs.count == 2) // capabilities changed (KEY_UP, KEY_DOWN): new devices
         #expect(output.atRest)
@@ -266,7 +266,7 @@ struct DaemonTests {
         // the held click is released on them first, and the new mapping takes over.
         try Self.otherProfiles.replacingOccurrences(of: "BTN_WEST", with: "BTN_EAST")
             .save(toFile: harness.configPath)
-        harness.daemon.reload()
+        harness.daemon.perform(.reload)
         #expect(harness.outputs.count == 2)
         #expect(harness.outputs[1].lines.suffix(2) == ["gamepad EV_KEY BTN_SOUTH 0", "gamepad EV_SYN SYN_REPORT 0"])
         harness.send(controller, [])
@@ -294,7 +294,7 @@ struct DaemonTests {
         #expect(output.packets.count == 1, "what is not a packet reaches no consumer")
         // New devices for the new config: they follow the feed, the old ones no longer do.
         try Self.otherProfiles.save(toFile: harness.configPath)
-        harness.daemon.reload()
+        harness.daemon.perform(.reload)
         try #require(harness.outputs.count == 2)
         #expect(controller.consumerCount == 2)
         harness.send(controller, .app)
@@ -312,7 +312,7 @@ struct DaemonTests {
         defer { harness.finish() }
         let controller = harness.controller()
         try "[profile.pad]\nclick = \"BTN_SOTH\"\n".save(toFile: harness.configPath)
-        harness.daemon.reload()
+        harness.daemon.perform(.reload)
         #expect(harness.daemon.configuration.profiles.map(\.name) == ["pad", "keys"])
         let warning = try #require(harness.logged.first { $0.hasPrefix("<4>the new config has errors") })
         #expect(warning.contains("<4>\(harness.configPath):2:9: error:"))

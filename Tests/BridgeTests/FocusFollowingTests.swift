@@ -34,19 +34,19 @@ struct FocusFollowingTests {
         let harness = try DaemonTests.Harness(config: Self.config)
         defer { harness.finish() }
         _ = harness.controller()
-        harness.daemon.setFocusedApplication(FocusedApplication(ids: ["Xonotic-SDL"], title: "Xonotic"))
+        harness.daemon.perform(.focusChanged(FocusedApplication(ids: ["Xonotic-SDL"], title: "Xonotic")))
         #expect(profiles(harness) == ["shooter", "shooter"])
         // Another listed application: straight to its profile; what comes back later is still the desktop's.
-        harness.daemon.setFocusedApplication(FocusedApplication(ids: ["mpv"]))
+        harness.daemon.perform(.focusChanged(FocusedApplication(ids: ["mpv"])))
         #expect(profiles(harness) == ["video", "video"])
-        harness.daemon.setFocusedApplication(FocusedApplication(ids: ["foot"]))
+        harness.daemon.perform(.focusChanged(FocusedApplication(ids: ["foot"])))
         #expect(profiles(harness) == ["desktop", "desktop"])
         // A second unlisted application changes nothing, nor does nothing focused.
-        harness.daemon.setFocusedApplication(FocusedApplication(ids: ["org.gnome.Nautilus"]))
-        harness.daemon.setFocusedApplication(FocusedApplication(ids: []))
+        harness.daemon.perform(.focusChanged(FocusedApplication(ids: ["org.gnome.Nautilus"])))
+        harness.daemon.perform(.focusChanged(FocusedApplication(ids: [])))
         #expect(profiles(harness) == ["desktop", "desktop"])
         // New controllers start in the followed profile.
-        harness.daemon.setFocusedApplication(FocusedApplication(ids: ["steam_app_1245620"]))
+        harness.daemon.perform(.focusChanged(FocusedApplication(ids: ["steam_app_1245620"])))
         _ = harness.controller("C0:DD:EE:00:00:02")
         #expect(profiles(harness) == ["shooter", "shooter", "shooter"])
     }
@@ -59,7 +59,7 @@ struct FocusFollowingTests {
         Logger.sink = { written.append($0) }
         Logger.style = .journal
         Logger.threshold = threshold
-        for change in changes { harness.daemon.setFocusedApplication(change) }
+        for change in changes { harness.daemon.perform(.focusChanged(change)) }
         return written.filter { $0.contains(marker) }
     }
 
@@ -95,15 +95,15 @@ struct FocusFollowingTests {
         let harness = try DaemonTests.Harness(config: Self.config)
         defer { harness.finish() }
         _ = harness.controller()
-        harness.daemon.setFocusedApplication(FocusedApplication(ids: ["xonotic"]))
-        #expect(harness.daemon.switchProfile(to: "video", address: nil).succeeded)
-        harness.daemon.setFocusedApplication(FocusedApplication(ids: ["xonotic"], title: "a new title"))
+        harness.daemon.perform(.focusChanged(FocusedApplication(ids: ["xonotic"])))
+        #expect(ControlReply(harness.daemon.perform(.switchProfile("video", controller: nil))).succeeded)
+        harness.daemon.perform(.focusChanged(FocusedApplication(ids: ["xonotic"], title: "a new title")))
         #expect(profiles(harness) == ["video", "video"], "a new title is not a focus change")
-        harness.daemon.setFocusedApplication(FocusedApplication(ids: ["foot"]))
+        harness.daemon.perform(.focusChanged(FocusedApplication(ids: ["foot"])))
         #expect(profiles(harness) == ["video", "video"], "leaving the game does not undo the hand's switch")
-        harness.daemon.setFocusedApplication(FocusedApplication(ids: ["xonotic"]))
+        harness.daemon.perform(.focusChanged(FocusedApplication(ids: ["xonotic"])))
         #expect(profiles(harness) == ["shooter", "shooter"])
-        harness.daemon.setFocusedApplication(FocusedApplication(ids: ["foot"]))
+        harness.daemon.perform(.focusChanged(FocusedApplication(ids: ["foot"])))
         #expect(profiles(harness) == ["video", "video"], "the profile from before the automatic switch")
     }
 
@@ -111,15 +111,15 @@ struct FocusFollowingTests {
         let harness = try DaemonTests.Harness(config: Self.config.replacingOccurrences(of: "profile = \"desktop\"", with: "profile = \"desktop\"\nnext-profile = \"home+app\""))
         defer { harness.finish() }
         let controller = harness.controller()
-        harness.daemon.setFocusedApplication(FocusedApplication(ids: ["mpv"]))
-        #expect(harness.daemon.cycleProfile(address: nil).succeeded)  // SIGUSR1's path: video -> desktop
-        harness.daemon.setFocusedApplication(FocusedApplication(ids: ["foot"]))
+        harness.daemon.perform(.focusChanged(FocusedApplication(ids: ["mpv"])))
+        #expect(ControlReply(harness.daemon.perform(.nextProfile(controller: nil))).succeeded)  // SIGUSR1's path: video -> desktop
+        harness.daemon.perform(.focusChanged(FocusedApplication(ids: ["foot"])))
         #expect(profiles(harness) == ["desktop", "desktop"])
-        harness.daemon.setFocusedApplication(FocusedApplication(ids: ["xonotic"]))
+        harness.daemon.perform(.focusChanged(FocusedApplication(ids: ["xonotic"])))
         harness.send(controller, [.home, .app])  // the chord: shooter -> video
         harness.send(controller, [])
         #expect(profiles(harness).first == "video")
-        harness.daemon.setFocusedApplication(FocusedApplication(ids: ["foot"]))
+        harness.daemon.perform(.focusChanged(FocusedApplication(ids: ["foot"])))
         #expect(profiles(harness).first == "video", "the chord's profile holds when the game loses the focus")
     }
 
@@ -127,11 +127,11 @@ struct FocusFollowingTests {
         let harness = try DaemonTests.Harness(config: Self.config)
         defer { harness.finish() }
         let controller = harness.controller()
-        harness.daemon.setFocusedApplication(FocusedApplication(ids: ["xonotic"]))
+        harness.daemon.perform(.focusChanged(FocusedApplication(ids: ["xonotic"])))
         harness.send(controller, .click)
         let output = harness.outputs[0]
         #expect(output.lines.suffix(2) == ["gamepad EV_KEY BTN_SOUTH 1", "gamepad EV_SYN SYN_REPORT 0"])
-        harness.daemon.setFocusedApplication(FocusedApplication(ids: ["foot"]))
+        harness.daemon.perform(.focusChanged(FocusedApplication(ids: ["foot"])))
         #expect(output.lines.suffix(2) == ["gamepad EV_KEY BTN_SOUTH 0", "gamepad EV_SYN SYN_REPORT 0"])
         #expect(output.atRest)
     }
@@ -143,7 +143,7 @@ struct FocusFollowingTests {
         #expect(ControlRequest.parse("focus Navigator firefox") == .success(.focus(ids: ["Navigator", "firefox"])))
         #expect(ControlRequest.parse("focus") == .success(.focus(ids: [])))
         #expect(ControlRequest.focus(ids: ["a", "b"]).line == "focus a b")
-        harness.daemon.setFocusedApplication(FocusedApplication(ids: ["mpv"]))
+        harness.daemon.perform(.focusChanged(FocusedApplication(ids: ["mpv"])))
         #expect(harness.daemon.activeProfile == "video")
     }
 
@@ -151,13 +151,13 @@ struct FocusFollowingTests {
         let harness = try DaemonTests.Harness(config: Self.config)
         defer { harness.finish() }
         _ = harness.controller()
-        harness.daemon.setFocusedApplication(FocusedApplication(ids: ["foot"]))
+        harness.daemon.perform(.focusChanged(FocusedApplication(ids: ["foot"])))
         #expect(profiles(harness) == ["desktop", "desktop"])
         try Self.config.replacingOccurrences(of: "[\"mpv\"]", with: "[\"mpv\", \"foot\"]").save(toFile: harness.configPath)
-        harness.daemon.reload()
+        harness.daemon.perform(.reload)
         #expect(profiles(harness) == ["video", "video"])
         try Self.config.save(toFile: harness.configPath)
-        harness.daemon.reload()
+        harness.daemon.perform(.reload)
         #expect(profiles(harness) == ["desktop", "desktop"])
     }
 }

@@ -150,7 +150,7 @@ struct GyroCalibrationDaemonTests {
         }
         #expect(harness.daemon.calibrationLines == ["C0:DD:EE:00:00:01: not calibrated"])
         // Disconnected now: nothing to measure, said at once.
-        let reply = harness.daemon.calibrateGyro(address: nil)
+        let reply = ControlReply(harness.daemon.perform(.calibrateGyro(controller: nil)))
         #expect(reply.message.hasPrefix("no controller is connected"), "\(reply)")
     }
 }

@@ -3,7 +3,8 @@ import DaydreamProtocol
 import Mapping
 
 /// The API's two interfaces, answered from the daemon: `Bridge1` on `/org/daydream_bridge` and
-/// `Controller1` on each controller's object.
+/// `Controller1` on each controller's object. A method checks its arguments, makes them one
+/// `BridgeCommand` and answers with what the daemon's outcome says (`BridgeBusError.refused`).
 @MainActor
 enum BridgeBusInterfaces {
     /// The longest application id or profile name taken, in bytes. Wayland app_ids, X11
@@ -23,12 +24,10 @@ enum BridgeBusInterfaces {
                     return switchProfile(backend, to: name, address: nil)
                 },
                 ExportedMethod("NextProfile") { _ in
-                    _ = backend.cycleProfile(address: nil)
-                    return .success([])
+                    perform(.nextProfile(controller: nil), on: backend)
                 },
                 ExportedMethod("Reload") { _ in
-                    if case .kept(let reasons) = backend.reload() { return .failure(BridgeBusError.invalidConfig(reasons)) }
-                    return .success([])
+                    perform(.reload, on: backend)
                 },
                 ExportedMethod("SetFocusedApplication", arguments: [ExportedArgument("app_id", "s"), ExportedArgument("title", "s")]) {
                     arguments in
@@ -40,9 +39,8 @@ enum BridgeBusInterfaces {
                     guard !appID.contains(where: \.isWhitespace) else {
                         return .failure(BridgeBusError.invalidArgument("app_id '\(appID)' has white space: give the Wayland app_id or the X11 WM_CLASS"))
                     }
-                    let title = BridgeBusError.prefix(of: arguments[1].string ?? "", bytes: longestTitle)
-                    backend.setFocusedApplication(FocusedApplication(ids: appID.isEmpty ? [] : [appID], title: title))
-                    return .success([])
+                    let title = BridgeRefusal.prefix(of: arguments[1].string ?? "", bytes: longestTitle)
+                    return perform(.focusChanged(FocusedApplication(ids: appID.isEmpty ? [] : [appID], title: title)), on: backend)
                 },
             ],
             properties: [
@@ -65,15 +63,10 @@ enum BridgeBusInterfaces {
             name: BridgeBusNames.controllerInterface,
             methods: [
                 ExportedMethod("Recenter") { _ in
-                    guard backend.recenter(address: address).succeeded else { return .failure(BridgeBusError.noController(address)) }
-                    return .success([])
+                    perform(.recenter(controller: address), on: backend)
                 },
                 ExportedMethod("CalibrateGyro") { _ in
-                    guard status()?.isConnected == true else { return .failure(BridgeBusError.notConnected(address)) }
-                    guard backend.calibrateGyro(address: address, stream: nil).succeeded else {
-                        return .failure(BridgeBusError.noController(address))
-                    }
-                    return .success([])
+                    perform(.calibrateGyro(controller: address), on: backend)
                 },
             ],
             properties: [
@@ -121,12 +114,11 @@ enum BridgeBusInterfaces {
         guard name.utf8.count <= longestName else {
             return .failure(BridgeBusError.tooLong("profile name", name, limit: longestName))
         }
-        guard backend.configuration.profile(named: name) != nil else {
-            return .failure(BridgeBusError.unknownProfile(name, profiles: profileNames(backend)))
-        }
-        guard backend.switchProfile(to: name, address: address).succeeded else {
-            return .failure(BridgeBusError.noController(address ?? ""))
-        }
-        return .success([])
+        return perform(.switchProfile(name, controller: address), on: backend)
+    }
+
+    /// Carries out `command`: no reply values when done, the refusal as the API's error when not.
+    private static func perform(_ command: BridgeCommand, on backend: some BridgeBusBackend) -> Result<[DBusValue], DBusError> {
+        backend.perform(command).map { _ in [] }.mapError(BridgeBusError.refused)
     }
 }

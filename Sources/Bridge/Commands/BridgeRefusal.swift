@@ -1,0 +1,71 @@
+/// Why the bridge did not carry out a command. Every door shows the same `message`; the D-Bus
+/// API also names the error (`org.daydream_bridge.Error.` + `name`).
+public enum BridgeRefusal: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The configuration has no profile `name`; `profiles` are the ones it has.
+    case unknownProfile(_ name: String, profiles: [String])
+    /// No controller has that address; `controllers` are the ones the bridge knows.
+    case noController(_ address: String, controllers: [String])
+    /// Measuring needs a connected controller, and none is.
+    case noneConnected
+    /// The controller at `address` is known but not connected, so it cannot be measured.
+    case notConnected(_ address: String)
+    /// The new configuration has these errors, so the running one stays.
+    case invalidConfig(_ reasons: [String])
+    /// The bridge is shutting down.
+    case stopping
+
+    /// The error's short name, as the D-Bus API sends it.
+    public var name: String {
+        switch self {
+        case .unknownProfile: "UnknownProfile"
+        case .noController: "NoController"
+        case .noneConnected, .notConnected: "NotConnected"
+        case .invalidConfig: "InvalidConfig"
+        case .stopping: "Stopping"
+        }
+    }
+
+    /// What went wrong and what would do, in one line (a config's errors follow, one a line).
+    public var message: String {
+        switch self {
+        case .unknownProfile(let name, let profiles):
+            "no profile '\(Self.excerpt(name))'; profiles: \(Self.list(profiles))"
+        case .noController(let address, let controllers):
+            "no controller \(Self.excerpt(address)); controllers: \(Self.list(controllers))"
+        case .noneConnected:
+            "no controller is connected to measure; connect one, hold it still and calibrate again"
+        case .notConnected(let address):
+            "controller \(address) is not connected; connect it, hold it still and calibrate again"
+        case .invalidConfig(let reasons):
+            (["the config has errors, so the running one stays:"] + reasons).joined(separator: "\n")
+        case .stopping:
+            "the bridge is stopping"
+        }
+    }
+
+    public var description: String { message }
+
+    private static func list(_ names: [String]) -> String {
+        names.isEmpty ? "none" : names.joined(separator: ", ")
+    }
+
+    /// `text` as quoted in a message: at most its first 64 bytes, then "..." when cut.
+    static func excerpt(_ text: String) -> String {
+        let start = prefix(of: text, bytes: 64)
+        return start.utf8.count < text.utf8.count ? start + "..." : start
+    }
+
+    /// The longest start of `text` of at most `bytes` UTF-8 bytes that ends between scalars.
+    static func prefix(of text: String, bytes: Int) -> String {
+        guard text.utf8.count > bytes else { return text }
+        var kept = 0
+        var end = text.unicodeScalars.startIndex
+        for scalar in text.unicodeScalars {
+            let width = UTF8.width(scalar)
+            guard kept + width <= bytes else { break }
+            kept += width
+            end = text.unicodeScalars.index(after: end)
+        }
+        return String(text.unicodeScalars[..<end])
+    }
+}

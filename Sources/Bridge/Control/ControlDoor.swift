@@ -1,0 +1,61 @@
+/// The control socket's door: a request line becomes a `BridgeCommand` (or a read of the status)
+/// and the outcome becomes `ok` and its lines, or `error: MESSAGE`.
+@MainActor
+struct ControlDoor {
+    let daemon: BridgeDaemon
+
+    /// The answer to a request whose reply comes whole.
+    func answer(_ request: ControlRequest) -> ControlReply {
+        if let command = request.command { return ControlReply(daemon.perform(command)) }
+        switch request {
+        case .status: return .ok(daemon.statusLines)
+        case .dsu: return .ok(daemon.dsuStatusLines)
+        case .activeProfile: return .ok([daemon.activeProfile])
+        default: return .error("'\(request.line)' is answered as a stream")
+        }
+    }
+
+    /// Answers a request whose reply streams: `watch`, and `calibrate` with its progress.
+    func answer(_ stream: ControlStream) {
+        switch stream.request {
+        case .calibrate(let address):
+            switch daemon.startCalibration(address: address) {
+            case .success(let addresses):
+                daemon.calibrations.report(addresses, on: stream, reactor: daemon.reactor) { [weak daemon] address in
+                    daemon?.cancelCalibration(address: address)
+                }
+            case .failure(let refusal):
+                ControlReply.error(refusal.message).lines.forEach(stream.send)
+                stream.finish()
+            }
+        case .watch:
+            daemon.registry.startWatching(stream)
+        default:
+            stream.send("error: '\(stream.request.line)' does not stream")
+            stream.finish()
+        }
+    }
+}
+
+extension ControlRequest {
+    /// The command this request asks for; nil for the ones that read the status or stream.
+    var command: BridgeCommand? {
+        switch self {
+        case .profile(let name, let address): .switchProfile(name, controller: address)
+        case .nextProfile(let address): .nextProfile(controller: address)
+        case .focus(let ids): .focusChanged(FocusedApplication(ids: ids))
+        case .calibrate(let address): .calibrateGyro(controller: address)
+        case .status, .dsu, .activeProfile, .watch: nil
+        }
+    }
+}
+
+extension ControlReply {
+    /// `ok` and what was done, or `error: ` and why not (a config's errors one a line).
+    public init(_ outcome: BridgeOutcome) {
+        switch outcome {
+        case .success(let lines): self = .ok(lines)
+        case .failure(let refusal): self = .error(refusal.message)
+        }
+    }
+}
