@@ -15,31 +15,25 @@ import Timebase
 /// player's presses. Live input stays on the control socket.
 ///
 /// When the bus is missing at start, or goes away later (dbus-daemon stopped or restarted), the
-/// API waits for it with backoff and, once it answers, exports everything again and takes the
-/// name back. The daemon runs on meanwhile.
+/// API waits for it with backoff (`BusReconnector`) and, once it answers, exports everything
+/// again and takes the name back. The daemon runs on meanwhile.
 @MainActor
 public final class BridgeBusService {
-    /// The first wait before trying the bus again.
-    public static let firstRetryDelay = TimeSpan.milliseconds(250)
-    /// The longest wait between tries.
-    public static let maximumRetryDelay = TimeSpan.seconds(10)
-
     private let bus: BusChoice
     private let address: String
     private let backend: any BridgeBusBackend
     private let version: String
     private let reactor: Reactor
     private var server: ObjectServer?
-    private var connectedSince = MonotonicTime.zero
-    private var retryTimer: ScheduledTimer?
-    private var backoff = BusRetryBackoff(first: firstRetryDelay, maximum: maximumRetryDelay, stableAfter: .seconds(1))
+    private lazy var reconnector = BusReconnector(label: "D-Bus API", reactor: reactor) { [weak self] in
+        self?.connect() ?? false
+    }
     private var announcedControllers: [String: ControllerStatus] = [:]
     private var announcedProfiles: [String] = []
     private var announcedIdentity = ""
     private var saidMissing = false
     private var nameAcquired: SignalSubscription?
     private var waitingInQueue = false
-    private var running = false
 
     /// Whether the API owns its name on the bus now.
     public private(set) var ownsName = false
@@ -55,15 +49,12 @@ public final class BridgeBusService {
 
     /// Connects, exports and asks for the name; a bus that does not answer is tried again.
     public func start() {
-        running = true
-        connect()
+        reconnector.start(connected: false)
     }
 
     /// Lets the name go and closes the connection.
     public func stop() {
-        running = false
-        retryTimer?.cancel()
-        retryTimer = nil
+        reconnector.stop()
         disconnect()
     }
 
@@ -93,9 +84,8 @@ public final class BridgeBusService {
 
     // MARK: The connection
 
-    private func connect() {
-        retryTimer = nil
-        guard running else { return }
+    /// Connects, exports and asks for the name; false when the bus does not answer.
+    private func connect() -> Bool {
         let connection: BusConnection
         do {
             connection = try BusConnection(address: address, reactor: reactor)
@@ -104,11 +94,9 @@ public final class BridgeBusService {
                 Logger.warning("no D-Bus API yet: \(bus.description) does not answer (\(error.message)); trying again until it does")
                 saidMissing = true
             }
-            scheduleRetry(after: backoff.afterFailure())
-            return
+            return false
         }
         saidMissing = false
-        connectedSince = reactor.now
         connection.disconnectedHandler = { [weak self] in
             // Inside the connection's own dispatch: closed once it returns.
             self?.reactor.callSoon { [weak self] in self?.lost() }
@@ -131,6 +119,7 @@ public final class BridgeBusService {
             guard let self, let connection, connection === self.server?.connection else { return }
             self.named(result)
         }
+        return true
     }
 
     private func named(_ result: Result<BusConnection.NameRequestReply, DBusError>) {
@@ -152,11 +141,10 @@ public final class BridgeBusService {
     }
 
     private func lost() {
-        guard running, server != nil else { return }
+        guard server != nil else { return }
         disconnect()
-        let (wait, _) = backoff.afterLoss(lasted: reactor.now - connectedSince)
+        guard reconnector.lost() != nil else { return }
         Logger.notice("\(bus.description) went away: taking \(BridgeBusNames.busName) again when it comes back")
-        scheduleRetry(after: wait)
     }
 
     private func disconnect() {
@@ -167,10 +155,5 @@ public final class BridgeBusService {
         server.removeAll()
         server.connection.disconnectedHandler = nil
         server.connection.close()
-    }
-
-    private func scheduleRetry(after wait: TimeSpan) {
-        retryTimer?.cancel()
-        retryTimer = reactor.schedule(after: wait) { [weak self] in self?.connect() }
     }
 }

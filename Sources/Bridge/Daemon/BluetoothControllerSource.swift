@@ -17,13 +17,13 @@ import Timebase
 /// and dropped (its controllers are released as on any disconnect), and the bus is tried again with
 /// backoff, from `firstRetryDelay` doubling up to `maximumRetryDelay`; once it answers, a new
 /// manager starts on it and finds the controllers again. A connection the bus drops sooner than
-/// `stableConnection` after it was made keeps the backoff going (`BusRetryBackoff`).
+/// `stableConnection` after it was made keeps the backoff going (`BusReconnector`, the one the D-Bus API keeps its bus with too).
 @MainActor
 public final class BluetoothControllerSource {
     /// The first wait before trying the bus again after it went away.
-    public static let firstRetryDelay = TimeSpan.milliseconds(250)
+    public static let firstRetryDelay = BusReconnector.firstDelay
     /// The longest wait between tries.
-    public static let maximumRetryDelay = TimeSpan.seconds(10)
+    public static let maximumRetryDelay = BusReconnector.maximumDelay
 
     /// The manager on the current bus connection, for the daemon's status.
     public private(set) var manager: DaydreamControllerManager
@@ -34,13 +34,12 @@ public final class BluetoothControllerSource {
     private var paired = false
     private var found: (@MainActor (ControllerFeed) -> Void)?
     private var problem: (@MainActor (String) -> Void)?
-    private var retryTimer: ScheduledTimer?
     /// How long a connection must have lasted for its loss to start the waits over.
-    public static let stableConnection = TimeSpan.seconds(1)
-    private var backoff = BusRetryBackoff(first: firstRetryDelay, maximum: maximumRetryDelay, stableAfter: stableConnection)
-    private var followedSince = MonotonicTime.zero
+    public static let stableConnection = BusReconnector.stableAfter
+    private lazy var reconnector = BusReconnector(label: "system bus", reactor: reactor) { [weak self] in
+        self?.reconnect() ?? false
+    }
     private var droppedEarly = false
-    private var running = false
 
     /// A source on the system bus (`$DAYDREAM_DBUS_ADDRESS` overrides it for tests).
     public init(reactor: Reactor, pairFirst: Bool) throws(DBusError) {
@@ -63,15 +62,13 @@ public final class BluetoothControllerSource {
     public func start(found: @escaping @MainActor (ControllerFeed) -> Void, problem: @escaping @MainActor (String) -> Void) {
         self.found = found
         self.problem = problem
-        running = true
         follow(manager)
+        reconnector.start(connected: true)
     }
 
     /// Stops following BlueZ (the controllers stay connected to BlueZ).
     public func stop() {
-        running = false
-        retryTimer?.cancel()
-        retryTimer = nil
+        reconnector.stop()
         stopPairing()
         manager.stop()
     }
@@ -84,7 +81,6 @@ public final class BluetoothControllerSource {
     }
 
     private func follow(_ manager: DaydreamControllerManager) {
-        followedSince = reactor.now
         manager.feedConnected = { [weak self] in self?.found?($0) }
         manager.problemHandler = { [weak self] problem in self?.handle(problem) }
         manager.start()
@@ -108,14 +104,14 @@ public final class BluetoothControllerSource {
     /// Stops the manager on the dead connection (it would go on calling BlueZ through it) and
     /// starts trying the bus again.
     private func dropManager(_ lost: DaydreamControllerManager) {
-        guard running, lost === manager, retryTimer == nil else { return }
+        guard lost === manager, case .connected(let since) = reconnector.state else { return }
         lost.feedConnected = nil
         lost.problemHandler = nil
         stopPairing()
         lost.stop()
         lost.client.connection.close()
-        let lasted = reactor.now - followedSince
-        let (wait, early) = backoff.afterLoss(lasted: lasted)
+        let lasted = reactor.now - since
+        guard let (_, early) = reconnector.lost() else { return }
         if early && !droppedEarly {  // once, not on every try of a bus that keeps refusing
             Logger.warning("the D-Bus system bus dropped the connection \(lasted.nanoseconds / 1_000_000) ms after "
                 + "it was made: it may refuse this user (dbus-daemon cannot resolve a DynamicUser= for its "
@@ -123,24 +119,19 @@ public final class BluetoothControllerSource {
         }
         droppedEarly = early
         Logger.notice("trying the D-Bus system bus again until it answers")
-        scheduleRetry(after: wait)
     }
 
-    private func scheduleRetry(after wait: TimeSpan) {
-        retryTimer = reactor.schedule(after: wait) { [weak self] in self?.retry() }
-    }
-
-    private func retry() {
-        retryTimer = nil
-        guard running else { return }
+    /// A new manager on a new connection, followed; false when the bus does not answer yet.
+    private func reconnect() -> Bool {
         do {
             let manager = try Self.makeManager(reactor)
             self.manager = manager
             Logger.notice("the D-Bus system bus is back: following BlueZ again")
             follow(manager)
+            return true
         } catch {
             Logger.debug("the D-Bus system bus does not answer yet: \(error.message)")
-            scheduleRetry(after: backoff.afterFailure())
+            return false
         }
     }
 

@@ -1,7 +1,7 @@
 import EventLoop
 
 /// A state or an event of a `StateMachine`, named for the log.
-protocol StateMachineName {
+public protocol StateMachineName {
     /// The case's name, without its data.
     var name: String { get }
 }
@@ -12,16 +12,16 @@ protocol StateMachineName {
 /// edge for is a bug in whoever sent it: it is logged (once per state and event,
 /// so a loop does not flood the journal) and ignored, the state left as it was.
 /// Every change is logged at debug level.
-struct StateMachine<State: Equatable & StateMachineName, Event: StateMachineName> {
+public struct StateMachine<State: Equatable & StateMachineName, Event: StateMachineName> {
     /// Where the machine is.
-    private(set) var state: State
+    public private(set) var state: State
     /// Prefixes every line logged (whose machine it is).
-    let label: String
+    public let label: String
     private let transition: (State, Event) -> State?
     private var reported: Set<String> = []
 
     /// A machine in `initial`, moved by `transition`.
-    init(_ initial: State, label: String, transition: @escaping (State, Event) -> State?) {
+    public init(_ initial: State, label: String, transition: @escaping (State, Event) -> State?) {
         state = initial
         self.label = label
         self.transition = transition
@@ -30,7 +30,7 @@ struct StateMachine<State: Equatable & StateMachineName, Event: StateMachineName
     /// Moves to where `event` leads from the current state; false, logged, and
     /// nothing changed when the current state has no edge for it.
     @MainActor @discardableResult
-    mutating func apply(_ event: Event, log: LogSink) -> Bool {
+    public mutating func apply(_ event: Event, log: LogSink) -> Bool {
         guard let next = transition(state, event) else {
             if reported.insert("\(state.name) \(event.name)").inserted {
                 log.error("\(label): bug: no transition for \(event.name) in state \(state.name); ignored (please report it)")
