@@ -1,6 +1,9 @@
 // The page's requests to `daydream-bridge ui`: each carries the session's cookie, which the
 // one-time address the command printed (or opened) left; the page never sees its secret.
 
+/** How long a save waits for its answer before the page stops waiting. */
+export const saveTimeoutSeconds = 10;
+
 /** GET a JSON API; throws an Error with the server's text when it is not 200. */
 export async function getJSON(path) {
   const response = await fetch(path);
@@ -11,15 +14,25 @@ export async function getJSON(path) {
 /**
  * POST one setting: `value` is TOML text, or "" to remove the key; `revision` the file's as
  * the page last had it (the server refuses, 409, when the file changed since). Resolves to
- * `{ status, body }`: 200 with the new text, revision and outline, 422 with diagnostics, else
- * a text.
+ * `{ status, statusText, body }`: 200 with the new text, revision and outline; a refusal with
+ * diagnostics (`{ diagnostics: [{ line, column, message }] }`) or a text. Rejects when no
+ * answer came: a TypeError when ui cannot be reached, a "TimeoutError" after
+ * `saveTimeoutSeconds`.
  */
 export async function postSetting(profile, key, value, revision) {
   const form = new URLSearchParams({ profile, key, value, revision });
-  const response = await fetch("/api/setting", { method: "POST", body: form });
+  const response = await fetch("/api/setting", { method: "POST", body: form, signal: AbortSignal.timeout(saveTimeoutSeconds * 1000) });
   const type = response.headers.get("Content-Type") || "";
-  const body = type.startsWith("application/json") ? await response.json() : (await response.text()).trim();
-  return { status: response.status, body };
+  const text = await response.text();
+  let body = text.trim();
+  if (type.startsWith("application/json")) {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // Not JSON after all: the text is the answer.
+    }
+  }
+  return { status: response.status, statusText: response.statusText, body };
 }
 
 /** The live stream: `bridge`, `state` (decoded packets) and `watch` (other lines) events. */

@@ -14,8 +14,13 @@ circling, app held, round and round) with a copy of config/default.toml. The ste
    chord made of two ticked buttons and an action;
    a bad value shows its diagnostic beside the field, with line and column, file untouched; a
    save over a file another program changed since the page loaded it is refused, with the reason;
+   neither leaves "Saving..." in the status;
 6. every control has a label and the keyboard reaches each one;
-7. the printed one-time address works once, then 403; without the session's cookie: 403; a POST
+7. a save without the session's cookie (403) says the session ended and how to get a new one; a
+   save while ui is stopped (SIGSTOP) is given up after the page's 10 s, saying so; a save after
+   ui ended says it cannot be reached, in the page's words, not the browser's; each leaves a
+   status that is not "Saving..." and Save enabled again;
+8. the printed one-time address works once, then 403; without the session's cookie: 403; a POST
    from another origin: 403, file untouched.
 
 Each step leaves a screenshot in the output folder. Waits are for what the page shows (an
@@ -27,6 +32,7 @@ import argparse
 import http.server
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -263,6 +269,25 @@ def step_chord(rig):
     return f"saved {line.decode()!r}; check-config accepts it"
 
 
+def settled_status(rig, what, starts="Not saved"):
+    """After `what`: the status no longer says "Saving...", starts with `starts`, and Save works again."""
+    status = rig.text("save-status")
+    if "Saving" in status or not status.startswith(starts):
+        raise StepFailed(f"the status after {what} is {status!r}")
+    if not rig.element("save").is_enabled():
+        raise StepFailed(f"Save is still disabled after {what}")
+    return status
+
+
+def edit_click(rig, action):
+    """click selected in the form, its action field set to `action`."""
+    rig.driver.find_element(By.CSS_SELECTOR, "tr[data-key='click'] button").click()
+    rig.wait("click in the form", lambda d: rig.text("editing").startswith("click "))
+    field = rig.element("action")
+    field.clear()
+    field.send_keys(action)
+
+
 def step_bad_value(rig):
     saved = rig.file()
     rig.driver.find_element(By.CSS_SELECTOR, "tr[data-key='click'] button").click()
@@ -280,8 +305,9 @@ def step_bad_value(rig):
         raise StepFailed("the value field is not marked invalid")
     if rig.file() != saved:
         raise StepFailed("the file changed after a refused value")
+    status = settled_status(rig, "the refused value")
     rig.shot("bad-value")
-    return f"diagnostic shown: {error!r}; file unchanged"
+    return f"diagnostic shown: {error!r}; status {status!r}; file unchanged"
 
 
 def step_stale_save(rig):
@@ -295,9 +321,7 @@ def step_stale_save(rig):
     action.send_keys("KEY_ENTER")
     rig.element("save").click()
     rig.wait("the refusal beside the field", lambda d: "changed since it was loaded" in rig.text("value-error"))
-    status = rig.text("save-status")
-    if "Saving" in status or not status.startswith("Not saved"):
-        raise StepFailed(f"the status after a refused save is {status!r}")
+    status = settled_status(rig, "a refused save")
     if rig.file() != behind:
         raise StepFailed("a save over a file changed behind the page's back was written")
     rig.shot("stale-save")
@@ -341,6 +365,45 @@ def step_labels_and_keyboard(rig):
         raise StepFailed(f"Tab never reached {sorted(missing)}")
     rig.shot("keyboard")
     return f"{len(controls)} visible controls, all labelled, all reached with Tab"
+
+
+def step_session_ended(rig):
+    """The page's session cookie gone (as when ui was started again): the save is refused (403),
+    and the page says the session ended and how to get a new one, with the server's reason."""
+    saved = rig.file()
+    rig.session = rig.driver.get_cookies()
+    edit_click(rig, "KEY_TAB")
+    rig.driver.delete_all_cookies()
+    try:
+        rig.element("save").click()
+        rig.wait("the refusal beside the field", lambda d: rig.text("value-error"))
+    finally:
+        for cookie in rig.session:
+            rig.driver.add_cookie(cookie)
+    status = settled_status(rig, "a save without the session")
+    error = rig.text("value-error")
+    if "session" not in error or "open the address daydream-bridge ui printed" not in error:
+        raise StepFailed(f"the refusal without the session says {error!r}")
+    if rig.file() != saved:
+        raise StepFailed("a save without the session changed the file")
+    rig.shot("session-ended")
+    return f"refused: {error!r}; status {status!r}; file unchanged"
+
+
+def step_ui_stopped(rig):
+    """ui stopped (SIGSTOP) while a save waits for its answer: the page stops waiting after its
+    time, says so, and Save works again. (The page's revision is stale since step_stale_save: the
+    save, answered once ui goes on, is refused.)"""
+    edit_click(rig, "KEY_TAB")
+    os.kill(rig.ui.pid, signal.SIGSTOP)
+    try:
+        rig.element("save").click()
+        rig.wait("the save to be given up", lambda d: "did not answer" in rig.text("value-error"))
+    finally:
+        os.kill(rig.ui.pid, signal.SIGCONT)
+    status = settled_status(rig, "a save with no answer", starts="Perhaps not saved")
+    rig.shot("ui-stopped")
+    return f"given up: {rig.text('value-error')!r}; status {status!r}"
 
 
 class CrossOriginPage(http.server.BaseHTTPRequestHandler):
@@ -402,8 +465,29 @@ def step_refusals(rig):
             "403 for a POST from another origin; file unchanged")
 
 
+def step_ui_gone(rig):
+    """ui ended (the page loaded with the session kept from before): a save cannot reach it, and
+    the page says so in words, not the browser's."""
+    rig.driver.get(rig.base + "/")
+    for cookie in rig.session:
+        rig.driver.add_cookie(cookie)
+    rig.driver.get(rig.base + "/")
+    rig.wait("the page again", lambda d: len(Select(rig.element("profile")).options) >= 2)
+    edit_click(rig, "KEY_TAB")
+    rig.ui.terminate()
+    rig.ui.wait(timeout=10)
+    rig.element("save").click()
+    rig.wait("the failure beside the field", lambda d: rig.text("value-error"))
+    status = settled_status(rig, "a save to an ended ui")
+    error = rig.text("value-error")
+    if "daydream-bridge ui" not in error or "Failed to fetch" in error:
+        raise StepFailed(f"the failure with ui gone says {error!r}")
+    rig.shot("ui-gone")
+    return f"failed: {error!r}; status {status!r}"
+
+
 STEPS = [step_loads, step_click_lights, step_app_selects, step_save_key_space, step_touchpad_mode, step_chord, step_bad_value,
-         step_stale_save, step_labels_and_keyboard, step_refusals]
+         step_stale_save, step_labels_and_keyboard, step_session_ended, step_ui_stopped, step_refusals, step_ui_gone]
 
 
 def main():
