@@ -171,7 +171,6 @@ enum RunCommand: Subcommand {
             return nil
         }
         let api = BridgeBusService(bus: bus, address: address, backend: daemon, version: CommandLineTool.version, reactor: reactor)
-        daemon.changeHandler = { [weak api] in api?.refresh() }
         api.start()
         return api
     }

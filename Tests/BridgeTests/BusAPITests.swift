@@ -31,7 +31,6 @@ struct BusAPITests {
             harness = try DaemonTests.Harness(config: config)
             bus = try TestBus()
             api = BridgeBusService(bus: .session, address: bus.socketAddress, backend: harness.daemon, version: "9.8.7", reactor: harness.reactor)
-            harness.daemon.changeHandler = { [weak api] in api?.refresh() }
             api.start()
             let started = harness.reactor.run(until: { [api] in api.ownsName }, timeout: .seconds(5), checkingEvery: .milliseconds(5))
             #expect(started)

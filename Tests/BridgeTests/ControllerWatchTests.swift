@@ -108,4 +108,28 @@ struct ControllerWatchTests {
         client.close()
         #expect(harness.reactor.run(until: { feed.consumerCount == 1 }, timeout: .seconds(5)))
     }
+
+    /// A controller that arrives while a stream watches is said as it is (its link, battery once
+    /// read, profile), and a reading that changes nothing says nothing.
+    @Test func aControllerThatArrivesDuringAWatchIsSaid() throws {
+        let harness = try DaemonTests.Harness()
+        defer { harness.finish() }
+        let path = harness.directory + "/run/control"
+        try harness.daemon.start(controlSocket: path)
+        let first = harness.controller()
+        let client = try Client(path, request: "watch")
+        defer { client.close() }
+        #expect(harness.reactor.run(until: { client.readAvailable(); return client.lines.count == 3 }, timeout: .seconds(5)))
+        let second = harness.controller("C0:DD:EE:00:00:02")
+        second.batteryChanged(percent: 40, at: harness.reactor.now)
+        second.batteryChanged(percent: 40, at: harness.reactor.now)
+        second.batteryChanged(percent: 39, at: harness.reactor.now)
+        #expect(harness.reactor.run(until: { client.readAvailable(); return client.lines.count >= 8 }, timeout: .seconds(5)))
+        // The harness adds the feed, then its link comes up.
+        #expect(Array(client.lines.dropFirst(3)) == [
+            "C0:DD:EE:00:00:02 disconnected", "C0:DD:EE:00:00:02 profile pad", "C0:DD:EE:00:00:02 connected",
+            "C0:DD:EE:00:00:02 battery 40", "C0:DD:EE:00:00:02 battery 39",
+        ], "\(client.lines)")
+        withExtendedLifetime(first) {}
+    }
 }

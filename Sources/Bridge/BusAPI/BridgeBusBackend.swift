@@ -6,8 +6,8 @@ import Mapping
 public protocol BridgeBusBackend: AnyObject {
     /// The configuration running now.
     var configuration: MappingConfiguration { get }
-    /// The controllers seen so far.
-    var controllers: [ControllerStatus] { get }
+    /// What the bridge shows, and its announcements of changes.
+    var state: BridgeState { get }
     /// Carries out a command, as every door does.
     @discardableResult
     func perform(_ command: BridgeCommand) -> BridgeOutcome

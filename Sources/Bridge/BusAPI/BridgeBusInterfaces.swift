@@ -49,7 +49,7 @@ enum BridgeBusInterfaces {
                     .strings(profileNames(backend))
                 },
                 ExportedProperty("Identity", "s") {
-                    .string(backend.configuration.gamepadIdentity.rawValue)
+                    .string(backend.state.bridge.identity)
                 },
             ])
     }
@@ -58,7 +58,7 @@ enum BridgeBusInterfaces {
     /// `Firmware`, `Profile` (writable), `Packets`, `PacketsLost`, `PacketsMalformed`, `GyroBias`
     /// (deg/s about x, y, z; empty until calibrated), `Calibrating`; `Recenter`, `CalibrateGyro`.
     static func controller(_ backend: some BridgeBusBackend, address: String) -> ExportedInterface {
-        func status() -> ControllerStatus? { backend.controllers.first { $0.address == address } }
+        func status() -> ControllerStatus? { backend.state.controller(address) }
         return ExportedInterface(
             name: BridgeBusNames.controllerInterface,
             methods: [
@@ -86,17 +86,18 @@ enum BridgeBusInterfaces {
             ])
     }
 
-    /// The properties of `Controller1` that differ between `old` and `new` and announce changes.
-    static func changedProperties(from old: ControllerStatus, to new: ControllerStatus) -> [String] {
-        var names: [String] = []
-        if old.name != new.name { names.append("Name") }
-        if old.isConnected != new.isConnected { names.append("Connected") }
-        if old.batteryPercent != new.batteryPercent { names.append("Battery") }
-        if old.firmware != new.firmware { names.append("Firmware") }
-        if old.profile != new.profile { names.append("Profile") }
-        if old.gyroBias != new.gyroBias { names.append("GyroBias") }
-        if old.isCalibrating != new.isCalibrating { names.append("Calibrating") }
-        return names
+    /// The `Controller1` properties that show `fields`, in the interface's order.
+    static func propertyNames(_ fields: Set<BridgeState.ControllerField>) -> [String] {
+        let names: [(BridgeState.ControllerField, String)] = [
+            (.name, "Name"), (.connected, "Connected"), (.battery, "Battery"), (.firmware, "Firmware"),
+            (.profile, "Profile"), (.gyroBias, "GyroBias"), (.calibrating, "Calibrating"),
+        ]
+        return names.filter { fields.contains($0.0) }.map(\.1)
+    }
+
+    /// The `Bridge1` properties that show `fields`.
+    static func propertyNames(_ fields: Set<BridgeState.BridgeField>) -> [String] {
+        (fields.contains(.profiles) ? ["Profiles"] : []) + (fields.contains(.identity) ? ["Identity"] : [])
     }
 
     /// The bias in deg/s about x, y and z; none before a calibration.
@@ -107,7 +108,7 @@ enum BridgeBusInterfaces {
     }
 
     static func profileNames(_ backend: some BridgeBusBackend) -> [String] {
-        backend.configuration.profiles.map(\.name)
+        backend.state.bridge.profiles
     }
 
     private static func switchProfile(_ backend: some BridgeBusBackend, to name: String, address: String?) -> Result<[DBusValue], DBusError> {

@@ -6,10 +6,9 @@ import Timebase
 /// one object per controller, and announces every change with `PropertiesChanged` (and new
 /// controllers with `InterfacesAdded`).
 ///
-/// Changes are found by comparison: the daemon calls `refresh()` after anything that could have
-/// changed what the API shows (never per packet), and only the properties whose values differ
-/// from the last ones announced are sent. The packet counts change with every packet, so they
-/// announce nothing: clients read them.
+/// Changes are the `BridgeState`'s announcements: each names the fields that changed, which
+/// become the properties sent (never per packet). The packet counts change with every packet,
+/// so they announce nothing: clients read them.
 ///
 /// No raw input goes on the bus: its timing would tell every bus client the rhythm of the
 /// player's presses. Live input stays on the control socket.
@@ -28,9 +27,7 @@ public final class BridgeBusService {
     private lazy var reconnector = BusReconnector(label: "D-Bus API", reactor: reactor) { [weak self] in
         self?.connect() ?? false
     }
-    private var announcedControllers: [String: ControllerStatus] = [:]
-    private var announcedProfiles: [String] = []
-    private var announcedIdentity = ""
+    private var observation: Observation?
     private var saidMissing = false
     private var nameAcquired: SignalSubscription?
     private var waitingInQueue = false
@@ -58,27 +55,19 @@ public final class BridgeBusService {
         disconnect()
     }
 
-    /// Announces what changed since the last announcement: new controllers' objects, then each
-    /// changed property.
-    public func refresh() {
+    /// Announces one change of the state: a new controller's object, or the changed properties.
+    private func announce(_ change: BridgeState.Change) {
         guard let server else { return }
-        let profiles = BridgeBusInterfaces.profileNames(backend)
-        let identity = backend.configuration.gamepadIdentity.rawValue
-        var bridgeChanges: [String] = []
-        if profiles != announcedProfiles { bridgeChanges.append("Profiles") }
-        if identity != announcedIdentity { bridgeChanges.append("Identity") }
-        (announcedProfiles, announcedIdentity) = (profiles, identity)
-        server.propertiesChanged(path: BridgeBusNames.bridgePath, interface: BridgeBusNames.bridgeInterface, names: bridgeChanges)
-        for status in backend.controllers {
-            let path = BridgeBusNames.controllerPath(address: status.address)
-            defer { announcedControllers[status.address] = status }
-            guard let old = announcedControllers[status.address] else {
-                server.add(path: path, interfaces: [BridgeBusInterfaces.controller(backend, address: status.address)])
-                continue
-            }
+        switch change {
+        case .controllerAdded(let address):
+            server.add(path: BridgeBusNames.controllerPath(address: address), interfaces: [BridgeBusInterfaces.controller(backend, address: address)])
+        case .controller(let address, let fields):
             server.propertiesChanged(
-                path: path, interface: BridgeBusNames.controllerInterface,
-                names: BridgeBusInterfaces.changedProperties(from: old, to: status))
+                path: BridgeBusNames.controllerPath(address: address), interface: BridgeBusNames.controllerInterface,
+                names: BridgeBusInterfaces.propertyNames(fields))
+        case .bridge(let fields):
+            server.propertiesChanged(
+                path: BridgeBusNames.bridgePath, interface: BridgeBusNames.bridgeInterface, names: BridgeBusInterfaces.propertyNames(fields))
         }
     }
 
@@ -103,10 +92,12 @@ public final class BridgeBusService {
         }
         let server = ObjectServer(connection: connection)
         self.server = server
-        announcedControllers = [:]
         server.addObjectManager(at: BridgeBusNames.bridgePath)
         server.add(path: BridgeBusNames.bridgePath, interfaces: [BridgeBusInterfaces.bridge(backend, version: version)])
-        refresh()
+        for controller in backend.state.controllers {
+            server.add(path: BridgeBusNames.controllerPath(address: controller.address), interfaces: [BridgeBusInterfaces.controller(backend, address: controller.address)])
+        }
+        observation = backend.state.observe { [weak self] change in self?.announce(change) }
         // A name this connection queued for arrives later, when its owner lets it go.
         nameAcquired = connection.subscribe(MatchRule(
             sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameAcquired", arg0: BridgeBusNames.busName
@@ -150,6 +141,7 @@ public final class BridgeBusService {
     private func disconnect() {
         guard let server else { return }
         self.server = nil
+        observation = nil
         (ownsName, waitingInQueue) = (false, false)
         nameAcquired = nil
         server.removeAll()

@@ -20,9 +20,9 @@ extension BridgeDaemon {
                 session.cancelGyroCalibration()
                 self?.calibrations.disconnected(address)
             }
-            self?.updateStatus()
+            self?.recordState(of: address)
         }
-        session.readingHandler = { [weak self] _ in self?.changeHandler?() }
+        session.readingHandler = { [weak self] _ in self?.recordState(of: address) }
         return session
     }
 
@@ -30,22 +30,21 @@ extension BridgeDaemon {
         switch notice {
         case .profileChanged(let from, let to):
             Logger.notice("\(session.address ?? "controller"): profile \(from) -> \(to)")
-            if registry.watch.isWatching { registry.watch.send(address, "profile \(to)", at: reactor.now) }
             policy.sessionSwitched()
-            updateStatus()
+            recordState(of: address)
         case .recentered:
             Logger.info("\(session.address ?? "controller"): tilt recentred")
         case .gyroCalibrationStarted:
             Logger.notice("\(address): measuring the gyro's bias: hold the controller still")
-            changeHandler?()
+            recordState(of: address)
         case .gyroCalibrationProgress(let fraction):
             calibrations.progress(fraction, for: address)
         case .gyroCalibrationFailed:
             calibrations.moved(address)
-            changeHandler?()
+            recordState(of: address)
         case .gyroCalibrated(let bias):
             calibrations.measured(bias, for: address)
-            changeHandler?()
+            recordState(of: address)
         }
     }
 }

@@ -1,25 +1,45 @@
 import DaydreamCore
 import SystemIntegration
 
-/// What the daemon shows: the status lines (`status`, systemd's STATUS=), each controller's
-/// `ControllerStatus` (the D-Bus API), the profile new controllers start in, the DSU server.
+/// What the daemon shows, all of it read from `state`: the status lines (`status`, systemd's
+/// STATUS=), each controller's record (the D-Bus API), the profile new controllers start in; and
+/// how the state is told: each controller's record and the bridge's, as they are now.
 extension BridgeDaemon {
     /// The profile every controller was last switched to, which new controllers start in.
     public var activeProfile: String {
-        policyActiveProfile ?? ""
+        state.bridge.activeProfile ?? ""
     }
 
-    /// One line per controller (or for the devices waiting for one).
-    public var statusLines: [String] { registry.statusLines }
+    /// One line per controller (or for the devices waiting for one); none after shutdown.
+    public var statusLines: [String] {
+        guard !registry.slots.isEmpty else { return [] }
+        let controllers = state.controllers
+        guard !controllers.isEmpty else { return ["devices ready, no controller yet"] }
+        return controllers.map(Self.statusLine)
+    }
 
     /// The status for systemd: every controller and its profile.
     public var statusLine: String {
-        let withControllers = registry.withControllers
-        let problemText = problem.map { "; \($0)" } ?? ""
-        guard !withControllers.isEmpty else {
-            return "waiting for a controller (profile \(policyActiveProfile ?? "none"))" + problemText
+        let problemText = state.bridge.problem.map { "; \($0)" } ?? ""
+        let controllers = state.controllers
+        guard !controllers.isEmpty else {
+            return "waiting for a controller (profile \(state.bridge.activeProfile ?? "none"))" + problemText
         }
-        return withControllers.map(\.statusLine).joined(separator: "; ") + problemText
+        return controllers.map(Self.statusLine).joined(separator: "; ") + problemText
+    }
+
+    /// `C0:DD:EE:00:00:01: gamepad, connected`, for STATUS= and `status`.
+    static func statusLine(_ controller: ControllerStatus) -> String {
+        "\(controller.address): \(controller.profile), \(controller.isConnected ? "connected" : "disconnected")"
+    }
+
+    /// Whether `change` changes the status line (systemd hears only those).
+    static func changesStatusLine(_ change: BridgeState.Change) -> Bool {
+        switch change {
+        case .controllerAdded: true
+        case .controller(_, let fields): !fields.isDisjoint(with: [.connected, .profile])
+        case .bridge(let fields): !fields.isDisjoint(with: [.activeProfile, .problem])
+        }
     }
 
     /// The DSU server's address, drops and clients, one line each; `DSU off` without one.
@@ -32,21 +52,28 @@ extension BridgeDaemon {
 
     /// What each controller seen so far shows: its address, name, link, battery, firmware,
     /// profile and packet counts, in the order they were first seen.
-    public var controllers: [ControllerStatus] {
-        registry.slots.compactMap { slot in
-            guard let address = slot.address, let session = slot.session else { return nil }
-            return ControllerStatus(
-                address: address, name: slot.feed?.name, isConnected: slot.feed?.isConnected == true,
-                batteryPercent: slot.feed?.batteryPercent, firmware: slot.feed?.deviceInformation.firmwareVersion,
-                profile: session.profileName, statistics: slot.feed?.statistics ?? DDControllerStatistics(),
-                gyroBias: calibrations.biases[address.uppercased()], isCalibrating: session.gyroCalibrationProgress != nil)
-        }
+    public var controllers: [ControllerStatus] { state.controllers }
+
+    /// Tells the state the record of the controller at `address` as it is now.
+    func recordState(of address: String) {
+        guard let slot = registry.slots.first(where: { $0.address == address }) else { return }
+        recordState(of: slot)
     }
 
-    /// Tells systemd and the D-Bus API that what they show may have changed.
-    func updateStatus() {
-        let line = statusLine
-        notify { try $0.status(line) }
-        changeHandler?()
+    /// Tells the state `slot`'s controller's record as it is now (none before a controller took it).
+    func recordState(of slot: ControllerSlot) {
+        guard let address = slot.address, let session = slot.session else { return }
+        state.set(ControllerStatus(
+            address: address, name: slot.feed?.name, isConnected: slot.feed?.isConnected == true,
+            batteryPercent: slot.feed?.batteryPercent, firmware: slot.feed?.deviceInformation.firmwareVersion,
+            profile: session.profileName, statistics: DDControllerStatistics(),
+            gyroBias: calibrations.biases[address.uppercased()], isCalibrating: session.gyroCalibrationProgress != nil))
+    }
+
+    /// Tells the state the bridge's record as it is now.
+    func recordBridgeState() {
+        state.set(BridgeState.Bridge(
+            profiles: configuration.profiles.map(\.name), identity: configuration.gamepadIdentity.rawValue,
+            activeProfile: policy.activeProfile(in: configuration), focus: policy.focused, problem: problem))
     }
 }

@@ -47,9 +47,10 @@ public final class BridgeDaemon {
     /// socket's `dsu` answers with its clients.
     public var dsuServer: DSUServer?
 
-    /// Called after anything the D-Bus API shows changed: a controller seen, connected or
-    /// disconnected, a battery or Device Information reading, a profile switch, a reload.
-    public var changeHandler: (@MainActor () -> Void)?
+    /// What the daemon shows, told each change as it happens: `status`, systemd, the D-Bus API
+    /// and `watch` read it and hear its announcements.
+    public let state = BridgeState()
+    private var statusObservation: Observation?
 
     /// The application a desktop said has the focus (`follow-focus`, `SetFocusedApplication`), if any.
     public var focusedApplication: FocusedApplication? { policy.focused }
@@ -75,6 +76,14 @@ public final class BridgeDaemon {
         for line in first.sink.summary { Logger.info("created \(line)") }
         registry = ControllerRegistry(first: first, watch: ControllerWatch(reactor: reactor))
         policy = ProfilePolicy(registry: registry, profile: profile)
+        state.statistics = { [weak registry] address in registry?.feed(of: address)?.statistics ?? DDControllerStatistics() }
+        registry.watch.follow(state)
+        recordBridgeState()
+        statusObservation = state.observe { [weak self] change in
+            guard let self, Self.changesStatusLine(change) else { return }
+            let line = statusLine
+            notify { try $0.status(line) }
+        }
         registry.watch.onIdle = { [weak registry] in registry?.setTapping(false) }
         running.replace = { [weak self] loaded in self?.replaceConfiguration(with: loaded.configuration) }
         running.reading = { [weak self] started in
@@ -117,7 +126,7 @@ public final class BridgeDaemon {
     public func shutdown() {
         guard !stopped else { return }
         stopped = true
-        changeHandler = nil
+        statusObservation = nil
         notify { try $0.stopping(status: "stopping") }
         registry.stopAll(at: reactor.now) // the last references: the devices are destroyed here
         control?.close()
@@ -160,7 +169,7 @@ public final class BridgeDaemon {
     /// The status lines after a change, or the refusal.
     private func statusAfter(_ result: Result<Void, BridgeRefusal>) -> BridgeOutcome {
         result.map { _ in
-            updateStatus()
+            recordBridgeState()
             return statusLines
         }
     }
@@ -222,13 +231,14 @@ public final class BridgeDaemon {
             Logger.notice("\(address): controller connected, profile \(session.profileName)")
         }
         if registry.watch.isWatching { registry.tap(slot, true) }
-        updateStatus()
+        recordState(of: slot)
+        recordBridgeState()
     }
 
     /// Shows a source's problem (one line saying what to do) in the status; the source logs it.
     public func report(problem: String) {
         self.problem = problem
-        updateStatus()
+        recordBridgeState()
     }
 
     /// The profile new controllers start in, if the configuration has any.
@@ -254,6 +264,7 @@ public final class BridgeDaemon {
             }
         }
         policy.configurationReplaced(by: new, at: reactor.now)
-        updateStatus()
+        for slot in registry.slots { recordState(of: slot) }
+        recordBridgeState()
     }
 }

@@ -77,15 +77,8 @@ final class ControllerRegistry {
 
     /// Adds a `watch` stream, which first hears each controller's link, battery and profile.
     func startWatching(_ stream: ControlStream) {
-        var current: [(address: String, text: String)] = []
-        for slot in slots {
-            guard let address = slot.address, let session = slot.session else { continue }
-            current.append((address, slot.feed?.isConnected == true ? "connected" : "disconnected"))
-            if let battery = slot.feed?.batteryPercent { current.append((address, "battery \(battery)")) }
-            current.append((address, "profile \(session.profileName)"))
-        }
         let first = !watch.isWatching
-        watch.add(stream, current: current)
+        watch.add(stream)
         if first { setTapping(true) }
     }
 
@@ -110,13 +103,10 @@ final class ControllerRegistry {
         }
     }
 
-    // MARK: Status
-
-    /// One line per controller (or for the devices waiting for one).
-    var statusLines: [String] { slots.map(\.statusLine) }
-
-    /// The slots a controller has taken.
-    var withControllers: [ControllerSlot] { slots.filter { $0.session != nil } }
+    /// The feed of the controller at `address`, once one was seen.
+    func feed(of address: String) -> ControllerFeed? {
+        slots.first { $0.address == address }?.feed
+    }
 }
 
 extension ControllerRegistry {

@@ -58,11 +58,4 @@ final class ControllerSlot {
         devices = new
         attachToFeed()
     }
-
-    /// `C0:DD:EE:00:00:01: gamepad, connected`, for STATUS= and `status`.
-    var statusLine: String {
-        guard let address, let session else { return "devices ready, no controller yet" }
-        let link = feed?.isConnected == true ? "connected" : "disconnected"
-        return "\(address): \(session.profileName), \(link)"
-    }
 }

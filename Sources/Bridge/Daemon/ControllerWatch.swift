@@ -10,8 +10,9 @@ import Timebase
 /// seconds since the stream began, then a recording's event (a packet in hex, `connected`,
 /// `disconnected`, `battery N`), `profile NAME`, or `event DEVICE TYPE CODE VALUE` for each
 /// output event (the frames' `SYN_REPORT`s left out). Packets go out at most `maximumRate` a
-/// second per controller, the latest one winning; everything else goes out as it happens.
-/// Nothing is tapped while no stream watches.
+/// second per controller, the latest one winning; everything else goes out as it happens. The
+/// link, battery and profile lines are the `BridgeState`'s announcements; packets and output
+/// events come from the taps on the feeds. Nothing is tapped while no stream watches.
 @MainActor
 final class ControllerWatch {
     /// The most packets a second each controller sends to a stream.
@@ -21,6 +22,8 @@ final class ControllerWatch {
     private let reactor: Reactor
     private var streams: [(stream: ControlStream, start: MonotonicTime)] = []
     private var taps: [String: PacketTap] = [:]
+    private weak var state: BridgeState?
+    private var observation: Observation?
     /// Runs when the last stream ends: the taps come off.
     var onIdle: (@MainActor () -> Void)?
 
@@ -31,11 +34,43 @@ final class ControllerWatch {
         self.reactor = reactor
     }
 
-    /// Starts `stream`: `ok`, then each controller's state as it is now (`lines`).
-    func add(_ stream: ControlStream, current lines: [(address: String, text: String)]) {
+    /// Sends the link, battery and profile lines `state` announces.
+    func follow(_ state: BridgeState) {
+        self.state = state
+        observation = state.observe { [weak self] change in self?.heard(change) }
+    }
+
+    private func heard(_ change: BridgeState.Change) {
+        guard isWatching, let state else { return }
+        let now = reactor.now
+        switch change {
+        case .controllerAdded(let address):
+            guard let controller = state.controller(address) else { return }
+            for text in Self.lines(of: controller) { send(address, text, at: now) }
+        case .controller(let address, let fields):
+            guard let controller = state.controller(address) else { return }
+            if fields.contains(.connected) { send(address, controller.isConnected ? "connected" : "disconnected", at: now) }
+            if fields.contains(.battery), let battery = controller.batteryPercent { send(address, "battery \(battery)", at: now) }
+            if fields.contains(.profile) { send(address, "profile \(controller.profile)", at: now) }
+        case .bridge:
+            return
+        }
+    }
+
+    /// A controller's link, battery (once read) and profile, as a stream's first lines say them.
+    private static func lines(of controller: ControllerStatus) -> [String] {
+        [controller.isConnected ? "connected" : "disconnected"]
+            + (controller.batteryPercent.map { ["battery \($0)"] } ?? [])
+            + ["profile \(controller.profile)"]
+    }
+
+    /// Starts `stream`: `ok`, then each controller's state as it is now.
+    func add(_ stream: ControlStream) {
         stream.send("ok")
         streams.append((stream, reactor.now))
-        for line in lines { stream.send("\(line.address) 0.000000 \(line.text)") }
+        for controller in state?.controllers ?? [] {
+            for text in Self.lines(of: controller) { stream.send("\(controller.address) 0.000000 \(text)") }
+        }
         stream.onEnd = { [weak self, weak stream] in
             guard let self else { return }
             self.streams.removeAll { $0.stream === stream }
@@ -63,7 +98,8 @@ final class ControllerWatch {
         return tap
     }
 
-    /// A controller's packets, link and battery, thinned to `maximumRate`.
+    /// A controller's packets, thinned to `maximumRate`; the one waiting goes out before a
+    /// disconnect is said.
     final class PacketTap: ControllerConsumer {
         let address: String
         private weak var watch: ControllerWatch?
@@ -92,11 +128,6 @@ final class ControllerWatch {
 
         func linkChanged(connected: Bool, at time: MonotonicTime) {
             if !connected { sendWaiting() }
-            watch?.send(address, connected ? "connected" : "disconnected", at: time)
-        }
-
-        func batteryChanged(percent: Int, at time: MonotonicTime) {
-            watch?.send(address, "battery \(percent)", at: time)
         }
 
         private func sendWaiting() {
