@@ -84,8 +84,13 @@ public final class RunningBinary {
     public var exitStatus: Int32? {
         if !process.isRunning { return process.terminationStatus }
         var info = siginfo_t()
-        guard waitid(P_PID, id_t(process.processIdentifier), &info, WEXITED | WNOHANG | WNOWAIT) == 0,
-              info._sifields._sigchld.si_pid == process.processIdentifier else { return nil }
+        guard waitid(P_PID, id_t(process.processIdentifier), &info, WEXITED | WNOHANG | WNOWAIT) == 0 else {
+            // ECHILD: Foundation's own thread has reaped it and is about to say so: wait for that
+            // (a few milliseconds; 10 s at most, never the unbounded waitUntilExit).
+            guard errno == ECHILD, waitFor(timeout: 10, { !process.isRunning }) else { return nil }
+            return process.terminationStatus
+        }
+        guard info._sifields._sigchld.si_pid == process.processIdentifier else { return nil }
         return info._sifields._sigchld.si_status
     }
 
