@@ -68,7 +68,7 @@ enum FollowFocusCommand: Subcommand {
         }
         var status = ExitCode.success
         for number in [SIGINT, SIGTERM] {
-            try? reactor.handleSignal(number) { _ in reactor.stop() }
+            try? reactor.handleSignal(number) { [weak reactor] _ in reactor?.stop() }
         }
         printError("following the focus through \(source.description)")
         var last: WindowFocus?

@@ -113,7 +113,7 @@ enum UICommand: Subcommand {
         // The replay's bridge stops the loop on these itself.
         if replay == nil {
             for signal in [SIGINT, SIGTERM] {
-                try reactor.handleSignal(signal) { _ in reactor.stop() }
+                try reactor.handleSignal(signal) { [weak reactor] _ in reactor?.stop() }
             }
         }
         reactor.run()
