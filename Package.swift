@@ -153,7 +153,8 @@ let package = Package(
         ),
 
         // What the tests share: temporary directories that remove what they made, the built
-        // binary's runners, pipes, a private dbus-daemon, tmux on a private server.
+        // binary's runners, pipes, a private dbus-daemon, tmux on a private server, the desktop
+        // rigs (Xvfb, sway, KWin, GNOME Shell) and the daemon that follows their focus.
         .target(name: "TestSupport", dependencies: ["Descriptors", "EventLoop", "Timebase"], path: "Tests/TestSupport"),
 
         // One test target per source target.

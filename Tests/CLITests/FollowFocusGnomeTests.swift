@@ -14,15 +14,9 @@ struct FollowFocusGnomeTests {
     @Test func theProfileFollowsTheWindowTheShellFocuses() throws {
         let shell = try GnomeShellRig()
         defer { shell.stop() }
-        let scratch = try RunCommandTests.makeDirectory()
-        _ = chmod(scratch.path, 0o755)
-        try FollowFocusKWinTests.config.save(toFile: scratch.path + "/config.toml")
-        let socket = shell.runtime + "/control"
-        let daemon = try shell.run(["run", "--replay", scratch.path + "/held.recording", "--print", "--socket", socket,
-                                    "--bus", "session", "--config", scratch.path + "/config.toml"], name: "bridge")
-        defer { daemon.signal(SIGTERM); _ = daemon.waitForExit() }
-        #expect(daemon.waitFor { FollowFocusX11Tests.profile(socket).contains("desktop, connected") }, "\(daemon.stderr)")
-        #expect(daemon.waitFor { daemon.stderr.contains("D-Bus API on the session bus") }, "\(daemon.stderr)")
+        let scratch = try RunCommandTests.makeDirectory(config: FollowingBridge.x11ProgramsConfig)
+        let bridge = try FollowingBridge.start(in: shell, directory: scratch.path)
+        defer { bridge.stop() }
         let game = try shell.x11Client("/usr/bin/xmessage", ["-name", "game", "a game"], windowClass: "Xmessage")
         let notes = try shell.x11Client("/usr/bin/xfontsel", [], windowClass: "XFontSel")
         defer { game.stop(); notes.stop() }
@@ -33,141 +27,23 @@ struct FollowFocusGnomeTests {
         var parts: [String] = []
         for (windowClass, profile) in [("Xmessage", "shooter"), ("XFontSel", "notes"), ("Xmessage", "shooter")] {
             let mark = FocusSwitchTimeline.now
-            let switches = daemon.stderr.components(separatedBy: "-> \(profile)").count
+            let switches = bridge.switches(to: profile)
             // An upper bound: from before gdbus starts (its own start included) to the daemon's log of the switch.
             let focused = Date()
             try shell.activate(windowClass)
-            #expect(daemon.waitFor(timeout: 15) { daemon.stderr.components(separatedBy: "-> \(profile)").count > switches },
-                    "\(windowClass): \(daemon.stderr.suffix(1500))")
-            latencies.append(Date().timeIntervalSince(focused) * 1000)
-            #expect(FollowFocusX11Tests.profile(socket).contains("\(profile), connected"))
+            #expect(bridge.waitForSwitch(to: profile, moreThan: switches, timeout: 15), "\(windowClass): \(bridge.daemon.stderr.suffix(1500))")
+            latencies.append(FollowingBridge.milliseconds(since: focused))
+            #expect(bridge.profile.contains("\(profile), connected"))
             let found = timeline.waitForSwitch(after: mark, startMember: "Activate")
             #expect(found != nil, "no SetFocusedApplication and Profile change on the bus after Activate")
             parts.append(found?.description ?? "?")
         }
         game.stop()
         notes.stop()
-        #expect(daemon.waitFor(timeout: 15) { FollowFocusX11Tests.profile(socket).contains("desktop, connected") },
-                "no window left: \(FollowFocusX11Tests.profile(socket))")
+        #expect(bridge.waitForProfile("desktop", timeout: 15), "no window left: \(bridge.profile)")
         print("follow-focus GNOME Shell: gdbus started to move the focus, to the daemon's log of the switch (read every 20 ms): "
-            + latencies.map { String(format: "%.0f ms", $0) }.joined(separator: ", "))
+            + FollowingBridge.summary(latencies))
         print("follow-focus GNOME Shell, on the bus's clock: the Shell's part (the driver's Activate call to the extension's "
             + "SetFocusedApplication) + the bridge's (that call to its PropertiesChanged for Profile): " + parts.joined(separator: ", "))
-    }
-}
-
-/// A headless GNOME Shell (`--headless --wayland --virtual-monitor`, Xwayland on demand) with
-/// the bridge's extension and the test's focus driver enabled, on a session bus of its own and a
-/// stand-in system bus (the Shell only needs to reach one; logind and the rest are absent). As
-/// root, everything runs as `nobody`, in a runtime directory that is also its home.
-final class GnomeShellRig {
-    static let available = ["/usr/bin/gnome-shell", "/usr/bin/Xwayland", "/usr/bin/dbus-daemon", "/usr/bin/gdbus", "/usr/bin/gsettings",
-                            "/usr/bin/xmessage", "/usr/bin/xfontsel"].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
-    static let extensions = ["daydream-bridge@daydream-bridge", "gnome-focus-driver@daydream-bridge-tests"]
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().path
-
-    private let scratch: TemporaryDirectory
-    /// The Shell's XDG_RUNTIME_DIR and HOME, owned by its user.
-    let runtime: String
-    private let sessionBus: RunningBinary
-    private let systemBus: RunningBinary
-    private let shell: RunningBinary
-    /// The environment of the Shell's session: its buses, Wayland and X11 displays.
-    let environment: [String: String]
-
-    init() throws {
-        try DesktopSession.makeX11SocketDirectory()
-        scratch = try TemporaryDirectory(prefix: "daydream-gnome")
-        _ = chmod(scratch.path, 0o755)
-        runtime = scratch.path + "/runtime"
-        let installed = runtime + "/.local/share/gnome-shell/extensions"
-        try FileManager.default.createDirectory(atPath: installed, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: Self.repository + "/desktop/gnome-shell/" + Self.extensions[0],
-                                         toPath: installed + "/" + Self.extensions[0])
-        try FileManager.default.copyItem(atPath: Self.repository + "/Tests/desktop/" + Self.extensions[1],
-                                         toPath: installed + "/" + Self.extensions[1])
-        if getuid() == 0 { try Self.chownToNobody(runtime) }
-        _ = chmod(runtime, 0o700)
-        let home = ["XDG_RUNTIME_DIR": runtime, "HOME": runtime]
-        let (session, sessionAddress) = try DesktopSession.startBus("session-bus", directory: scratch.path, environment: home)
-        let (system, systemAddress) = try DesktopSession.startBus("system-bus", directory: scratch.path, environment: home)
-        sessionBus = session
-        systemBus = system
-        // GLib's keyfile settings backend: no dconf-service to outlive the test.
-        let buses = home.merging([
-            "DBUS_SESSION_BUS_ADDRESS": sessionAddress, "DBUS_SYSTEM_BUS_ADDRESS": systemAddress, "GSETTINGS_BACKEND": "keyfile",
-        ]) { $1 }
-        let enabled = "[" + Self.extensions.map { "'\($0)'" }.joined(separator: ", ") + "]"
-        let settings = try DesktopSession.runAsUser("/usr/bin/gsettings", ["set", "org.gnome.shell", "enabled-extensions", enabled],
-                                                    directory: scratch.path, name: "gsettings", environment: buses)
-        guard settings.waitForExit(timeout: 30) == 0 else { throw TestFailure("gsettings failed: \(settings.stderr)") }
-        shell = try DesktopSession.runAsUser("/usr/bin/gnome-shell", [
-            "--headless", "--wayland", "--virtual-monitor", "640x480", "--wayland-display", "wayland-gs",
-        ], directory: scratch.path, name: "gnome-shell", environment: buses)
-        let shell = shell
-        let runtime = runtime
-        func display() -> String? {
-            shell.stderr.range(of: #"Using public X11 display :\d+"#, options: .regularExpression)
-                .map { String(shell.stderr[$0].split(separator: " ").last ?? "") }
-        }
-        func authority() -> String? {
-            ((try? FileManager.default.contentsOfDirectory(atPath: runtime)) ?? []).first { $0.hasPrefix(".mutter-Xwaylandauth.") }
-                .map { runtime + "/" + $0 }
-        }
-        guard shell.waitFor(timeout: 60, { display() != nil && authority() != nil }), let display = display(), let authority = authority() else {
-            throw TestFailure("GNOME Shell did not start Xwayland: \(shell.stderr.suffix(3000))")
-        }
-        environment = buses.merging(["WAYLAND_DISPLAY": "wayland-gs", "DISPLAY": display, "XAUTHORITY": authority]) { $1 }
-        // The extensions are up once the driver answers.
-        guard shell.waitFor(timeout: 30, { (try? self.driver(["Activate", "none"])) == "(false,)" }) else {
-            throw TestFailure("the Shell did not enable the extensions: \(shell.stderr.suffix(3000))")
-        }
-    }
-
-    /// `chown -R nobody:nogroup path`.
-    private static func chownToNobody(_ path: String) throws {
-        guard let walker = FileManager.default.enumerator(atPath: path) else { return }
-        _ = chown(path, 65534, 65534)
-        for case let relative as String in walker { _ = lchown(path + "/" + relative, 65534, 65534) }
-    }
-
-    /// The built binary with `arguments`, as the Shell's user, in its session.
-    func run(_ arguments: [String], name: String) throws -> RunningBinary {
-        try DesktopSession.runAsUser(BuiltBinary.url.path, arguments, directory: scratch.path, name: name, environment: environment)
-    }
-
-    /// An X11 program on the Shell's Xwayland, as its user, once the Shell has its window.
-    func x11Client(_ program: String, _ arguments: [String], windowClass: String) throws -> RunningBinary {
-        let client = try DesktopSession.runAsUser(program, arguments, directory: scratch.path,
-                                                  name: URL(fileURLWithPath: program).lastPathComponent, environment: environment)
-        // Activating it answers true once the Shell manages the window (which activates it too).
-        guard client.waitFor(timeout: 15, { (try? self.driver(["Activate", windowClass])) == "(true,)" }) else {
-            throw TestFailure("\(program) never got a window in the Shell: \(client.stderr.suffix(1000))")
-        }
-        return client
-    }
-
-    /// Gives the focus to the first window of `windowClass`, through the test's driver extension.
-    func activate(_ windowClass: String) throws {
-        let reply = try driver(["Activate", windowClass])
-        guard reply == "(true,)" else { throw TestFailure("the Shell has no \(windowClass) window: \(reply)") }
-    }
-
-    /// `gdbus call` to the driver's method, as the Shell's user; its printed reply.
-    private func driver(_ arguments: [String]) throws -> String {
-        let call = try DesktopSession.runAsUser("/usr/bin/gdbus", [
-            "call", "--session", "--dest", "org.gnome.Shell", "--object-path", "/org/daydream_bridge/TestDriver",
-            "--method", "org.daydream_bridge.TestDriver." + arguments[0],
-        ] + arguments.dropFirst(), directory: scratch.path, name: "gdbus", environment: environment)
-        _ = call.waitForExit(timeout: 10)
-        return call.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    func stop() {
-        shell.stop()
-        sessionBus.stop()
-        systemBus.stop()
-        DesktopSession.killProcesses(runningIn: runtime)
     }
 }

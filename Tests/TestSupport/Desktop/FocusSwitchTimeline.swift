@@ -1,24 +1,23 @@
 import Foundation
-import TestSupport
 
 /// When a desktop's focus change reaches the bridge, told apart from what the bridge does with it:
 /// `busctl monitor` on the session's bus stamps every message as it passes (CLOCK_REALTIME, in
 /// microseconds), so the call that moves the focus (or the moment a window is closed), the
 /// desktop's `SetFocusedApplication` call to the bridge, and the bridge's `PropertiesChanged`
 /// for the controller's new `Profile` are timed on one clock.
-final class FocusSwitchTimeline {
+public final class FocusSwitchTimeline {
     private let monitor: RunningBinary
 
     /// One switch: from the change to the desktop's call (the desktop's part), and from that call
     /// to the bridge announcing the new profile (the bridge's part), in milliseconds.
-    struct Switch: CustomStringConvertible {
-        let desktop: Double
-        let bridge: Double
-        var description: String { String(format: "%.1f + %.1f ms", desktop, bridge) }
+    public struct Switch: CustomStringConvertible {
+        public let desktop: Double
+        public let bridge: Double
+        public var description: String { String(format: "%.1f + %.1f ms", desktop, bridge) }
     }
 
     /// `busctl --user monitor` as the session's user, in its environment; ready when it returns.
-    init(directory: String, environment: [String: String]) throws {
+    public init(directory: String, environment: [String: String]) throws {
         monitor = try DesktopSession.runAsUser("/usr/bin/busctl", ["--user", "monitor", "--json=short"],
                                               directory: directory, name: "busctl-monitor", environment: environment)
         guard monitor.waitFor(timeout: 10, { (monitor.stdout + monitor.stderr).contains("Monitoring bus message stream") }) else {
@@ -27,7 +26,7 @@ final class FocusSwitchTimeline {
     }
 
     /// The wall clock now, in the monitor's microseconds.
-    static var now: Int64 { Int64(Date().timeIntervalSince1970 * 1_000_000) }
+    public static var now: Int64 { Int64(Date().timeIntervalSince1970 * 1_000_000) }
 
     /// The message stamps seen so far: (stamp, member, whether it is the bridge's Profile change).
     private var messages: [(time: Int64, member: String, line: String)] {
@@ -42,7 +41,7 @@ final class FocusSwitchTimeline {
     /// The switch after `start` (a stamp): the first `SetFocusedApplication` call after the first
     /// message named `startMember` at or after `start` (or `start` itself when nil), then the first
     /// `PropertiesChanged` carrying `Profile` after that call; nil until all were seen.
-    func switchAfter(_ start: Int64, startMember: String?) -> Switch? {
+    public func switchAfter(_ start: Int64, startMember: String?) -> Switch? {
         let seen = messages
         let changeTime: Int64
         if let startMember {
@@ -59,7 +58,7 @@ final class FocusSwitchTimeline {
     }
 
     /// Waits up to 10 s for `switchAfter`.
-    func waitForSwitch(after start: Int64, startMember: String?) -> Switch? {
+    public func waitForSwitch(after start: Int64, startMember: String?) -> Switch? {
         var found: Switch?
         _ = monitor.waitFor(timeout: 10) {
             found = switchAfter(start, startMember: startMember)
@@ -68,7 +67,7 @@ final class FocusSwitchTimeline {
         return found
     }
 
-    func stop() {
+    public func stop() {
         monitor.stop()
     }
 }
