@@ -220,6 +220,8 @@ let package = Package(
         ),
         // The built daydream-bridge, as a user runs it.
         .testTarget(name: "CLITests", dependencies: ["DaydreamProtocol", "Descriptors", "TestSupport"]),
+        // The focus sources against real desktops: Xvfb with openbox, a headless sway.
+        .testTarget(name: "FocusTrackingTests", dependencies: ["FocusTracking", "EventLoop", "Timebase", "TestSupport"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
     ],
     swiftLanguageModes: [.v6],
