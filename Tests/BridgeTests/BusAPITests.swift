@@ -21,11 +21,12 @@ struct BusAPITests {
     static let controller = "/org/daydream_bridge/controller/C0_DD_EE_00_00_01"
 
     @MainActor
-    final class Rig {
+    final class Rig: BusClientRig {
         let harness: DaemonTests.Harness
         let bus: TestBus
         let api: BridgeBusService
         var reactor: Reactor { harness.reactor }
+        var busAddress: String { bus.socketAddress }
 
         init(config: String = DaemonTests.twoProfiles) throws {
             harness = try DaemonTests.Harness(config: config)
@@ -42,43 +43,17 @@ struct BusAPITests {
             bus.stop()
         }
 
-        /// Runs `tool` to its exit while the loop answers; its status and output.
-        func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-            let addressOption = tool == BusClientTool.busctl ? ["--address=\(bus.socketAddress)"] : []
-            let client = try BusClientTool(tool, addressOption + arguments, directory: bus.directory.path)
-            #expect(reactor.run(until: { !client.isRunning }, timeout: .seconds(10), checkingEvery: .milliseconds(5)))
-            return (client.status, client.stdout, client.stderr)
-        }
-
-        func busctl(_ arguments: String...) throws -> (status: Int32, stdout: String, stderr: String) {
-            try run(BusClientTool.busctl, arguments)
-        }
-
-        func gdbus(_ arguments: String...) throws -> (status: Int32, stdout: String, stderr: String) {
-            try run(BusClientTool.gdbus, [arguments[0], "--address", bus.socketAddress] + arguments.dropFirst())
-        }
-
         /// A property's value as `busctl get-property` prints it (`s "pad"`).
         func get(_ path: String, _ interface: String, _ property: String) throws -> String {
             try busctl("get-property", BusAPITests.name, path, interface, property).stdout.trimmingCharacters(in: .newlines)
         }
 
-        /// `gdbus monitor` on the bridge's name, once it hears the bridge, and how much it had
-        /// printed by then. gdbus subscribes with the name as the sender and (GLib's fix for
-        /// CVE-2024-34397) drops signals until it has learnt the name's owner, which it may learn
-        /// after saying who owns the name: probe controllers (C0:DD:EE:00:AA:xx) are added until
-        /// one of their InterfacesAdded arrives.
+        /// `gdbus monitor` on the bridge's name, once it hears the bridge (`BusClientRig.monitor`):
+        /// probe controllers (C0:DD:EE:00:AA:xx) are added until one of their InterfacesAdded arrives.
         func monitor() throws -> (tool: BusClientTool, baseline: Int) {
-            let monitor = try BusClientTool(BusClientTool.gdbus, ["monitor", "--address", bus.socketAddress, "--dest", BusAPITests.name],
-                                            directory: bus.directory.path)
-            #expect(reactor.run(until: { monitor.stdout.contains("is owned by") }, timeout: .seconds(10), checkingEvery: .milliseconds(5)))
-            var heard = false
-            for probe in 0..<100 where !heard {
+            try monitor(BusAPITests.name, announce: { probe in
                 _ = harness.controller(String(format: "C0:DD:EE:00:AA:%02X", probe))
-                heard = reactor.run(until: { monitor.stdout.contains("00_AA_") }, timeout: .milliseconds(100), checkingEvery: .milliseconds(5))
-            }
-            #expect(heard, "gdbus monitor never heard the bridge")
-            return (monitor, monitor.stdout.utf8.count)
+            }, until: "00_AA_", owner: "bridge")
         }
 
         /// The signals the monitor printed after `baseline`, one line each, from the bridge's

@@ -15,12 +15,13 @@ struct ObjectServerTests {
     /// A server owning `name` with one object, `/test/thing`, under an object manager at `/test`:
     /// `Label` (s, writable), `Count` (t, read on demand), `Fixed` (s, read-only), `Echo(s) -> s`.
     @MainActor
-    final class Rig {
+    final class Rig: BusClientRig {
         let bus: TestBus
         let reactor: Reactor
         let server: ObjectServer
         var label = "one"
         var count: UInt64 = 7
+        var busAddress: String { bus.address }
 
         init() throws {
             bus = try TestBus()
@@ -51,37 +52,12 @@ struct ObjectServerTests {
                 ])
         }
 
-        /// Runs `tool` to its exit while the loop answers; its status and output.
-        func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-            let addressOption = tool == BusClientTool.busctl ? ["--address=\(bus.address)"] : []
-            let client = try BusClientTool(tool, addressOption + arguments, directory: bus.directory.path)
-            #expect(reactor.run(until: { !client.isRunning }, timeout: .seconds(10), checkingEvery: .milliseconds(5)))
-            return (client.status, client.stdout, client.stderr)
-        }
-
-        func busctl(_ arguments: String...) throws -> (status: Int32, stdout: String, stderr: String) {
-            try run(BusClientTool.busctl, arguments)
-        }
-
-        func gdbus(_ arguments: String...) throws -> (status: Int32, stdout: String, stderr: String) {
-            try run(BusClientTool.gdbus, [arguments[0], "--address", bus.address] + arguments.dropFirst())
-        }
-
-        /// `gdbus monitor` on the server's name, once it hears the server, and how much it had
-        /// printed by then. gdbus subscribes with the name as the sender and (GLib's fix for
-        /// CVE-2024-34397) drops signals until it has learnt the name's owner, which it may learn
-        /// after saying who owns the name: `Fixed` is announced until the monitor prints it.
+        /// `gdbus monitor` on the server's name, once it hears the server (`BusClientRig.monitor`):
+        /// `Fixed` is announced until the monitor prints it.
         func monitor() throws -> (tool: BusClientTool, baseline: Int) {
-            let monitor = try BusClientTool(BusClientTool.gdbus, ["monitor", "--address", bus.address, "--dest", ObjectServerTests.name],
-                                            directory: bus.directory.path)
-            #expect(reactor.run(until: { monitor.stdout.contains("is owned by") }, timeout: .seconds(10), checkingEvery: .milliseconds(5)))
-            var heard = false
-            for _ in 0..<100 where !heard {
+            try monitor(ObjectServerTests.name, announce: { _ in
                 server.propertiesChanged(path: "/test/thing", interface: "test.Thing1", names: ["Fixed"])
-                heard = reactor.run(until: { monitor.stdout.contains("'Fixed'") }, timeout: .milliseconds(100), checkingEvery: .milliseconds(5))
-            }
-            #expect(heard, "gdbus monitor never heard the server")
-            return (monitor, monitor.stdout.utf8.count)
+            }, until: "'Fixed'", owner: "server")
         }
     }
 
