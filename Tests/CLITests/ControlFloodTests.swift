@@ -90,15 +90,7 @@ struct ControlFloodTests {
             let opened = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             guard opened >= 0 else { return nil }
             let descriptor = FileDescriptor(owning: opened)
-            var address = sockaddr_un()
-            address.sun_family = sa_family_t(AF_UNIX)
-            withUnsafeMutableBytes(of: &address.sun_path) { raw in
-                for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
-            }
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor.rawValue, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            }
-            guard connected == 0 else { return nil }  // `descriptor` closes as it goes
+            guard UnixSocketPath.connect(descriptor.rawValue, to: path) == 0 else { return nil }  // `descriptor` closes as it goes
             return Client(descriptor)
         }
     }

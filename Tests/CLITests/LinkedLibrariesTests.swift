@@ -10,15 +10,8 @@ import Testing
 struct LinkedLibrariesTests {
     /// What `tool arguments... daemon` prints, one trimmed line each.
     private func lines(of tool: String, _ arguments: [String]) throws -> [String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments + [BuiltBinary.url.path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let (status, text) = try ProgramOutput.run(tool, arguments + [BuiltBinary.url.path])
+        #expect(status == 0)
         return text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
     }
 

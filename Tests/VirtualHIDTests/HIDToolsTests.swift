@@ -30,15 +30,8 @@ struct HIDToolsTests {
 
     private func parse(_ report: [UInt8]) throws -> (sizes: Set<String>, fields: [String: [String]]) {
         let python = try #require(HIDTools.python)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-c", Self.script, HIDTools.hex(DualSenseReportDescriptor.bytes), HIDTools.hex(report)]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let (status, text) = try ProgramOutput.run(python, ["-c", Self.script, HIDTools.hex(DualSenseReportDescriptor.bytes), HIDTools.hex(report)])
+        #expect(status == 0)
         var sizes: Set<String> = []
         var fields: [String: [String]] = [:]
         for line in text.split(separator: "\n") {
