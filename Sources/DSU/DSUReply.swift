@@ -44,20 +44,10 @@ public enum DSUReply {
         writer.u8(pad.rightStick.x, at: 42)
         writer.u8(pad.rightStick.y, at: 43)
         // The analog buttons, 255 pressed and 0 released for digital ones: d-pad left, down,
-        // right, up, then Y, B, A, X, R1, L1, R2, L2.
-        func analog(_ pressed: Bool, at offset: Int) { writer.u8(pressed ? 255 : 0, at: offset) }
-        analog(pad.buttons1.contains(.dpadLeft), at: 44)
-        analog(pad.buttons1.contains(.dpadDown), at: 45)
-        analog(pad.buttons1.contains(.dpadRight), at: 46)
-        analog(pad.buttons1.contains(.dpadUp), at: 47)
-        analog(pad.buttons2.contains(.y), at: 48)
-        analog(pad.buttons2.contains(.b), at: 49)
-        analog(pad.buttons2.contains(.a), at: 50)
-        analog(pad.buttons2.contains(.x), at: 51)
-        analog(pad.buttons2.contains(.r1), at: 52)
-        analog(pad.buttons2.contains(.l1), at: 53)
-        analog(pad.buttons2.contains(.r2), at: 54)
-        analog(pad.buttons2.contains(.l2), at: 55)
+        // right, up, then Y, B, A, X, R1, L1, R2, L2: the first button byte's top four bits and
+        // the second's eight, each from its bit 7 down.
+        let buttonBits = UInt16(pad.buttons1.rawValue >> 4) << 8 | UInt16(pad.buttons2.rawValue)
+        for index in 0..<12 { writer.u8(buttonBits & (0x800 >> index) != 0 ? 255 : 0, at: 44 + index) }
         writeTouch(pad.touch1, at: 56, into: writer)
         writeTouch(pad.touch2, at: 62, into: writer)
         writer.u64(pad.motionTimestamp, at: 68)

@@ -97,4 +97,28 @@ import Testing
         }
         #expect(bytes == expected)
     }
+
+    /// The analog buttons (bytes 44...55: d-pad left, down, right, up, then Y, B, A, X, R1, L1,
+    /// R2, L2): each one down makes its own byte 255 and no other, whatever the buttons without an
+    /// analog byte (options, share, L3, R3) do.
+    @Test func eachButtonDownFillsItsOwnAnalogByte() {
+        let info = DSUControllerInfo(slot: 0, state: .connected, mac: DSUMACAddress(bytes: [1, 2, 3, 4, 5, 6]), battery: .full)
+        let buttons: [(DSUPadState.Buttons1, DSUPadState.Buttons2)] = [
+            ([.dpadLeft], []), ([.dpadDown], []), ([.dpadRight], []), ([.dpadUp], []),
+            ([], [.y]), ([], [.b]), ([], [.a]), ([], [.x]), ([], [.r1]), ([], [.l1]), ([], [.r2]), ([], [.l2]),
+        ]
+        for (index, (first, second)) in buttons.enumerated() {
+            for others in [[], [.options, .share, .l3, .r3]] as [DSUPadState.Buttons1] {
+                var pad = DSUPadState()
+                pad.buttons1 = first.union(others)
+                pad.buttons2 = second
+                let bytes = Self.encoded(length: DSUReply.controllerDataLength) {
+                    DSUReply.encodeControllerData(info, pad, serverID: Self.serverID, into: $0)
+                }
+                var expected = [UInt8](repeating: 0, count: 12)
+                expected[index] = 255
+                #expect(Array(bytes[44...55]) == expected, "button \(index), others \(others.rawValue)")
+            }
+        }
+    }
 }
