@@ -12,6 +12,7 @@ import sysconfig
 import time
 
 from emulator_client import RigError
+from processes import wait_or_kill
 
 # SDL 2.26's names for what the configs emit. Game controller buttons follow
 # the bridge's mapping line (SDL's automatic mapping); keys are SDL scancode
@@ -132,11 +133,7 @@ class SdlEvents:
     def stop(self) -> list[dict]:
         if self.process.poll() is None:
             self.process.stdin.close()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+            wait_or_kill(self.process)
         self.output.close()
         self.errors.close()
         return self.events()

@@ -6,6 +6,7 @@ import re
 import signal
 import subprocess
 
+from processes import wait_or_kill
 from waiting import wait_until
 
 
@@ -68,11 +69,7 @@ class DebugEventsLog:
         """Stops libinput (SIGINT, as a user would); everything it printed."""
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGINT)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+            wait_or_kill(self.process)
         self.log.close()
         return self.text()
 

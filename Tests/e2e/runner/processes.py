@@ -44,17 +44,29 @@ class Process:
     def stop(self, timeout: float = 10.0, sig: int = signal.SIGTERM) -> int | None:
         if self.alive():
             self.process.send_signal(sig)
-            try:
-                self.process.wait(timeout)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+            wait_or_kill(self.process, timeout)
         code = self.process.returncode
         self.log.write(f"--- {time.monotonic():.3f} exited: {code}\n".encode())
         return code
 
     def kill(self) -> None:
         self.stop(sig=signal.SIGKILL)
+
+
+def log_since(process: Process, offset: int) -> str:
+    """What `process` has logged from `offset` (a size of its log file) on."""
+    with open(process.log_path, encoding="utf-8", errors="replace") as file:
+        file.seek(offset)
+        return file.read()
+
+
+def wait_or_kill(process: subprocess.Popen, timeout: float = 10.0) -> None:
+    """Waits up to `timeout` seconds for `process`, told to stop, to exit; kills it after that."""
+    try:
+        process.wait(timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 def tail(path: str, lines: int = 40) -> str:

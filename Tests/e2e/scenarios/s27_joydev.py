@@ -20,6 +20,7 @@ from bridge_helpers import (
     wait_streaming,
 )
 from input_devices import wait_for_device
+from processes import wait_or_kill
 from rig import scenario
 from waiting import wait_until
 
@@ -92,11 +93,7 @@ def joydev_jstest(rig):
             wait_until(lambda: len(live_events(open(log_path).read())) >= wanted, timeout=10)
         finally:
             jstest.send_signal(signal.SIGINT)
-            try:
-                jstest.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                jstest.kill()
-                jstest.wait()
+            wait_or_kill(jstest, timeout=5)
     output = open(log_path).read()
 
     header = f"Joystick ({GAMEPAD}) has 2 axes (X, Y)\nand 6 buttons (BtnA, BtnB, BtnTL, BtnTR, BtnStart, BtnMode)."

@@ -3,17 +3,13 @@ the mouse a pointer, the keyboard a keyboard, the gamepad left alone; the
 pointer's motion, buttons and high-resolution scrolling, and the keys."""
 from __future__ import annotations
 
-import os
 import re
-import signal
-import subprocess
-import time
 
 from bridge_helpers import GAMEPAD, KEYBOARD, MOUSE, ensure_paired, play_and_read, run_bridge_command, start_bridge, \
     wait_streaming
 from input_devices import wait_for_device
 from mouse_checks import CONFIG
-from libinput_cli import libinput_devices
+from libinput_cli import DebugEventsLog, libinput_devices
 from rig import scenario
 from waiting import wait_until
 
@@ -38,34 +34,12 @@ at 2000ms end
 """
 
 
-class DebugEvents:
-    """`libinput debug-events` on the udev seat, as a compositor reads it."""
+class DebugEvents(DebugEventsLog):
+    """`libinput debug-events` on the udev seat, as a compositor reads it, with the keys' codes;
+    once it has added the mouse and the keyboard."""
 
     def __init__(self, rig) -> None:
-        self.path = os.path.join(rig.logs, "libinput-debug-events.log")
-        self.log = open(self.path, "w")
-        self.process = subprocess.Popen(["stdbuf", "-oL", "libinput", "debug-events", "--udev", "seat0",
-                                         "--show-keycodes"],
-                                        stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        deadline = time.monotonic() + 30
-        while not all(name in self.text() for name in (MOUSE, KEYBOARD)):
-            assert self.process.poll() is None, f"libinput debug-events exited: {self.text()}"
-            assert time.monotonic() < deadline, f"libinput did not add the mouse and keyboard: {self.text()}"
-            time.sleep(0.1)
-
-    def text(self) -> str:
-        with open(self.path, encoding="utf-8", errors="replace") as file:
-            return file.read()
-
-    def stop(self) -> str:
-        self.process.send_signal(signal.SIGINT)
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        self.log.close()
-        return self.text()
+        super().__init__(rig.logs, "libinput-debug-events", [MOUSE, KEYBOARD], options=("--show-keycodes",))
 
 
 def wheel_values(text: str) -> list[float]:

@@ -3,16 +3,13 @@ pointer to libinput, whose POINTER_MOTION_ABSOLUTE positions follow an
 emulated sweep of the controller's orientation."""
 from __future__ import annotations
 
-import os
 import re
-import signal
-import subprocess
 
 from evdev import ecodes
 
 from bridge_helpers import ensure_paired, start_bridge, wait_streaming
 from input_devices import FrameRecorder, InputDevice, udev_properties_of, wait_for_device
-from libinput_cli import libinput_devices
+from libinput_cli import DebugEventsLog, libinput_devices
 from rig import scenario
 from waiting import wait_until
 
@@ -64,7 +61,7 @@ def degrees_of(value: int, field: float) -> float:
     return (value / MAXIMUM - 0.5) * field
 
 
-class AbsoluteMotion:
+class AbsoluteMotion(DebugEventsLog):
     """`libinput debug-events` on the udev seat, as a compositor reads it, once it has added
     the pointer; its POINTER_MOTION_ABSOLUTE lines give positions in percent of the range
     (debug-events transforms to a 100 x 100 screen)."""
@@ -72,30 +69,10 @@ class AbsoluteMotion:
     PATTERN = re.compile(r"POINTER_MOTION_ABSOLUTE\s+\S+\s+([\d.]+)/\s*([\d.]+)")
 
     def __init__(self, rig) -> None:
-        self.path = os.path.join(rig.logs, "libinput-pointer-events.log")
-        self.log = open(self.path, "w")
-        self.process = subprocess.Popen(["stdbuf", "-oL", "libinput", "debug-events", "--udev", "seat0"],
-                                        stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        added = lambda: any("DEVICE_ADDED" in line and POINTER in line for line in self.text().splitlines())
-        ok = wait_until(lambda: added() or self.process.poll() is not None, timeout=30)
-        assert ok and self.process.poll() is None and added(), f"libinput did not add the pointer: {self.text()}"
-
-    def text(self) -> str:
-        with open(self.path, encoding="utf-8", errors="replace") as file:
-            return file.read()
+        super().__init__(rig.logs, "libinput-pointer-events", [POINTER])
 
     def positions(self, text: str) -> list[tuple[float, float]]:
         return [(float(x), float(y)) for x, y in self.PATTERN.findall(text)]
-
-    def stop(self) -> str:
-        self.process.send_signal(signal.SIGINT)
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        self.log.close()
-        return self.text()
 
 
 @scenario("absolute pointer: a mouse to udev, libinput's absolute positions follow a sweep",

@@ -7,6 +7,7 @@ import time
 
 from bridge_helpers import ensure_paired, gamepad, play_and_read, run_bridge_command, start_bridge, wait_streaming
 from input_devices import expect_frames
+from processes import log_since
 from rig import scenario
 from waiting import wait_until
 
@@ -16,12 +17,6 @@ TAP = """
 at 0ms    tap click 150ms
 at 400ms  end
 """
-
-
-def log_since(process, offset: int) -> str:
-    with open(process.log_path, encoding="utf-8", errors="replace") as file:
-        file.seek(offset)
-        return file.read()
 
 
 def wait_log(process, offset: int, text: str, timeout: float) -> str:

@@ -6,6 +6,7 @@ import time
 
 from bridge_helpers import ensure_paired, gamepad, play_and_read, start_bridge, wait_streaming
 from input_devices import expect_frames
+from processes import log_since
 from rig import scenario
 from waiting import wait_until
 
@@ -27,12 +28,6 @@ TAP_CLICK = """
 at 0ms    tap click 150ms
 at 400ms  end
 """
-
-
-def log_since(process, offset: int) -> str:
-    with open(process.log_path, encoding="utf-8", errors="replace") as file:
-        file.seek(offset)
-        return file.read()
 
 
 @scenario("bridge: config edited while running -> new mapping, no restart; a broken edit keeps the old",
