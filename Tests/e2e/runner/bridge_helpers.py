@@ -196,6 +196,17 @@ def start_bridge(rig: Rig, config: str | None = None, name: str = "bridge", time
     return process
 
 
+def start_streaming(rig: Rig, name: str, address: str, config: str | None = None):
+    """The scenarios' usual start: `name` paired (`ensure_paired`), the bridge started with
+    `config` (`start_bridge`), and the controller streaming to it (`wait_streaming` since
+    before the start); the bridge's process."""
+    ensure_paired(rig, name, address)
+    mark = rig.emulator.mark()
+    process = start_bridge(rig, config)
+    wait_streaming(rig, name, since=mark)
+    return process
+
+
 # The bridge's own words, one line each, about one controller: the daemon took it on (a
 # new session, or its session attached again after a drop; "back" is a -v line), or its
 # session released everything because the link went down.

@@ -5,14 +5,7 @@ from __future__ import annotations
 
 import os
 
-from bridge_helpers import (
-    GAMEPAD,
-    ensure_paired,
-    expected_gamepad_frames,
-    run_bridge_command,
-    start_bridge,
-    wait_streaming,
-)
+from bridge_helpers import GAMEPAD, expected_gamepad_frames, run_bridge_command, start_streaming
 from clients import SdlEvents, mapping_bindings, sdl_devices
 from input_devices import wait_for_device
 from rig import scenario
@@ -51,10 +44,7 @@ def stop_bridge(rig) -> None:
 
 def bridge_with(rig, config: str, device_name: str):
     """The bridge running `config` with the controller streaming; returns its gamepad's event node."""
-    ensure_paired(rig, NAME, ADDRESS)
-    mark = rig.emulator.mark()
-    start_bridge(rig, config)
-    wait_streaming(rig, NAME, since=mark)
+    start_streaming(rig, NAME, ADDRESS, config)
     pad = wait_for_device(lambda n: n == device_name, timeout=30)
     path = pad.path
     pad.close()

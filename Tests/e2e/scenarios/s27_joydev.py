@@ -10,15 +10,7 @@ import signal
 import subprocess
 import time
 
-from bridge_helpers import (
-    GAMEPAD,
-    KEYBOARD,
-    MOUSE,
-    ensure_paired,
-    expected_gamepad_frames,
-    start_bridge,
-    wait_streaming,
-)
+from bridge_helpers import GAMEPAD, KEYBOARD, MOUSE, expected_gamepad_frames, start_streaming
 from input_devices import wait_for_device
 from processes import wait_or_kill
 from rig import scenario
@@ -59,10 +51,7 @@ def joydev_jstest(rig):
     BtnTL, BtnTR, BtnStart, BtnMode); during timelines/gamepad.tl it reports each axis value
     (joydev's range, -32767...32767) and each button press and release, in order."""
     subprocess.run(["modprobe", "joydev"], check=True, timeout=30)
-    ensure_paired(rig, NAME, ADDRESS)
-    mark = rig.emulator.mark()
-    start_bridge(rig)
-    wait_streaming(rig, NAME, since=mark)
+    start_streaming(rig, NAME, ADDRESS)
     devices = {name: wait_for_device(lambda n, name=name: n == name, timeout=30) for name in (GAMEPAD, MOUSE, KEYBOARD)}
     paths = {name: device.path for name, device in devices.items()}
     for device in devices.values():

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import re
 
-from bridge_helpers import GAMEPAD, KEYBOARD, MOUSE, ensure_paired, play_and_read, run_bridge_command, start_bridge, \
-    wait_streaming
+from bridge_helpers import GAMEPAD, KEYBOARD, MOUSE, play_and_read, run_bridge_command, start_streaming
 from input_devices import wait_for_device
 from mouse_checks import CONFIG
 from libinput_cli import DebugEventsLog, libinput_devices
@@ -58,10 +57,7 @@ def libinput_clients(rig):
     the keyboard the keyboard one, the gamepad is not there. timelines/mouse.tl gives 502
     unaccelerated counts right, BTN_LEFT and BTN_RIGHT, KEY_LEFTMETA; in a scroll profile
     libinput's wheel total (v120) is the bridge's REL_WHEEL_HI_RES total."""
-    ensure_paired(rig, NAME, ADDRESS)
-    mark = rig.emulator.mark()
-    start_bridge(rig, SCROLL_CONFIG)
-    wait_streaming(rig, NAME, since=mark)
+    start_streaming(rig, NAME, ADDRESS, SCROLL_CONFIG)
     pad = wait_for_device(lambda n: n == GAMEPAD, timeout=30)
     pad.close()
     mouse = wait_for_device(lambda n: n == MOUSE, timeout=30)

@@ -20,7 +20,7 @@ import time
 
 from evdev import ecodes
 
-from bridge_helpers import ensure_paired, play_and_read, start_bridge, unpair, wait_streaming
+from bridge_helpers import play_and_read, start_streaming, unpair
 from clients import pygame_ce_sdl, pysdl2_dll_sdl, sdl_devices, sdl_environment, sdl_probe
 from input_devices import InputDevice, dualsense_hidraw, list_devices
 from processes import modprobe
@@ -124,10 +124,7 @@ def bridge_dualsense(rig):
 def check_dualsense(rig):
     """The scenario, with the shipped device rules in udev."""
     rig.controller(NAME, ADDRESS)
-    ensure_paired(rig, NAME, ADDRESS)
-    mark = rig.emulator.mark()
-    bridge = start_bridge(rig, CONFIG)
-    wait_streaming(rig, NAME, since=mark)
+    bridge = start_streaming(rig, NAME, ADDRESS, CONFIG)
     nodes = wait_nodes()
     try:
         for role, node in nodes.items():

@@ -3,7 +3,7 @@ project's 65- rule is not installed in the guest, so the capabilities must
 say it by themselves)."""
 from __future__ import annotations
 
-from bridge_helpers import bridge_devices, check_classes, ensure_paired, start_bridge, wait_streaming
+from bridge_helpers import bridge_devices, check_classes, start_streaming
 from input_devices import udev_properties_of
 from rig import scenario
 
@@ -15,10 +15,7 @@ NAME, ADDRESS = "pad", "C0:DD:EE:00:00:01"
 def bridge_udev(rig):
     """With the default config (both profiles): ID_INPUT_JOYSTICK on the gamepad only,
     ID_INPUT_MOUSE on the mouse only, ID_INPUT_KEY on the keyboard."""
-    ensure_paired(rig, NAME, ADDRESS)
-    mark = rig.emulator.mark()
-    start_bridge(rig)
-    wait_streaming(rig, NAME, since=mark)
+    start_streaming(rig, NAME, ADDRESS)
     pad, mouse, keyboard = bridge_devices(rig)
     try:
         pad_props, mouse_props, key_props = udev_properties_of([pad, mouse, keyboard])

@@ -15,15 +15,11 @@ from bridge_helpers import bridge_devices, check_classes, ensure_paired, play_an
 from input_devices import expect_frames, udev_properties_of
 from processes import Process
 from rig import scenario
+from timeline_texts import TAP_CLICK
 from udev_rules import DEVICE_RULES, RULES_DIR, UINPUT_RULES, group_variant, installed_rules, udevadm
 
 NAME, ADDRESS = "pad", "C0:DD:EE:00:00:01"
 NOBODY = 65534
-
-TAP = """
-at 0ms    tap click 150ms
-at 400ms  end
-"""
 
 
 def why_unmarked(device) -> str:
@@ -110,7 +106,7 @@ def udev_installed_rules(rig):
                 marked = properties.get("DAYDREAM_BRIDGE_DEVICE")
                 assert marked == kind, \
                     f"{DEVICE_RULES} did not mark the {kind} ({device.path}): {marked!r}\n{why_unmarked(device)}"
-            _, frames = play_and_read(rig, NAME, TAP, [pad])
+            _, frames = play_and_read(rig, NAME, TAP_CLICK, [pad])
             expect_frames(frames[pad], [["BTN_SOUTH 1"], ["BTN_SOUTH 0"]], "bridge as uid 65534")
         finally:
             for device in (pad, mouse, keyboard):

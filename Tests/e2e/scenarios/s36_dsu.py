@@ -8,7 +8,7 @@ from __future__ import annotations
 import struct
 import time
 
-from bridge_helpers import ensure_paired, start_bridge, wait_streaming
+from bridge_helpers import start_streaming, wait_streaming
 from dsu_client import DATA, DSU_PORT, VERSION, Client
 from rig import scenario
 from waiting import wait_until
@@ -51,10 +51,7 @@ def dsu_server(rig):
     (g, negated) and angular rate (deg/s: pitch x, yaw -y, roll -z) are the emulated motion's;
     packet numbers and timestamps increase; powered off, slot 0 is disconnected; on again,
     it is connected in the same slot."""
-    ensure_paired(rig, NAME, ADDRESS)
-    mark = rig.emulator.mark()
-    bridge = start_bridge(rig, CONFIG)
-    wait_streaming(rig, NAME, since=mark)
+    bridge = start_streaming(rig, NAME, ADDRESS, CONFIG)
     client = Client()
     try:
         # Subscribed and renewing each second, as Dolphin does: until its requests have run for a

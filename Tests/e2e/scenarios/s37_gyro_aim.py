@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 
-from bridge_helpers import GAMEPAD, MOUSE, ensure_paired, start_bridge, stick_axis, wait_streaming
+from bridge_helpers import GAMEPAD, MOUSE, start_streaming, stick_axis
 from clients import SdlEvents
 from input_devices import FrameRecorder, wait_for_device
 from libinput_cli import DebugEventsLog, unaccelerated_motion
@@ -60,10 +60,7 @@ def gyro_right_stick_sdl(rig):
     times as far), held still it centres (0), tipping the tip up at 100 deg/s pushes it up
     (-9104), then centred again: the bridge's ABS_RX/ABS_RY and SDL 2's rightx/righty
     (SDL_CONTROLLERAXISMOTION, with udev) take exactly these values, in this order."""
-    ensure_paired(rig, NAME, ADDRESS)
-    mark = rig.emulator.mark()
-    start_bridge(rig, STICK_CONFIG)
-    wait_streaming(rig, NAME, since=mark)
+    start_streaming(rig, NAME, ADDRESS, STICK_CONFIG)
     pad = wait_for_device(lambda n: n == GAMEPAD, timeout=30)
     expected = {"rightx": [stick_value(SLOW), stick_value(FAST), 0], "righty": [stick_value(PITCH), 0]}
     assert expected == {"rightx": [4552, 13656, 0], "righty": [-9104, 0]}, expected  # the sums by hand
@@ -121,10 +118,7 @@ def gyro_mouse_libinput(rig):
         config = file.read()
     assert 'profile = "shooter"' in config and "counts-per-degree = 17.45" in config, \
         "config/gyro-aim.toml no longer starts in the shooter with counts-per-degree = 17.45"
-    ensure_paired(rig, NAME, ADDRESS)
-    mark = rig.emulator.mark()
-    start_bridge(rig, config)
-    wait_streaming(rig, NAME, since=mark)
+    start_streaming(rig, NAME, ADDRESS, config)
     mouse = wait_for_device(lambda n: n == MOUSE, timeout=30)
 
     libinput = DebugEventsLog(rig.logs, "libinput-gyro-events", [MOUSE])

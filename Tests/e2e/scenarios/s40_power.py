@@ -6,19 +6,9 @@ import os
 from bridge_helpers import ensure_paired, gamepad, play_and_read, start_bridge, stick, wait_streaming
 from input_devices import expect_frames
 from rig import scenario
+from timeline_texts import HOLD_THEN_OFF, TAP_CLICK
 
 NAME, ADDRESS = "pad", "C0:DD:EE:00:00:01"
-
-HOLD_THEN_OFF = """
-at 0ms    touch 255 128
-at 300ms  press click
-at 600ms  power-off
-at 700ms  end
-"""
-TAP_APP = """
-at 0ms    tap click 150ms
-at 400ms  end
-"""
 
 
 @scenario("bridge: power off with a button held releases it; power on reconnects on the same node",
@@ -52,7 +42,7 @@ def bridge_power_cycle(rig):
     rig.figure(f"power on -> bridge notifying again: {(subscribed['t_ns'] - powered['t_ns']) / 1e9:.2f} s")
 
     assert not pad.gone, "the gamepad's event node went away over the reconnect"
-    _, frames = play_and_read(rig, NAME, TAP_APP, [pad])
+    _, frames = play_and_read(rig, NAME, TAP_CLICK, [pad])
     expect_frames(frames[pad], [["BTN_SOUTH 1"], ["BTN_SOUTH 0"]], "after reconnecting, on the same open node")
     again = gamepad(rig)
     assert again.path == node, f"the gamepad moved from {node} to {again.path}"

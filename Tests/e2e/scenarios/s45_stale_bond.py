@@ -9,14 +9,10 @@ from bridge_helpers import ensure_paired, gamepad, play_and_read, run_bridge_com
 from input_devices import expect_frames
 from processes import log_since
 from rig import scenario
+from timeline_texts import TAP_CLICK
 from waiting import wait_until
 
 NAME, ADDRESS = "pad", "C0:DD:EE:00:00:01"
-
-TAP = """
-at 0ms    tap click 150ms
-at 400ms  end
-"""
 
 
 def wait_log(process, offset: int, text: str, timeout: float) -> str:
@@ -96,7 +92,7 @@ def bridge_stale_bond(rig):
     wait_streaming(rig, NAME, since=mark, timeout=90)
 
     assert not pad.gone, "the gamepad's event node went away"
-    _, frames = play_and_read(rig, NAME, TAP, [pad])
+    _, frames = play_and_read(rig, NAME, TAP_CLICK, [pad])
     expect_frames(frames[pad], [["BTN_SOUTH 1"], ["BTN_SOUTH 0"]], "after forget and pair")
     assert pad.path == node, f"the gamepad moved from {node} to {pad.path}"
     pad.close()

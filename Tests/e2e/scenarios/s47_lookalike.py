@@ -12,15 +12,11 @@ from bluez import DEVICE, device_path
 from bridge_helpers import ensure_paired, gamepad, play_and_read, run_bridge_command, start_bridge, unpair, wait_streaming
 from input_devices import expect_frames, list_devices
 from rig import scenario
+from timeline_texts import TAP_CLICK
 
 PAD, PAD_ADDRESS = "pad", "C0:DD:EE:00:00:01"
 FAKE, FAKE_ADDRESS = "lookalike", "C0:DD:EE:00:00:0F"
 OTHER, OTHER_ADDRESS = "pad-c", "C0:DD:EE:00:00:0E"
-
-TAP = """
-at 0ms    tap click 150ms
-at 400ms  end
-"""
 
 
 def keyboards_from_bluetoothd() -> list[str]:
@@ -113,7 +109,7 @@ def refuse_and_carry_on(rig):
     start_bridge(rig)
     pad = gamepad(rig)
     wait_streaming(rig, PAD, since=mark)
-    _, frames = play_and_read(rig, PAD, TAP, [pad])
+    _, frames = play_and_read(rig, PAD, TAP_CLICK, [pad])
     expect_frames(frames[pad], [["BTN_SOUTH 1"], ["BTN_SOUTH 0"]], "the known controller beside the look-alike")
     pad.close()
     assert not rig.bluez.get_or_none(path, DEVICE, "Paired"), "the bridge paired the look-alike"

@@ -7,6 +7,7 @@ import time
 from bridge_helpers import ensure_paired, gamepad, play_and_read, start_bridge, wait_streaming
 from input_devices import expect_frames, wait_frames
 from rig import scenario
+from timeline_texts import TAP_CLICK
 from waiting import wait_until
 
 NAME, ADDRESS = "pad", "C0:DD:EE:00:00:01"
@@ -16,10 +17,6 @@ HOLD_S = 6
 HOLD = """
 at 0ms    press volume-up
 at 300ms  end
-"""
-TAP = """
-at 0ms    tap click 150ms
-at 400ms  end
 """
 
 
@@ -95,6 +92,6 @@ def bridge_bluetoothd_restart(rig):
     assert not flaps, "the link flapped after bluetoothd came back: " + \
         "; ".join(f"{e['event']}{' on' if e.get('on') else ''}" for e in flaps)
     assert bridge.alive(), "the bridge died while bluetoothd restarted"
-    _, frames = play_and_read(rig, NAME, TAP, [pad])
+    _, frames = play_and_read(rig, NAME, TAP_CLICK, [pad])
     expect_frames(frames[pad], [["BTN_SOUTH 1"], ["BTN_SOUTH 0"]], "after bluetoothd came back")
     pad.close()

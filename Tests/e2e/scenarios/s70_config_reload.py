@@ -8,6 +8,7 @@ from bridge_helpers import ensure_paired, gamepad, play_and_read, start_bridge, 
 from input_devices import expect_frames
 from processes import log_since
 from rig import scenario
+from timeline_texts import TAP_CLICK
 from waiting import wait_until
 
 NAME, ADDRESS = "pad", "C0:DD:EE:00:00:01"
@@ -23,11 +24,6 @@ app = "BTN_WEST"
 # The same codes swapped: the device's capabilities stay the same.
 AFTER = BEFORE.replace('click = "BTN_SOUTH"', 'click = "BTN_WEST"').replace('app = "BTN_WEST"', 'app = "BTN_SOUTH"')
 BROKEN = AFTER.replace('click = "BTN_WEST"', 'click = "BTN_WEST')  # an unterminated string
-
-TAP_CLICK = """
-at 0ms    tap click 150ms
-at 400ms  end
-"""
 
 
 @scenario("bridge: config edited while running -> new mapping, no restart; a broken edit keeps the old",

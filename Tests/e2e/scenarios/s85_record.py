@@ -11,17 +11,12 @@ import signal
 from bridge_helpers import ensure_paired
 from packet import BUTTON_BITS, Packet
 from rig import scenario
+from timeline_texts import HOLD_THEN_OFF
 from waiting import wait_until
 
 NAME, ADDRESS = "pad", "C0:DD:EE:00:00:01"
 CLICK, APP = BUTTON_BITS["click"], BUTTON_BITS["app"]
 
-HOLD_THEN_OFF = """
-at 0ms    touch 255 128
-at 300ms  press click
-at 600ms  power-off
-at 700ms  end
-"""
 TAP_APP = """
 at 0ms    tap app 150ms
 at 400ms  end
