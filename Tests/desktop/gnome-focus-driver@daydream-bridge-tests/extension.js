@@ -1,4 +1,4 @@
-// For the tests only: lets FollowFocusGnomeTests move the focus in a headless GNOME Shell,
+// For the tests only: lets FollowFocusSessionTests move the focus in a headless GNOME Shell,
 // which has no input devices to click with. Exports org.daydream_bridge.TestDriver on the
 // Shell's session bus connection at /org/daydream_bridge/TestDriver.
 const { Gio } = imports.gi;
