@@ -66,16 +66,24 @@ struct RunCommandTests {
         try BuiltBinary.run(["profile"] + arguments + ["--socket", directory + "/control"])
     }
 
+    /// The daemon started on a fresh directory, sent `signal` once the held click is down: it
+    /// exits 0 (within `timeout` seconds).
+    func stopWhileHeld(by signal: Int32, exitWithin timeout: TimeInterval = RunningBinary.backstop,
+                       sourceLocation: SourceLocation = #_sourceLocation) throws -> (scratch: TemporaryDirectory, daemon: RunningBinary) {
+        let scratch = try Self.makeDirectory()
+        let daemon = try start(scratch.path)
+        #expect(daemon.waitFor { daemon.stdout.contains("gamepad EV_KEY BTN_SOUTH 1") }, sourceLocation: sourceLocation)
+        daemon.signal(signal)
+        #expect(daemon.waitForExit(timeout: timeout) == 0, sourceLocation: sourceLocation)
+        return (scratch, daemon)
+    }
+
     /// The daemon stops at SIGTERM, not when the replay ends: the held press is released and
     /// nothing more of the recording is played (the exit is waited for, not timed).
     @Test func sigtermReleasesEverythingAndExitsZero() throws {
-        let scratch = try Self.makeDirectory()
+        let (scratch, daemon) = try stopWhileHeld(by: SIGTERM)
         defer { withExtendedLifetime(scratch) {} }
         let directory = scratch.path
-        let daemon = try start(directory)
-        #expect(daemon.waitFor { daemon.stdout.contains("gamepad EV_KEY BTN_SOUTH 1") })
-        daemon.signal(SIGTERM)
-        #expect(daemon.waitForExit() == 0)
         let lines = daemon.stdout.split(separator: "\n").map { $0.split(separator: " ").dropFirst(2).joined(separator: " ") }
         #expect(lines == [
             "gamepad EV_KEY BTN_SOUTH 1", "gamepad EV_SYN SYN_REPORT 0",
@@ -86,13 +94,8 @@ struct RunCommandTests {
     }
 
     @Test func sigintDoesTheSame() throws {
-        let scratch = try Self.makeDirectory()
+        let (scratch, daemon) = try stopWhileHeld(by: SIGINT, exitWithin: 3)
         defer { withExtendedLifetime(scratch) {} }
-        let directory = scratch.path
-        let daemon = try start(directory)
-        #expect(daemon.waitFor { daemon.stdout.contains("BTN_SOUTH 1") })
-        daemon.signal(SIGINT)
-        #expect(daemon.waitForExit(timeout: 3) == 0)
         #expect(daemon.stdout.split(separator: "\n").suffix(2).map { $0.split(separator: " ").dropFirst(2).joined(separator: " ") }
             == ["gamepad EV_KEY BTN_SOUTH 0", "gamepad EV_SYN SYN_REPORT 0"])
         #expect(daemon.stderr.contains("<6>SIGINT: stopping\n"))
