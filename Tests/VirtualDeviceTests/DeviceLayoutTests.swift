@@ -9,8 +9,7 @@ import Testing
 @Suite("Device layouts")
 struct DeviceLayoutTests {
     @Test func gamepadCarriesExactlyItsCodesPlusNothingOfAMouse() throws {
-        let description = try DeviceLayout.description(for: .gamepad, capabilities: Fixture.gamepad)
-        let device = try EvdevDevice(description)
+        let device = try LaidOut.device(.gamepad, Fixture.gamepad)
         #expect(device.codes(type: Code.evKey) == [Code.btnSouth, Code.btnEast, Code.btnStart, Code.btnMode].sorted())
         #expect(device.codes(type: Code.evAbs) == [Code.absX, Code.absY])
         #expect(device.codes(type: Code.evRel).isEmpty)
@@ -58,13 +57,9 @@ struct DeviceLayoutTests {
     }
 
     @Test func gamepadWithAMouseButtonIsRefused() throws {
-        var capabilities = Fixture.gamepad
-        capabilities.insertKey(Code.btnLeft)
-        #expect(throws: VirtualDeviceError.unsupportedCodes(
+        LaidOut.expectRefused(.gamepad, Fixture.gamepad, addingKey: Code.btnLeft, with: .unsupportedCodes(
             device: "Daydream Controller Gamepad", codes: ["BTN_LEFT"],
-            reason: "they belong on another device (a gamepad with them would be misclassified)")) {
-            try DeviceLayout.description(for: .gamepad, capabilities: capabilities)
-        }
+            reason: "they belong on another device (a gamepad with them would be misclassified)"))
     }
 
     @Test func scrollOnlyMouseIsStillAMouseToUdev() throws {
@@ -84,8 +79,7 @@ struct DeviceLayoutTests {
     }
 
     @Test func xbox360IdentityHasXpadsLayout() throws {
-        let description = try DeviceLayout.description(for: .gamepad, capabilities: Fixture.gamepad, gamepadIdentity: .xbox360)
-        let device = try EvdevDevice(description)
+        let device = try LaidOut.device(.gamepad, Fixture.gamepad, gamepadIdentity: .xbox360)
         #expect(device.identity == DeviceIdentity(name: "Microsoft X-Box 360 pad", bus: UInt16(BUS_USB),
                                                   vendor: 0x045E, product: 0x028E, version: 0x0114))
         let xpadKeys: [Int32] = [BTN_A, BTN_B, BTN_X, BTN_Y, BTN_TL, BTN_TR, BTN_SELECT, BTN_START, BTN_MODE, BTN_THUMBL, BTN_THUMBR]

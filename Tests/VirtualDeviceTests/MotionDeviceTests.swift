@@ -14,8 +14,7 @@ struct MotionDeviceLayoutTests {
     static let accelerometer = UInt16(INPUT_PROP_ACCELEROMETER)
 
     @Test func carriesTheSensorAxesTimestampAndProperty() throws {
-        let description = try DeviceLayout.description(for: .motion, capabilities: MotionSensors.capabilities)
-        let device = try EvdevDevice(description)
+        let device = try LaidOut.device(.motion, MotionSensors.capabilities)
         #expect(device.identity == DeviceIdentity(name: "Daydream Controller Motion Sensors", bus: UInt16(BUS_VIRTUAL),
                                                   vendor: 0xDA7D, product: 0x0004, version: 0x0001))
         #expect(device.properties == [Self.accelerometer])
@@ -39,13 +38,9 @@ struct MotionDeviceLayoutTests {
     }
 
     @Test func aButtonOnTheMotionDeviceIsRefused() {
-        var codes = MotionSensors.capabilities
-        codes.insertKey(Code.btnSouth)
-        #expect(throws: VirtualDeviceError.unsupportedCodes(
+        LaidOut.expectRefused(.motion, MotionSensors.capabilities, addingKey: Code.btnSouth, with: .unsupportedCodes(
             device: "Daydream Controller Motion Sensors", codes: ["BTN_SOUTH"],
-            reason: "they belong on another device (a motion with them would be misclassified)")) {
-            try DeviceLayout.description(for: .motion, capabilities: codes)
-        }
+            reason: "they belong on another device (a motion with them would be misclassified)"))
     }
 
     @Test func identityIsTheFourthOfTheProjectsOwn() {
@@ -68,10 +63,7 @@ struct MotionDeviceLayoutTests {
 @Suite("Real uinput motion sensors", .enabled(if: UInputAvailability.isAvailable, "needs /dev/uinput"))
 struct MotionUInputDeviceTests {
     @Test func readsBackWithItsPropertyAndFrames() throws {
-        let set = try VirtualDeviceSet(capabilities: Capabilities([.motion: MotionSensors.capabilities]))
-        #expect(set.kinds == [.motion])
-        let device = try #require(set[.motion])
-        let reader = try UInputDeviceTests.Reader(device)
+        let (set, reader) = try LaidOut.onUInput(.motion, MotionSensors.capabilities)
         #expect(reader.evdev.identity == DeviceIdentity.motion)
         #expect(reader.evdev.properties == [UInt16(INPUT_PROP_ACCELEROMETER)])
         #expect(reader.evdev.absInfo(UInt16(ABS_Y))?.resolution == 8192)

@@ -13,8 +13,7 @@ import Testing
 @Suite("Absolute pointer device layout")
 struct PointerDeviceLayoutTests {
     @Test func carriesTheScreenAxesAndMouseButtonsAndNothingElse() throws {
-        let description = try DeviceLayout.description(for: .pointer, capabilities: AbsolutePointer.capabilities)
-        let device = try EvdevDevice(description)
+        let device = try LaidOut.device(.pointer, AbsolutePointer.capabilities)
         #expect(device.identity == DeviceIdentity(name: "Daydream Controller Pointer", bus: UInt16(BUS_VIRTUAL),
                                                   vendor: 0xDA7D, product: 0x0005, version: 0x0001))
         #expect(device.properties.isEmpty, "not INPUT_PROP_DIRECT: a pointer, not a touchscreen")
@@ -45,10 +44,7 @@ struct PointerDeviceLayoutTests {
 @Suite("Real uinput absolute pointer", .enabled(if: UInputAvailability.isAvailable, "needs /dev/uinput"))
 struct PointerUInputDeviceTests {
     @Test func startsCentredAndReadsBackItsFrames() throws {
-        let set = try VirtualDeviceSet(capabilities: Capabilities([.pointer: AbsolutePointer.capabilities]))
-        #expect(set.kinds == [.pointer])
-        let device = try #require(set[.pointer])
-        let reader = try UInputDeviceTests.Reader(device)
+        let (set, reader) = try LaidOut.onUInput(.pointer, AbsolutePointer.capabilities)
         #expect(reader.evdev.identity == DeviceIdentity.pointer)
         #expect(reader.evdev.absInfo(UInt16(ABS_X))?.value == 16384)
         try set.send([

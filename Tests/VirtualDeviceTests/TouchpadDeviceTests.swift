@@ -12,8 +12,7 @@ import Testing
 @Suite("Touchpad device layout")
 struct TouchpadDeviceLayoutTests {
     @Test func carriesOneSlotTheSizeAndTheClickpadProperties() throws {
-        let description = try DeviceLayout.description(for: .touchpad, capabilities: TouchSurface.capabilities)
-        let device = try EvdevDevice(description)
+        let device = try LaidOut.device(.touchpad, TouchSurface.capabilities)
         #expect(device.identity == DeviceIdentity(name: "Daydream Controller Touchpad", bus: UInt16(BUS_VIRTUAL),
                                                   vendor: 0xDA7D, product: 0x0006, version: 0x0001))
         #expect(device.properties == [UInt16(INPUT_PROP_POINTER), UInt16(INPUT_PROP_BUTTONPAD)])
