@@ -9,12 +9,7 @@ struct ApplicationsDecodingTests {
     }
 
     static func errors(_ text: String) -> [String] {
-        do {
-            _ = try decode(text)
-            return []
-        } catch {
-            return error.formatted(file: "c.toml")
-        }
+        ConfigDiagnostics.of(text)
     }
 
     @Test func patternsAreReadInOrderAndFollowTheFocus() throws {

@@ -52,12 +52,6 @@ struct ConfigLinkedDirectoryTests {
         "[profile.p]\nclick = \"\(click)\"\n"
     }
 
-    /// Waits (up to 5 s; the event is queued already) for the fd, then reads the events.
-    private func changed(_ watcher: ConfigWatcher) -> Bool {
-        var descriptor = pollfd(fd: watcher.fileDescriptor, events: Int16(POLLIN), revents: 0)
-        _ = poll(&descriptor, 1, 5000)
-        return watcher.readEvents()
-    }
 
     /// The click's key in the running config.
     private func click(_ reloader: ConfigReloader) -> [UInt16]? {
@@ -77,7 +71,7 @@ struct ConfigLinkedDirectoryTests {
         var reloader = initial
         #expect(click(reloader) == [UInt16(KEY_A)])
         try layout.retargetAtomically(to: "dotfiles-b")
-        #expect(changed(watcher), "the link pointed elsewhere is a change")
+        #expect(watcher.changed(within: 5000), "the link pointed elsewhere is a change")
         #expect(reloader.reload() != .unchanged)
         #expect(click(reloader) == [UInt16(KEY_B)])
     }
@@ -88,13 +82,13 @@ struct ConfigLinkedDirectoryTests {
         let (initial, watcher) = try start(layout)
         var reloader = initial
         #expect(unlink(layout.link) == 0)
-        #expect(changed(watcher), "the link gone is a change")
+        #expect(watcher.changed(within: 5000), "the link gone is a change")
         guard case .kept = reloader.reload() else {
             Issue.record("no config behind the path: the running one stays")
             return
         }
         #expect(symlink("../dotfiles-b/daydream-bridge", layout.link) == 0)
-        #expect(changed(watcher), "the link back is a change")
+        #expect(watcher.changed(within: 5000), "the link back is a change")
         #expect(reloader.reload() != .unchanged)
         #expect(click(reloader) == [UInt16(KEY_B)])
     }
@@ -105,10 +99,10 @@ struct ConfigLinkedDirectoryTests {
         let (initial, watcher) = try start(layout)
         var reloader = initial
         try layout.retargetAtomically(to: "dotfiles-b")
-        #expect(changed(watcher))
+        #expect(watcher.changed(within: 5000))
         _ = reloader.reload()
         try layout.edit("dotfiles-b", "KEY_C")
-        #expect(changed(watcher), "an edit of the new target is a change")
+        #expect(watcher.changed(within: 5000), "an edit of the new target is a change")
         #expect(reloader.reload() != .unchanged)
         #expect(click(reloader) == [UInt16(KEY_C)])
         try layout.edit("dotfiles-a", "KEY_X")
@@ -123,15 +117,15 @@ struct ConfigLinkedDirectoryTests {
         let (initial, watcher) = try start(layout)
         var reloader = initial
         #expect(unlink(layout.link) == 0)
-        #expect(changed(watcher))
+        #expect(watcher.changed(within: 5000))
         #expect(mkdir(layout.link, 0o755) == 0)
         _ = watcher.readEvents()
         try layout.edit(".config", "KEY_D")
-        #expect(changed(watcher), "the config written in the real directory is a change")
+        #expect(watcher.changed(within: 5000), "the config written in the real directory is a change")
         #expect(reloader.reload() != .unchanged)
         #expect(click(reloader) == [UInt16(KEY_D)])
         try layout.edit(".config", "KEY_E")
-        #expect(changed(watcher), "later edits are seen")
+        #expect(watcher.changed(within: 5000), "later edits are seen")
         #expect(reloader.reload() != .unchanged)
         #expect(click(reloader) == [UInt16(KEY_E)])
         try layout.edit("dotfiles-a", "KEY_X")
@@ -146,13 +140,13 @@ struct ConfigLinkedDirectoryTests {
         let (initial, watcher) = try start(layout)
         var reloader = initial
         #expect(rename(layout.link, layout.top.path(".config/daydream-bridge.old")) == 0)
-        #expect(changed(watcher))
+        #expect(watcher.changed(within: 5000))
         #expect(symlink("../dotfiles-b/daydream-bridge", layout.link) == 0)
         _ = watcher.readEvents()
         #expect(reloader.reload() != .unchanged)
         #expect(click(reloader) == [UInt16(KEY_B)])
         try layout.edit("dotfiles-b", "KEY_C")
-        #expect(changed(watcher), "an edit through the new link is a change")
+        #expect(watcher.changed(within: 5000), "an edit through the new link is a change")
         #expect(reloader.reload() != .unchanged)
         #expect(click(reloader) == [UInt16(KEY_C)])
         try layout.top.write(".config/daydream-bridge.old/config.toml", Self.profile("KEY_X"))
@@ -170,7 +164,7 @@ struct ConfigLinkedDirectoryTests {
         while read(watcher.fileDescriptor, &scratch, scratch.count) > 0 {}
         watcher.rearm()
         try layout.edit("dotfiles-b", "KEY_C")
-        #expect(changed(watcher), "the new target is watched")
+        #expect(watcher.changed(within: 5000), "the new target is watched")
         try layout.edit("dotfiles-a", "KEY_X")
         #expect(!watcher.readEvents(), "the old target is not")
     }
@@ -189,11 +183,11 @@ struct ConfigLinkedDirectoryTests {
         let temporary = layout.top.path("stow/.new")
         #expect(symlink("../dotfiles-b/daydream-bridge", temporary) == 0)
         #expect(rename(temporary, layout.top.path("stow/daydream-bridge")) == 0)
-        #expect(changed(watcher))
+        #expect(watcher.changed(within: 5000))
         #expect(reloader.reload() != .unchanged)
         #expect(click(reloader) == [UInt16(KEY_B)])
         try layout.edit("dotfiles-b", "KEY_C")
-        #expect(changed(watcher))
+        #expect(watcher.changed(within: 5000))
         try layout.edit("dotfiles-a", "KEY_X")
         #expect(!watcher.readEvents())
     }

@@ -11,13 +11,6 @@ struct ConfigReloaderTests {
         "[profile.p]\nclick = \"\(click)\"\n"
     }
 
-    /// Waits briefly for the watcher's fd, then reads its events.
-    private func changed(_ watcher: ConfigWatcher) -> Bool {
-        var descriptor = pollfd(fd: watcher.fileDescriptor, events: Int16(POLLIN), revents: 0)
-        _ = poll(&descriptor, 1, 200)
-        return watcher.readEvents()
-    }
-
     private func clickCode(_ reloader: ConfigReloader) -> Action? {
         if case .plain(let action) = reloader.current.configuration.profiles.first?.click { return action }
         return nil
@@ -37,7 +30,7 @@ struct ConfigReloaderTests {
         var reloader = initialReloader
         #expect(clickCode(reloader) == .keys([UInt16(KEY_A)]))
         try directory.write("config.toml", Self.profile("KEY_B"))
-        #expect(changed(watcher))
+        #expect(watcher.changed())
         guard case .reloaded(let loaded) = reloader.reload() else {
             Issue.record("expected a reload")
             return
@@ -52,7 +45,7 @@ struct ConfigReloaderTests {
         var reloader = initialReloader
         try directory.write("config.toml.new", Self.profile("KEY_C"))
         try directory.rename("config.toml.new", "config.toml")
-        #expect(changed(watcher))
+        #expect(watcher.changed())
         #expect(reloader.reload() != .unchanged)
         #expect(clickCode(reloader) == .keys([UInt16(KEY_C)]))
     }
@@ -62,11 +55,11 @@ struct ConfigReloaderTests {
         let (directory, path, initialReloader, watcher) = try setUp()
         var reloader = initialReloader
         try directory.remove("config.toml")
-        #expect(changed(watcher))
+        #expect(watcher.changed())
         #expect(reloader.reload() == .kept(reasons: ["\(path): error: cannot read \(path): No such file or directory"]))
         #expect(clickCode(reloader) == .keys([UInt16(KEY_A)]))
         try directory.write("config.toml", Self.profile("KEY_D"))
-        #expect(changed(watcher))
+        #expect(watcher.changed())
         #expect(reloader.reload() != .unchanged)
         #expect(clickCode(reloader) == .keys([UInt16(KEY_D)]))
     }
@@ -76,7 +69,7 @@ struct ConfigReloaderTests {
         let (directory, path, initialReloader, watcher) = try setUp()
         var reloader = initialReloader
         try directory.write("config.toml", Self.profile("KEY_SOTH"))
-        #expect(changed(watcher))
+        #expect(watcher.changed())
         guard case .kept(let reasons) = reloader.reload() else {
             Issue.record("a broken config must not replace the running one")
             return
@@ -86,7 +79,7 @@ struct ConfigReloaderTests {
         #expect(clickCode(reloader) == .keys([UInt16(KEY_A)]))
         // Fixing it then works.
         try directory.write("config.toml", Self.profile("KEY_E"))
-        #expect(changed(watcher))
+        #expect(watcher.changed())
         #expect(reloader.reload() != .unchanged)
         #expect(clickCode(reloader) == .keys([UInt16(KEY_E)]))
     }
@@ -98,7 +91,7 @@ struct ConfigReloaderTests {
         let (directory, path, initialReloader, watcher) = try setUp()
         var reloader = initialReloader
         try directory.write("config.toml", String(repeating: "z.", count: 16_000) + "k = 1\n")
-        #expect(changed(watcher))
+        #expect(watcher.changed())
         #expect(reloader.reload() == .kept(reasons: [
             "\(path):1:513: error: TOML syntax: tables, arrays and dotted keys nest deeper than 256 levels",
         ]))

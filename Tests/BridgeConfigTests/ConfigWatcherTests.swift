@@ -7,13 +7,6 @@ import TestSupport
 
 @Suite("Config watcher (inotify, real files)")
 struct ConfigWatcherTests {
-    /// True when the watcher's fd becomes readable within a short wait and `readEvents` reports a change.
-    private func changed(_ watcher: ConfigWatcher) -> Bool {
-        var descriptor = pollfd(fd: watcher.fileDescriptor, events: Int16(POLLIN), revents: 0)
-        _ = poll(&descriptor, 1, 200)
-        return watcher.readEvents()
-    }
-
     @Test("writing the file in place is a change")
     func writeInPlace() throws {
         let directory = try TemporaryDirectory()
@@ -21,7 +14,7 @@ struct ConfigWatcherTests {
         let watcher = try ConfigWatcher(path: directory.path + "/config.toml")
         #expect(!watcher.readEvents(), "nothing happened yet")
         try directory.write("config.toml", "a = 2\n")
-        #expect(changed(watcher))
+        #expect(watcher.changed())
         #expect(!watcher.readEvents(), "events were consumed")
     }
 
@@ -31,9 +24,9 @@ struct ConfigWatcherTests {
         try directory.write("config.toml", "a = 1\n")
         let watcher = try ConfigWatcher(path: directory.path + "/config.toml")
         try directory.write(".config.toml.swp", "a = 2\n")
-        #expect(!changed(watcher), "writing another file is no change")
+        #expect(!watcher.changed(), "writing another file is no change")
         try directory.rename(".config.toml.swp", "config.toml")
-        #expect(changed(watcher))
+        #expect(watcher.changed())
     }
 
     @Test("delete then recreate: both are seen")
@@ -42,9 +35,9 @@ struct ConfigWatcherTests {
         try directory.write("config.toml", "a = 1\n")
         let watcher = try ConfigWatcher(path: directory.path + "/config.toml")
         try directory.remove("config.toml")
-        #expect(changed(watcher))
+        #expect(watcher.changed())
         try directory.write("config.toml", "a = 3\n")
-        #expect(changed(watcher))
+        #expect(watcher.changed())
     }
 
     @Test("unrelated files in the directory are ignored")
@@ -55,7 +48,7 @@ struct ConfigWatcherTests {
         try directory.write("other.toml", "b = 1\n")
         try directory.write("config.toml.bak", "b = 1\n")
         try directory.remove("other.toml")
-        #expect(!changed(watcher))
+        #expect(!watcher.changed())
     }
 
     @Test("a missing directory is a clear error")
@@ -92,12 +85,6 @@ struct ConfigWatcherTests {
 
 @Suite("Config watcher: links and lost directories")
 struct ConfigWatcherLinkTests {
-    private func changed(_ watcher: ConfigWatcher) -> Bool {
-        var descriptor = pollfd(fd: watcher.fileDescriptor, events: Int16(POLLIN), revents: 0)
-        _ = poll(&descriptor, 1, 200)
-        return watcher.readEvents()
-    }
-
     @Test("a config that is a symbolic link follows edits of the file it points to")
     func symbolicLink() throws {
         let linkDirectory = try TemporaryDirectory()
@@ -107,9 +94,9 @@ struct ConfigWatcherLinkTests {
         #expect(symlink(targetDirectory.path + "/daydream.toml", link) == 0)
         let watcher = try ConfigWatcher(path: link)
         try targetDirectory.write("other.toml", "b = 1\n")
-        #expect(!changed(watcher))
+        #expect(!watcher.changed())
         try targetDirectory.write("daydream.toml", "a = 2\n")
-        #expect(changed(watcher))
+        #expect(watcher.changed())
     }
 
     @Test("a link to a file in its own directory follows edits of that file")
@@ -119,9 +106,9 @@ struct ConfigWatcherLinkTests {
         #expect(symlink("daydream.toml", directory.path + "/config.toml") == 0)
         let watcher = try ConfigWatcher(path: directory.path + "/config.toml")
         try directory.write("other.toml", "b = 1\n")
-        #expect(!changed(watcher))
+        #expect(!watcher.changed())
         try directory.write("daydream.toml", "a = 2\n")
-        #expect(changed(watcher))
+        #expect(watcher.changed())
     }
 
     /// More events than the kernel queues (fs.inotify.max_queued_events, 16 384 by default)
@@ -146,7 +133,7 @@ struct ConfigWatcherLinkTests {
         for index in 0..<(2 * limit) {
             try directory.write(names[index % names.count], "b = \(index)\n")
         }
-        #expect(changed(watcher))
+        #expect(watcher.changed())
     }
 
     @Test("a directory removed and made again is watched again")
@@ -157,14 +144,14 @@ struct ConfigWatcherLinkTests {
         let file = directory + "/config.toml"
         let watcher = try ConfigWatcher(path: file)
         #expect(rmdir(directory) == 0)
-        #expect(changed(watcher), "the directory going away is reported")
+        #expect(watcher.changed(), "the directory going away is reported")
         #expect(!watcher.isWatching)
         #expect(mkdir(directory, 0o755) == 0)
         // The kernel dropped the watch; the parent's watch wakes the loop, and the watch is back.
-        #expect(!changed(watcher), "the directory is back, without the config yet")
+        #expect(!watcher.changed(), "the directory is back, without the config yet")
         #expect(watcher.isWatching)
         try parent.write(path: file, "a = 1\n")
-        let seen = changed(watcher)
+        let seen = watcher.changed()
         unlink(file)
         rmdir(directory)
         #expect(seen)
@@ -173,13 +160,6 @@ struct ConfigWatcherLinkTests {
 
 @Suite("Config watcher: directories that come back, links pointed elsewhere")
 struct ConfigWatcherRecoveryTests {
-    /// True when the watcher's fd becomes readable within 200 ms and `readEvents` reports a change.
-    private func changed(_ watcher: ConfigWatcher) -> Bool {
-        var descriptor = pollfd(fd: watcher.fileDescriptor, events: Int16(POLLIN), revents: 0)
-        _ = poll(&descriptor, 1, 200)
-        return watcher.readEvents()
-    }
-
     /// The config's directory and its parent removed, then made again with the config: the
     /// watch came back only when something called `readEvents()` while the directory existed,
     /// and nothing woke the loop for that (SIGHUP did not either).
@@ -193,16 +173,16 @@ struct ConfigWatcherRecoveryTests {
         try top.write(path: file, "a = 1\n")
         let watcher = try ConfigWatcher(path: file)
         #expect(unlink(file) == 0 && rmdir(directory) == 0 && rmdir(parent) == 0)
-        #expect(changed(watcher))
+        #expect(watcher.changed())
         #expect(!watcher.isWatching)
         #expect(mkdir(parent, 0o755) == 0 && mkdir(directory, 0o755) == 0)
         try top.write(path: file, "a = 2\n")
         var seen = false
-        for _ in 0..<5 where !seen { seen = changed(watcher) }
+        for _ in 0..<5 where !seen { seen = watcher.changed() }
         #expect(seen, "the config written in the new directory is a change")
         #expect(watcher.isWatching)
         try top.write(path: file, "a = 3\n")
-        #expect(changed(watcher), "later edits are seen")
+        #expect(watcher.changed(), "later edits are seen")
         unlink(file)
         rmdir(directory)
         rmdir(parent)
@@ -217,14 +197,14 @@ struct ConfigWatcherRecoveryTests {
         #expect(mkdir(directory, 0o755) == 0)
         let watcher = try ConfigWatcher(path: directory + "/config.toml")
         #expect(rename(directory, top.path + "/conf.old") == 0)
-        #expect(changed(watcher))
+        #expect(watcher.changed())
         #expect(mkdir(directory, 0o755) == 0)
         try top.write(path: directory + "/config.toml", "a = 1\n")
         var seen = false
-        for _ in 0..<5 where !seen { seen = changed(watcher) }
+        for _ in 0..<5 where !seen { seen = watcher.changed() }
         #expect(seen)
         try top.write(path: top.path + "/conf.old/config.toml", "a = 1\n")
-        #expect(!changed(watcher), "the old directory is no longer watched")
+        #expect(!watcher.changed(), "the old directory is no longer watched")
         for name in ["/conf/config.toml", "/conf.old/config.toml"] { unlink(top.path + name) }
         rmdir(directory)
         rmdir(top.path + "/conf.old")
@@ -244,11 +224,11 @@ struct ConfigWatcherRecoveryTests {
         let watcher = try ConfigWatcher(path: link)
         #expect(unlink(link) == 0)
         #expect(symlink(second.path + "/b.toml", link) == 0)
-        #expect(changed(watcher), "the link pointed elsewhere is a change")
+        #expect(watcher.changed(), "the link pointed elsewhere is a change")
         try second.write("b.toml", "b = 2\n")
-        #expect(changed(watcher), "an edit of the new target is a change")
+        #expect(watcher.changed(), "an edit of the new target is a change")
         try first.write("a.toml", "a = 2\n")
-        #expect(!changed(watcher), "the old target no longer matters")
+        #expect(!watcher.changed(), "the old target no longer matters")
     }
 
     /// The link replaced by renaming a new link over it (`ln -sfn` with a temporary name).
@@ -262,9 +242,9 @@ struct ConfigWatcherRecoveryTests {
         let watcher = try ConfigWatcher(path: linkDirectory.path + "/config.toml")
         #expect(symlink(target.path + "/b.toml", linkDirectory.path + "/.config.tmp") == 0)
         try linkDirectory.rename(".config.tmp", "config.toml")
-        #expect(changed(watcher))
+        #expect(watcher.changed())
         try target.write("b.toml", "b = 2\n")
-        #expect(changed(watcher))
+        #expect(watcher.changed())
     }
 }
 

@@ -11,12 +11,7 @@ struct DSUDecodingTests {
     }
 
     static func errors(_ text: String) -> [String] {
-        do {
-            _ = try decode(text)
-            return []
-        } catch {
-            return error.formatted(file: "c.toml")
-        }
+        ConfigDiagnostics.of(text)
     }
 
     @Test func offWithoutTheTable() throws {

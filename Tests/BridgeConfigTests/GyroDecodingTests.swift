@@ -9,12 +9,7 @@ struct GyroDecodingTests {
     }
 
     static func errors(_ text: String) -> [String] {
-        do {
-            _ = try gyro(text)
-            return []
-        } catch {
-            return error.formatted(file: "c.toml")
-        }
+        ConfigDiagnostics.of("[profile.aim]\n\(text)\n")
     }
 
     @Test func everyKeyIsRead() throws {

@@ -10,13 +10,7 @@ struct OptionTableTests {
 
     /// The diagnostics of a config whose one profile, `p`, is the line `profileLine`.
     static func errors(profileLine: String) -> [String] {
-        let text = "[profile.p]\n\(profileLine)\n"
-        do {
-            _ = try ConfigDecoder.decodeAll(Array(text.utf8))
-            return []
-        } catch {
-            return error.formatted(file: "c.toml")
-        }
+        ConfigDiagnostics.of("[profile.p]\n\(profileLine)\n")
     }
 
     /// A key the table allows but nothing reads would be accepted with any value: every key
