@@ -66,13 +66,19 @@ struct RunCommandTests {
         try BuiltBinary.run(["profile"] + arguments + ["--socket", directory + "/control"])
     }
 
+    /// The daemon started on a fresh directory, once the held click is down.
+    func startHeld(sourceLocation: SourceLocation = #_sourceLocation) throws -> (scratch: TemporaryDirectory, daemon: RunningBinary) {
+        let scratch = try Self.makeDirectory()
+        let daemon = try start(scratch.path)
+        #expect(daemon.waitFor { daemon.stdout.contains("gamepad EV_KEY BTN_SOUTH 1") }, sourceLocation: sourceLocation)
+        return (scratch, daemon)
+    }
+
     /// The daemon started on a fresh directory, sent `signal` once the held click is down: it
     /// exits 0 (within `timeout` seconds).
     func stopWhileHeld(by signal: Int32, exitWithin timeout: TimeInterval = RunningBinary.backstop,
                        sourceLocation: SourceLocation = #_sourceLocation) throws -> (scratch: TemporaryDirectory, daemon: RunningBinary) {
-        let scratch = try Self.makeDirectory()
-        let daemon = try start(scratch.path)
-        #expect(daemon.waitFor { daemon.stdout.contains("gamepad EV_KEY BTN_SOUTH 1") }, sourceLocation: sourceLocation)
+        let (scratch, daemon) = try startHeld(sourceLocation: sourceLocation)
         daemon.signal(signal)
         #expect(daemon.waitForExit(timeout: timeout) == 0, sourceLocation: sourceLocation)
         return (scratch, daemon)
@@ -102,12 +108,9 @@ struct RunCommandTests {
     }
 
     @Test func profilesSwitchBySocketAndSigusr1AndReloadKeepsTheOldConfigWhenBroken() throws {
-        let scratch = try Self.makeDirectory()
-        defer { withExtendedLifetime(scratch) {} }
+        let (scratch, daemon) = try startHeld()
+        defer { daemon.signal(SIGTERM); _ = daemon.waitForExit(); withExtendedLifetime(scratch) {} }
         let directory = scratch.path
-        let daemon = try start(directory)
-        defer { daemon.signal(SIGTERM); _ = daemon.waitForExit() }
-        #expect(daemon.waitFor { daemon.stdout.contains("BTN_SOUTH 1") })
 
         let status = try profileCommand(directory, [])
         #expect(status.status == 0)
@@ -143,12 +146,9 @@ struct RunCommandTests {
     /// A FIFO put at the config path: SIGHUP opened it and waited for a writer, holding the whole
     /// loop (the control socket timed out; a click stayed held). Now it is refused at once.
     @Test func aFIFOAtTheConfigPathIsRefusedWithoutBlocking() throws {
-        let scratch = try Self.makeDirectory()
-        defer { withExtendedLifetime(scratch) {} }
+        let (scratch, daemon) = try startHeld()
+        defer { daemon.signal(SIGTERM); _ = daemon.waitForExit(); withExtendedLifetime(scratch) {} }
         let directory = scratch.path
-        let daemon = try start(directory)
-        defer { daemon.signal(SIGTERM); _ = daemon.waitForExit() }
-        #expect(daemon.waitFor { daemon.stdout.contains("BTN_SOUTH 1") })
         try #require(unlink(directory + "/config.toml") == 0 && mkfifo(directory + "/config.toml", 0o600) == 0)
         daemon.signal(SIGHUP)
         #expect(daemon.waitFor { daemon.stderr.contains("config.toml: it is a FIFO, not a regular file") })
