@@ -9,12 +9,20 @@ import Testing
 /// `busctl monitor` times each switch on the bus's clock (`FocusSwitchTimeline`).
 @Suite("follow-focus on KDE Plasma and GNOME", .requires(BuiltBinary.exists, "the daydream-bridge binary is not built"))
 struct FollowFocusSessionTests {
-    /// The daemon on `session`'s bus (`FollowingBridge.start(in:)`), in a scratch directory whose
-    /// profiles follow the X11 programs the tests open.
-    private func startBridge(in session: some SessionDesktop, sourceLocation: SourceLocation = #_sourceLocation) throws
-        -> (scratch: TemporaryDirectory, bridge: FollowingBridge) {
-        let scratch = try RunCommandTests.makeDirectory(config: FollowingBridge.x11ProgramsConfig)
-        return (scratch, try FollowingBridge.start(in: session, directory: scratch.path, sourceLocation: sourceLocation))
+    /// `session` started (`makeSession`, stopped again when the rest fails), and the daemon on
+    /// its bus (`FollowingBridge.start(in:)`) in a scratch directory whose profiles follow the X11
+    /// programs the tests open.
+    private func startBridge<Session: SessionDesktop>(in makeSession: @autoclosure () throws -> Session,
+                                                      sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> (session: Session, scratch: TemporaryDirectory, bridge: FollowingBridge) {
+        let session = try makeSession()
+        do {
+            let scratch = try RunCommandTests.makeDirectory(config: FollowingBridge.x11ProgramsConfig)
+            return (session, scratch, try FollowingBridge.start(in: session, directory: scratch.path, sourceLocation: sourceLocation))
+        } catch {
+            session.stop()
+            throw error
+        }
     }
 
     /// KDE Plasma: KWin 5.27 (Debian 12's), headless (`--virtual`) with Xwayland, runs the script
@@ -23,11 +31,9 @@ struct FollowFocusSessionTests {
     @Test(.requires(KWinRig.available,
                     "needs kwin_wayland, Xwayland, dbus-daemon, xmessage and xfontsel (kwin-wayland, xwayland, x11-utils)"))
     func theProfileFollowsTheWindowKWinActivates() throws {
-        let kwin = try KWinRig()
-        defer { kwin.stop() }
         // On KWin's session bus, which lets only its own user in: the daemon and follow-focus run as that user.
-        let (scratch, bridge) = try startBridge(in: kwin)
-        defer { bridge.stop() }
+        let (kwin, scratch, bridge) = try startBridge(in: KWinRig())
+        defer { bridge.stop(); kwin.stop() }
         let daemon = bridge.daemon
         let follower = try kwin.run(["follow-focus", "--socket", bridge.socket], name: "follower")
         defer { follower.signal(SIGTERM); _ = follower.waitForExit() }
@@ -85,10 +91,8 @@ struct FollowFocusSessionTests {
     @Test(.requires(GnomeShellRig.available,
                     "needs gnome-shell, Xwayland, dbus-daemon, gdbus, xmessage and xfontsel (gnome-shell, xwayland, libglib2.0-bin, x11-utils)"))
     func theProfileFollowsTheWindowTheShellFocuses() throws {
-        let shell = try GnomeShellRig()
-        defer { shell.stop() }
-        let (scratch, bridge) = try startBridge(in: shell)
-        defer { bridge.stop() }
+        let (shell, scratch, bridge) = try startBridge(in: GnomeShellRig())
+        defer { bridge.stop(); shell.stop() }
         let game = try shell.x11Client("/usr/bin/xmessage", ["-name", "game", "a game"], windowClass: "Xmessage")
         let notes = try shell.x11Client("/usr/bin/xfontsel", [], windowClass: "XFontSel")
         defer { game.stop(); notes.stop() }

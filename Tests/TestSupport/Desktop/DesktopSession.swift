@@ -104,4 +104,6 @@ public protocol SessionDesktop: AnyObject {
     var environment: [String: String] { get }
     /// The built binary with `arguments`, as the session's user, in its session.
     func run(_ arguments: [String], name: String) throws -> RunningBinary
+    /// Stops the desktop and what its session left.
+    func stop()
 }
