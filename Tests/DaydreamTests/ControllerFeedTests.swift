@@ -46,13 +46,18 @@ struct ControllerFeedTests {
         bytes.withUnsafeBytes { feed.receive($0, at: MonotonicTime(nanoseconds: nanoseconds)) }
     }
 
-    @Test func twoConsumersBothHearPacketsLinkChangesAndReadings() {
+    /// A feed with two transcripts attached, `a` then `b`, writing into one log; the first.
+    fileprivate func feedWithTwoConsumers() -> (log: Transcript.Log, feed: ControllerFeed, first: Transcript) {
         let log = Transcript.Log()
         let feed = ControllerFeed(address: "C0:DD:EE:00:00:01")
         let first = Transcript("a", into: log)
-        let second = Transcript("b", into: log)
         feed.attach(first)
-        feed.attach(second)
+        feed.attach(Transcript("b", into: log))
+        return (log, feed, first)
+    }
+
+    @Test func twoConsumersBothHearPacketsLinkChangesAndReadings() {
+        let (log, feed, first) = feedWithTwoConsumers()
         feed.attach(first) // attached already: still heard once
         feed.linkChanged(connected: true, at: MonotonicTime(nanoseconds: 5))
         send(feed, Self.packet, at: 10)
@@ -76,12 +81,7 @@ struct ControllerFeedTests {
     }
 
     @Test func aDetachedConsumerHearsNothingMore() {
-        let log = Transcript.Log()
-        let feed = ControllerFeed(address: "C0:DD:EE:00:00:01")
-        let first = Transcript("a", into: log)
-        let second = Transcript("b", into: log)
-        feed.attach(first)
-        feed.attach(second)
+        let (log, feed, first) = feedWithTwoConsumers()
         feed.detach(first)
         send(feed, Self.packet, at: 1)
         feed.linkChanged(connected: true, at: MonotonicTime(nanoseconds: 2))

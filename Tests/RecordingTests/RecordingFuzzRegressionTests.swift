@@ -4,14 +4,19 @@ import Testing
 /// Inputs the recording fuzzer (Fuzz/Targets/RecordingFuzzer.swift) found, kept as tests.
 @Suite("recording fuzzer findings")
 struct RecordingFuzzRegressionTests {
+    /// `found` parsed and written, then that read back: what was read, once writing it again is
+    /// checked to give the same text.
+    func rewritten(_ found: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Recording {
+        let written = RecordingFormat.format(try RecordingParser.parse(found))
+        let reread = try RecordingParser.parse(written)
+        #expect(RecordingFormat.format(reread) == written, sourceLocation: sourceLocation)
+        return reread
+    }
+
     /// A value made only of line breaks (here a form feed, which the reader keeps as a value)
     /// was written as `key ` with nothing after it, which the reader then refused.
     @Test func aValueOfOnlyLineBreaksIsLeftOutWhenWritten() throws {
-        let found = "# daydream-bridge recording v1\nrmwrea \u{0C}e   d daydream-bridge recording v1\nrmwrea \u{0C}\nrmsrea \u{0C}# "
-        let recording = try RecordingParser.parse(found)
-        let written = RecordingFormat.format(recording)
-        let reread = try RecordingParser.parse(written)
-        #expect(RecordingFormat.format(reread) == written)
+        let reread = try rewritten("# daydream-bridge recording v1\nrmwrea \u{0C}e   d daydream-bridge recording v1\nrmwrea \u{0C}\nrmsrea \u{0C}# ")
         // The blank second `rmwrea` is gone; the others lost only their line breaks.
         #expect(reread.info.extra == [
             RecordingField(key: "rmwrea", value: "e   d daydream-bridge recording v1"),
@@ -33,11 +38,7 @@ struct RecordingFuzzRegressionTests {
     /// line break, so the writer used to replace the pair (mark included) with a space; the
     /// reader, working on bytes, then read back a different value. Now the writer works on scalars.
     @Test func aLineBreakWithACombiningMarkKeepsTheMark() throws {
-        let found = "# daydream-bridge recording v1\nrmwrea \u{0C}\u{33F}00000e !\n"
-        let recording = try RecordingParser.parse(found)
-        let written = RecordingFormat.format(recording)
-        let reread = try RecordingParser.parse(written)
-        #expect(RecordingFormat.format(reread) == written)
+        let reread = try rewritten("# daydream-bridge recording v1\nrmwrea \u{0C}\u{33F}00000e !\n")
         #expect(reread.info.extra == [RecordingField(key: "rmwrea", value: "\u{33F}00000e !")])
     }
 }
