@@ -17,12 +17,19 @@ struct BusConnectionTests {
         return (server, client)
     }
 
-    @Test func helloGivesAUniqueNameAndCallsComplete() throws {
+    /// A private bus, a loop, and one connection to the bus that has its unique name.
+    static func connectedAlone(sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> (bus: TestBus, reactor: Reactor, connection: BusConnection) {
         let bus = try TestBus()
-        defer { bus.stop() }
         let reactor = try Reactor()
         let connection = try BusConnection(address: bus.address, reactor: reactor)
-        #expect(reactor.run(until: { connection.uniqueName != nil }, timeout: .seconds(5)))
+        #expect(reactor.run(until: { connection.uniqueName != nil }, timeout: .seconds(5)), sourceLocation: sourceLocation)
+        return (bus, reactor, connection)
+    }
+
+    @Test func helloGivesAUniqueNameAndCallsComplete() throws {
+        let (bus, reactor, connection) = try Self.connectedAlone()
+        defer { bus.stop() }
         #expect(connection.uniqueName?.hasPrefix(":") == true)
         var names: [String]?
         connection.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
@@ -35,11 +42,8 @@ struct BusConnectionTests {
     /// here the test process crashed or hung (locking the mutex the freed block pointed to).
     /// A closed connection answers without asking libdbus.
     @Test func aClosedConnectionSaysSoWithoutTouchingLibdbus() throws {
-        let bus = try TestBus()
-        defer { bus.stop() }
-        let reactor = try Reactor()
-        let connection = try BusConnection(address: bus.address, reactor: reactor)
-        #expect(reactor.run(until: { connection.uniqueName != nil }, timeout: .seconds(5)))
+        let (bus, reactor, connection) = try Self.connectedAlone()
+        defer { bus.stop(); withExtendedLifetime(reactor) {} }
         #expect(connection.isConnected)
         connection.close()
         #expect(!connection.isConnected)

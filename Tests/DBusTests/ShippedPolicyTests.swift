@@ -61,23 +61,26 @@ struct ShippedPolicyTests {
         }
     }
 
-    /// An object server on a connection that owns the bridge's name on `bus`, as root may.
-    func bridgeServer(on bus: TestBus, reactor: Reactor) throws -> ObjectServer {
+    /// A bus with the shipped system policy, a loop, and an object server on a connection that
+    /// owns the bridge's name there, as root may, exporting `property` on the bridge's
+    /// `Bridge1` at `/org/daydream_bridge`.
+    func bridgeServer(exporting property: ExportedProperty, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> (bus: TestBus, reactor: Reactor, server: ObjectServer) {
+        let bus = try TestBus(policy: Self.systemPolicy)
+        let reactor = try Reactor()
         let connection = try BusConnection(address: bus.socketAddress, reactor: reactor)
         var owned = false
         connection.requestName("org.daydream_bridge") { owned = (try? $0.get()) == .primaryOwner }
-        #expect(reactor.run(until: { owned }, timeout: .seconds(5)))
-        return ObjectServer(connection: connection)
+        #expect(reactor.run(until: { owned }, timeout: .seconds(5)), sourceLocation: sourceLocation)
+        let server = ObjectServer(connection: connection)
+        server.add(path: "/org/daydream_bridge", interfaces: [ExportedInterface(name: "org.daydream_bridge.Bridge1", properties: [property])])
+        return (bus, reactor, server)
     }
 
     @Test(.requires(asRoot, "needs root to act as other users"))
     func groupInputCallsTheBridgeAndOthersAreKeptOut() throws {
-        let bus = try TestBus(policy: Self.systemPolicy)
+        let (bus, reactor, server) = try bridgeServer(exporting: ExportedProperty("Version", "s") { .string("1") })
         defer { bus.stop() }
-        let reactor = try Reactor()
-        let server = try bridgeServer(on: bus, reactor: reactor)
-        server.add(path: "/org/daydream_bridge", interfaces: [ExportedInterface(
-            name: "org.daydream_bridge.Bridge1", properties: [ExportedProperty("Version", "s") { .string("1") }])])
 
         let input = Int(getgrnam("input")?.pointee.gr_gid ?? 0)
         let member = try busctl(bus, reactor: reactor, as: (65534, input),
@@ -118,13 +121,10 @@ struct ShippedPolicyTests {
     /// after it by someone else (so the bridge's was not merely still on its way).
     @Test(.requires(asRoot, "needs root to act as other users"))
     func onlyGroupInputReceivesTheBridgesSignals() throws {
-        let bus = try TestBus(policy: Self.systemPolicy)
+        let (bus, reactor, server) = try bridgeServer(
+            exporting: ExportedProperty("ActiveProfile", "s", emitsChangedSignal: true) { .string("racing") })
         defer { bus.stop() }
-        let reactor = try Reactor()
-        let server = try bridgeServer(on: bus, reactor: reactor)
         let interface = "org.daydream_bridge.Bridge1"
-        server.add(path: "/org/daydream_bridge", interfaces: [ExportedInterface(
-            name: interface, properties: [ExportedProperty("ActiveProfile", "s", emitsChangedSignal: true) { .string("racing") }])])
 
         let input = Int(getgrnam("input")?.pointee.gr_gid ?? 0)
         let member = try signalListener(bus, as: (65534, input))
