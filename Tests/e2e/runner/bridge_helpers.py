@@ -207,6 +207,24 @@ def start_streaming(rig: Rig, name: str, address: str, config: str | None = None
     return process
 
 
+def start_streaming_to(rig: Rig, name: str, address: str, config: str, device: str, product: int) -> InputDevice:
+    """`start_streaming` for a config that makes the bridge's device called `device`: that
+    device (waited for up to 30 s once the bridge runs, before the stream is), checked to carry
+    the project's id with `product` (0006:da7d:PRODUCT); closed again when any of that fails."""
+    ensure_paired(rig, name, address)
+    mark = rig.emulator.mark()
+    start_bridge(rig, config)
+    found = wait_for_device(lambda n: n == device, timeout=30)
+    try:
+        wait_streaming(rig, name, since=mark)
+        info = found.device.info
+        assert (info.bustype, info.vendor, info.product) == (0x06, 0xDA7D, product), f"{device} device id: {info}"
+    except BaseException:
+        found.close()
+        raise
+    return found
+
+
 # The bridge's own words, one line each, about one controller: the daemon took it on (a
 # new session, or its session attached again after a drop; "back" is a -v line), or its
 # session released everything because the link went down.

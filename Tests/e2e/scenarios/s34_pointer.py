@@ -7,8 +7,8 @@ import re
 
 from evdev import ecodes
 
-from bridge_helpers import ensure_paired, start_bridge, wait_streaming
-from input_devices import FrameRecorder, InputDevice, udev_properties_of, wait_for_device
+from bridge_helpers import start_streaming_to
+from input_devices import FrameRecorder, InputDevice, udev_properties_of
 from libinput_cli import DebugEventsLog, libinput_devices
 from rig import scenario
 from waiting import wait_until
@@ -85,14 +85,8 @@ def absolute_pointer(rig):
     position trails the emulated turn by under 3 degrees throughout, settles within 0.25 degree
     of it when held; libinput's POINTER_MOTION_ABSOLUTE positions are the bridge's, in order,
     never going back during the sweep, from 12.5 % to 87.5 % of the width while y stays at 50 %."""
-    ensure_paired(rig, NAME, ADDRESS)
-    mark = rig.emulator.mark()
-    start_bridge(rig, CONFIG)
-    pointer = wait_for_device(lambda n: n == POINTER, timeout=30)
+    pointer = start_streaming_to(rig, NAME, ADDRESS, CONFIG, POINTER, product=0x0005)
     try:
-        wait_streaming(rig, NAME, since=mark)
-        info = pointer.device.info
-        assert (info.bustype, info.vendor, info.product) == (0x06, 0xDA7D, 0x0005), f"pointer device id: {info}"
         assert pointer.device.input_props() == [], f"input properties: {pointer.device.input_props()}"
         capabilities = pointer.device.capabilities(absinfo=True)
         axes = dict(capabilities.get(ecodes.EV_ABS, []))

@@ -8,7 +8,7 @@ import re
 
 from evdev import ecodes
 
-from bridge_helpers import ensure_paired, start_bridge, wait_streaming
+from bridge_helpers import start_streaming_to
 from input_devices import FrameRecorder, udev_properties_of, wait_for_device
 from packet import Packet
 from libinput_cli import DebugEventsLog, libinput_device_options, libinput_devices, unaccelerated_motion
@@ -45,14 +45,8 @@ def touchpad_device(rig):
     and nothing else; libinput lists it as a pointer with tapping (off by default) and edge
     scrolling, the options of a touchpad. With tapping on, a swipe right gives POINTER_MOTION to the right and no click;
     a 60 ms touch gives one BTN_LEFT press and release."""
-    ensure_paired(rig, NAME, ADDRESS)
-    mark = rig.emulator.mark()
-    start_bridge(rig, CONFIG)
-    touchpad = wait_for_device(lambda n: n == TOUCHPAD, timeout=30)
+    touchpad = start_streaming_to(rig, NAME, ADDRESS, CONFIG, TOUCHPAD, product=0x0006)
     try:
-        wait_streaming(rig, NAME, since=mark)
-        info = touchpad.device.info
-        assert (info.bustype, info.vendor, info.product) == (0x06, 0xDA7D, 0x0006), f"touchpad device id: {info}"
         assert sorted(touchpad.device.input_props()) == [ecodes.INPUT_PROP_POINTER, ecodes.INPUT_PROP_BUTTONPAD], \
             f"input properties: {touchpad.device.input_props()}"
         capabilities = touchpad.device.capabilities(absinfo=True)
