@@ -51,12 +51,8 @@ public enum DSUReply {
         writeTouch(pad.touch1, at: 56, into: writer)
         writeTouch(pad.touch2, at: 62, into: writer)
         writer.u64(pad.motionTimestamp, at: 68)
-        writer.float(pad.acceleration.x, at: 76)
-        writer.float(pad.acceleration.y, at: 80)
-        writer.float(pad.acceleration.z, at: 84)
-        writer.float(pad.gyro.pitch, at: 88)
-        writer.float(pad.gyro.yaw, at: 92)
-        writer.float(pad.gyro.roll, at: 96)
+        writeVector(pad.acceleration, at: 76, into: writer)
+        writeVector(pad.gyro, at: 88, into: writer)
         DSUChecksum.seal(message)
     }
 
@@ -78,6 +74,13 @@ public enum DSUReply {
         writer.u8(info.connection.rawValue, at: 23)
         writer.bytes(info.mac.bytes, at: 24)
         writer.u8(info.battery.rawValue, at: 30)
+    }
+
+    /// Three floats from `offset` on: the acceleration's x, y, z or the angular rate's pitch, yaw, roll.
+    private static func writeVector(_ vector: (Float, Float, Float), at offset: Int, into writer: LittleEndianWriter) {
+        writer.float(vector.0, at: offset)
+        writer.float(vector.1, at: offset + 4)
+        writer.float(vector.2, at: offset + 8)
     }
 
     private static func writeTouch(_ touch: DSUPadState.Touch, at offset: Int, into writer: LittleEndianWriter) {
