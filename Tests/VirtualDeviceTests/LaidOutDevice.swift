@@ -1,3 +1,4 @@
+import CEvdev
 import EventVocabulary
 import Testing
 @testable import VirtualDevice
@@ -9,6 +10,14 @@ enum LaidOut {
     static func device(_ kind: OutputDeviceKind, _ capabilities: DeviceCapabilities,
                        gamepadIdentity: GamepadIdentity = .default) throws -> EvdevDevice {
         try EvdevDevice(DeviceLayout.description(for: kind, capabilities: capabilities, gamepadIdentity: gamepadIdentity))
+    }
+
+    /// Expects `device` to carry the project's id: `name`, the virtual bus, vendor 0xDA7D,
+    /// `product`, version 1.
+    static func expectProjectIdentity(of device: EvdevDevice, name: String, product: UInt16,
+                                      sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(device.identity == DeviceIdentity(name: name, bus: UInt16(BUS_VIRTUAL), vendor: 0xDA7D, product: product, version: 0x0001),
+                sourceLocation: sourceLocation)
     }
 
     /// Expects `DeviceLayout` to refuse `capabilities` with the key `code` added on `kind`'s
