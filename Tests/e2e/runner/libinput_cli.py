@@ -6,6 +6,7 @@ import re
 import signal
 import subprocess
 
+from input_devices import InputDevice, udev_properties_of
 from processes import wait_or_kill
 from waiting import wait_until
 
@@ -22,6 +23,22 @@ def libinput_devices() -> dict[str, str]:
         elif line.startswith("Capabilities:") and name is not None:
             devices[name] = line.split(":", 1)[1].strip()
     return devices
+
+
+# The udev classes a desktop tells pointing devices and pads apart by.
+POINTING_CLASSES = ("ID_INPUT_MOUSE", "ID_INPUT_TOUCHPAD", "ID_INPUT_TOUCHSCREEN", "ID_INPUT_TABLET", "ID_INPUT_JOYSTICK")
+
+
+def check_pointer_class(device: InputDevice, name: str, udev_class: str, label: str) -> None:
+    """udev gives `device` the class `udev_class` (`ID_INPUT_MOUSE`...) and none of the other
+    POINTING_CLASSES; `libinput list-devices` lists `name` as a pointer."""
+    properties = udev_properties_of([device])[0]
+    assert properties.get(udev_class) == "1", f"udev: {properties}"
+    for wrong in POINTING_CLASSES:
+        if wrong != udev_class:
+            assert wrong not in properties, f"the {label} is also {wrong}: {properties}"
+    listed = libinput_devices()
+    assert listed.get(name) == "pointer", f"libinput list-devices: {listed}"
 
 
 def libinput_device_options(name: str) -> dict[str, str]:
