@@ -77,27 +77,29 @@ static void print_bind(SDL_GameControllerButtonBind bind)
     print_string(text);
 }
 
+/* One `"name": bind` member of the bindings object, after a comma unless it is the first;
+ * nothing for an element the mapping does not bind. */
+static void print_binding(const char *name, SDL_GameControllerButtonBind bind, int *first)
+{
+    if (bind.bindType == SDL_CONTROLLER_BINDTYPE_NONE) return;
+    printf(*first ? "" : ", ");
+    *first = 0;
+    print_string(name);
+    printf(": ");
+    print_bind(bind);
+}
+
 static void print_bindings(SDL_GameController *controller)
 {
     int first = 1;
     printf(", \"bindings\": {");
     for (int button = 0; button < SDL_CONTROLLER_BUTTON_MAX; ++button) {
-        SDL_GameControllerButtonBind bind = SDL_GameControllerGetBindForButton(controller, (SDL_GameControllerButton)button);
-        if (bind.bindType == SDL_CONTROLLER_BINDTYPE_NONE) continue;
-        printf(first ? "" : ", ");
-        first = 0;
-        print_string(SDL_GameControllerGetStringForButton((SDL_GameControllerButton)button));
-        printf(": ");
-        print_bind(bind);
+        print_binding(SDL_GameControllerGetStringForButton((SDL_GameControllerButton)button),
+                      SDL_GameControllerGetBindForButton(controller, (SDL_GameControllerButton)button), &first);
     }
     for (int axis = 0; axis < SDL_CONTROLLER_AXIS_MAX; ++axis) {
-        SDL_GameControllerButtonBind bind = SDL_GameControllerGetBindForAxis(controller, (SDL_GameControllerAxis)axis);
-        if (bind.bindType == SDL_CONTROLLER_BINDTYPE_NONE) continue;
-        printf(first ? "" : ", ");
-        first = 0;
-        print_string(SDL_GameControllerGetStringForAxis((SDL_GameControllerAxis)axis));
-        printf(": ");
-        print_bind(bind);
+        print_binding(SDL_GameControllerGetStringForAxis((SDL_GameControllerAxis)axis),
+                      SDL_GameControllerGetBindForAxis(controller, (SDL_GameControllerAxis)axis), &first);
     }
     printf("}");
 }
