@@ -11,10 +11,10 @@ public enum Scale {
 
     /// Radians per orientation count: 2 pi / 4095.
     @inlinable public static var orientation: Double { 2.0 * Double.pi / 4095.0 }
-    /// m/s^2 per acceleration count: 8 g / 4095, with g = 9.8.
-    @inlinable public static var acceleration: Double { 8.0 * 9.8 / 4095.0 }
+    /// m/s^2 per acceleration count: 8 g / 4095, with g the standard 9.80665.
+    @inlinable public static var acceleration: Double { 8.0 * UnitConversion.standardGravity / 4095.0 }
     /// Radians per second per gyro count: 2048 / 4095 degrees per second.
-    @inlinable public static var gyro: Double { 2048.0 / 4095.0 * Double.pi / 180.0 }
+    @inlinable public static var gyro: Double { UnitConversion.radians(degrees: 2048.0 / 4095.0) }
     /// Touch counts to 0...1.
     @inlinable public static var touch: Double { 1.0 / 255.0 }
 }

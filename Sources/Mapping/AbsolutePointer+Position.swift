@@ -10,7 +10,7 @@ extension AbsolutePointer {
     public static func degrees(_ orientation: Quaternion, zero: Quaternion) -> (x: Double, y: Double) {
         // Yaw and pitch alone: `eulerAngles` would work out the roll too (an `atan2`), unread.
         let relative = zero.conjugate * orientation
-        return (-relative.yaw * 180 / Double.pi, -relative.pitch * 180 / Double.pi)
+        return (UnitConversion.degrees(radians: -relative.yaw), UnitConversion.degrees(radians: -relative.pitch))
     }
 
     /// The coordinate for an angle in degrees over a field of view: the centre at 0, the edges at

@@ -25,7 +25,7 @@ extension MappingEngine {
         if let touch, PadPosition(touch).radius >= options.rim {
             let position = PadPosition(touch)
             // 0 straight up (ahead), clockwise positive.
-            let angle = atan2(position.x, -position.y) * 180 / Double.pi
+            let angle = UnitConversion.degrees(radians: atan2(position.x, -position.y))
             if let last = touchpad.flick.rimAngle {
                 var delta = angle - last
                 if delta > 180 { delta -= 360 } else if delta < -180 { delta += 360 }

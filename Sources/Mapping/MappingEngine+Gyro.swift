@@ -22,10 +22,9 @@ extension MappingEngine {
         motion.gyroWasOn = true
         let interval = SampleInterval.between(lastStamp, input.controllerTime, arrival: time - last)
         let seconds = min(max(interval.seconds, 0), Self.longestGyroStep)
-        let degreesPerRadian = 180 / Double.pi
         let measured = input.rotationRate
         let rate = Vector3(x: measured.x - gyroBias.x, y: measured.y - gyroBias.y, z: measured.z - gyroBias.z)
-        let degrees = Vector3(x: rate.x * degreesPerRadian, y: rate.y * degreesPerRadian, z: rate.z * degreesPerRadian)
+        let degrees = UnitConversion.degrees(radians: rate)
         // In place: a copy of the aim would copy its smoothing window on every packet.
         let turn = motion.gyro.turn(rate: degrees, gravity: input.acceleration, seconds: seconds)
         switch settings.output {

@@ -101,7 +101,7 @@ extension MappingEngine {
         case .pitch: radians = -relative.pitch
         case .yaw: radians = -relative.yaw
         }
-        var degrees = radians * 180 / Double.pi
+        var degrees = UnitConversion.degrees(radians: radians)
         if tilt.invert { degrees = -degrees }
         let magnitude = abs(degrees)
         guard magnitude > tilt.deadzone else { return 0 }

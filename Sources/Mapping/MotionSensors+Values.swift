@@ -4,17 +4,14 @@ import EventVocabulary
 /// The engine's side of the motion sensors: the controller's measurements as the device's axis
 /// units (`MotionSensors` describes the device).
 extension MotionSensors {
-    /// Standard gravity as the packet's scaling counts it (`Scale.acceleration`: 8 g / 4095 counts, g = 9.8).
-    public static let metresPerSecondSquaredPerG = 9.8
-
     /// An acceleration in m/s^2 as axis units, rounded and clamped to the range.
     public static func accelerationValue(_ metresPerSecondSquared: Double) -> Int32 {
-        clamped(metresPerSecondSquared / metresPerSecondSquaredPerG * Double(unitsPerG), to: acceleration)
+        clamped(UnitConversion.gravities(metresPerSecondSquared: metresPerSecondSquared) * Double(unitsPerG), to: acceleration)
     }
 
     /// An angular rate in rad/s as axis units, rounded and clamped to the range.
     public static func angularRateValue(_ radiansPerSecond: Double) -> Int32 {
-        clamped(radiansPerSecond * 180 / Double.pi * Double(unitsPerDegreePerSecond), to: angularRate)
+        clamped(UnitConversion.degrees(radians: radiansPerSecond) * Double(unitsPerDegreePerSecond), to: angularRate)
     }
 
     /// `accelerationValue` of a packet's accelerometer count, in integers: count × 8 g / 4095

@@ -48,7 +48,7 @@ struct DecodeCommandTests {
         #expect(abs((touch["y"] ?? -1) - 221.0 / 255.0) < 1e-9)
         #expect(objects[2]["buttons"] as? [String] == ["volume-up"])
         let acceleration = try #require(objects[0]["acceleration"] as? [Double])
-        #expect(abs(acceleration[1] - 520 * 8 * 9.8 / 4095) < 1e-9)
+        #expect(abs(acceleration[1] - 520 * 8 * 9.80665 / 4095) < 1e-9)
         let rate = try #require(objects[1]["rotation_rate"] as? [Double])
         #expect(abs(rate[2] - 12 * 2048 / 4095 * Double.pi / 180) < 1e-9)
         let q = try #require(objects[0]["quaternion"] as? [String: Double])

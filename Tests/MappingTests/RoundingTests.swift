@@ -66,8 +66,9 @@ struct RoundingTests {
     /// The motion sensor clamps before rounding; beyond the range, and for infinities, the
     /// result is what rounding first and clamping after gives.
     @Test func motionSensorValuesClampLikeRoundingFirst() {
-        for metres in [78.39, 78.4, 78.41, 1e9, -1e9, .infinity, -.infinity, -78.40000000000001] {
-            let units = metres / MotionSensors.metresPerSecondSquaredPerG * Double(MotionSensors.unitsPerG)
+        let fullScale = 8 * 9.80665
+        for metres in [fullScale - 0.01, fullScale, fullScale + 0.01, 1e9, -1e9, .infinity, -.infinity, (-fullScale).nextDown] {
+            let units = metres / 9.80665 * Double(MotionSensors.unitsPerG)
             let expected = units.isFinite ? Int32(min(max(units.rounded(), -65536), 65536)) : 0
             #expect(MotionSensors.accelerationValue(metres) == expected, "\(metres)")
         }

@@ -50,7 +50,7 @@ struct TimelineRunner: ~Copyable {
                 input.rotationRate = rate
                 inputChanged = true
             case .accel(let g):
-                let metres = MotionSensors.metresPerSecondSquaredPerG
+                let metres = UnitConversion.standardGravity
                 input.acceleration = Vector3(x: g.x * metres, y: g.y * metres, z: g.z * metres)
                 inputChanged = true
             case .stamp(let stamp):

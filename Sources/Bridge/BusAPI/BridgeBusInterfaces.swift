@@ -103,8 +103,8 @@ enum BridgeBusInterfaces {
     /// The bias in deg/s about x, y and z; none before a calibration.
     static func gyroBiasDegrees(_ bias: Vector3?) -> [DBusValue] {
         guard let bias else { return [] }
-        let scale = 180 / Double.pi
-        return [.double(bias.x * scale), .double(bias.y * scale), .double(bias.z * scale)]
+        let degrees = UnitConversion.degrees(radians: bias)
+        return [.double(degrees.x), .double(degrees.y), .double(degrees.z)]
     }
 
     static func profileNames(_ backend: some BridgeBusBackend) -> [String] {

@@ -103,8 +103,9 @@ final class GyroCalibrations {
 
     /// `x 0.12 y -0.05 z 0.01 deg/s`.
     static func degrees(_ bias: Vector3) -> String {
-        let scale = 180 / Double.pi
-        func text(_ value: Double) -> String { String(Double(Int((value * scale * 100).rounded())) / 100) }
+        func text(_ radians: Double) -> String {
+            String(Double(Int((UnitConversion.degrees(radians: radians) * 100).rounded())) / 100)
+        }
         return "x \(text(bias.x)) y \(text(bias.y)) z \(text(bias.z)) deg/s"
     }
 }

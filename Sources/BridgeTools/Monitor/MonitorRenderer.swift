@@ -78,9 +78,9 @@ public enum MonitorRenderer {
         lines.append("")
         if let packet {
             let angles = packet.quaternion.eulerAngles
-            let degrees = 180 / Double.pi
-            lines.append("orientation  yaw \(fixed(angles.yaw * degrees, 1, 7))°  pitch \(fixed(angles.pitch * degrees, 1, 7))°"
-                + "  roll \(fixed(angles.roll * degrees, 1, 7))°")
+            func degrees(_ radians: Double) -> Double { UnitConversion.degrees(radians: radians) }
+            lines.append("orientation  yaw \(fixed(degrees(angles.yaw), 1, 7))°  pitch \(fixed(degrees(angles.pitch), 1, 7))°"
+                + "  roll \(fixed(degrees(angles.roll), 1, 7))°")
             let rate = packet.rotationRate
             lines.append("rotation     x \(fixed(rate.x, 2, 7))  y \(fixed(rate.y, 2, 7))  z \(fixed(rate.z, 2, 7))  rad/s")
             let acceleration = packet.accelerationSI

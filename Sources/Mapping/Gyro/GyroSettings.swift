@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import DaydreamProtocol
 import EventVocabulary
 import Timebase
 
@@ -73,7 +74,7 @@ public struct GyroSettings: Hashable, Sendable {
     public var power = 1.0
 
     /// The air mouse's scale: 1000 counts per radian.
-    public static let desktopCountsPerDegree = 1000 * Double.pi / 180
+    public static let desktopCountsPerDegree = 1000 * UnitConversion.radiansPerDegree
 
     /// The defaults.
     public init() {}
