@@ -74,7 +74,7 @@ let package = Package(
             dependencies: ["CTOML", "DaydreamProtocol", "Descriptors", "DSU", "EventVocabulary", "Mapping", "Timebase"]
         ),
         // uinput devices through libevdev; the engine's events, never the engine.
-        .target(name: "VirtualDevice", dependencies: ["CEvdev", "EventVocabulary", "Timebase"]),
+        .target(name: "VirtualDevice", dependencies: ["CEvdev", "Descriptors", "EventVocabulary", "Timebase"]),
         // The virtual DualSense's reports (descriptor, feature answers, input encoder) and the
         // /dev/uhid messages: pure bytes, so the tests check them without a kernel (zlib for
         // the Bluetooth reports' CRC, DaydreamProtocol's Vector3 for the motion axes).
@@ -113,7 +113,7 @@ let package = Package(
         // server starts rather than linked (see chttp.h), behind C wrappers.
         .target(name: "CHTTP"),
         // A local HTTP server for the editor page, on the Reactor: requests, Server-Sent Events, the page's access rules.
-        .target(name: "LocalHTTP", dependencies: ["CHTTP", "EventLoop", "Timebase"]),
+        .target(name: "LocalHTTP", dependencies: ["CHTTP", "Descriptors", "EventLoop", "Timebase"]),
         // Which application has the focus, from the desktop: X11, wlroots compositors.
         .target(name: "FocusTracking", dependencies: ["CXCB", "CWaylandToplevel", "EventLoop"]),
         // The tools beside the daemon: the terminal monitor, the recorder, and replay.
@@ -158,7 +158,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Descriptors", "EventLoop", "Timebase"], path: "Tests/TestSupport"),
 
         // One test target per source target.
-        .testTarget(name: "DescriptorsTests", dependencies: ["Descriptors"]),
+        .testTarget(name: "DescriptorsTests", dependencies: ["CLinux", "Descriptors"]),
         .testTarget(name: "DaydreamProtocolTests", dependencies: ["DaydreamProtocol"]),
         .testTarget(name: "EventVocabularyTests", dependencies: ["EventVocabulary", "CEvdev", "TestSupport"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "Timebase", "TestSupport"]),

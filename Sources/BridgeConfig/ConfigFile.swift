@@ -51,9 +51,8 @@ public enum ConfigFile {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(file.rawValue, $0.baseAddress, $0.count) }
+            let count = chunk.withUnsafeMutableBytes { buffer in retryingOnInterrupt { Glibc.read(file.rawValue, buffer.baseAddress, buffer.count) } }
             if count < 0 {
-                if errno == EINTR { continue }
                 throw ReadError(path: path, code: errno)
             }
             if count == 0 { return bytes }

@@ -95,8 +95,7 @@ public final class ConfigWatcher {
         var changed = false
         var lookAgain = false
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
+            let count = buffer.withUnsafeMutableBytes { bytes in retryingOnInterrupt { read(fileDescriptor, bytes.baseAddress, bytes.count) } }
             guard count > 0 else { break }
             buffer.withUnsafeBytes { bytes in
                 var offset = 0

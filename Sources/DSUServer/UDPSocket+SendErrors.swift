@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CLinux
+import Descriptors
 
 /// An ICMP error that came back for a datagram the socket sent.
 struct UDPSendError: Equatable {
@@ -19,26 +20,21 @@ extension UDPSocket {
         // cmsghdr, sock_extended_err and the offender's sockaddr_in: 48 bytes on 64-bit Linux.
         var control = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
         let controlLength = MemoryLayout.size(ofValue: control)
-        while true {
-            var controlReceived = 0
-            let received = withUnsafeMutablePointer(to: &socketAddress) { name in
-                withUnsafeMutableBytes(of: &control) { controlBytes in
-                    var message = msghdr()
-                    message.msg_name = UnsafeMutableRawPointer(name)
-                    message.msg_namelen = socklen_t(MemoryLayout<sockaddr_in>.size)
-                    message.msg_control = controlBytes.baseAddress
-                    message.msg_controllen = controlLength
-                    defer { controlReceived = min(Int(message.msg_controllen), controlLength) }
-                    return recvmsg(descriptor.rawValue, &message, Int32(MSG_ERRQUEUE) | Int32(MSG_DONTWAIT))
-                }
+        var controlReceived = 0
+        let received = withUnsafeMutablePointer(to: &socketAddress) { name in
+            withUnsafeMutableBytes(of: &control) { controlBytes in
+                var message = msghdr()
+                message.msg_name = UnsafeMutableRawPointer(name)
+                message.msg_namelen = socklen_t(MemoryLayout<sockaddr_in>.size)
+                message.msg_control = controlBytes.baseAddress
+                message.msg_controllen = controlLength
+                defer { controlReceived = min(Int(message.msg_controllen), controlLength) }
+                return retryingOnInterrupt { recvmsg(descriptor.rawValue, &message, Int32(MSG_ERRQUEUE) | Int32(MSG_DONTWAIT)) }
             }
-            if received < 0 {
-                if errno == EINTR { continue }
-                return nil
-            }
-            let error = withUnsafeBytes(of: &control) { Self.extendedError(in: UnsafeRawBufferPointer(rebasing: $0[0..<controlReceived])) }
-            return UDPSendError(peer: UDPPeer(socketAddress), unreachable: error.map(Self.saysUnreachable) ?? false)
         }
+        if received < 0 { return nil }
+        let error = withUnsafeBytes(of: &control) { Self.extendedError(in: UnsafeRawBufferPointer(rebasing: $0[0..<controlReceived])) }
+        return UDPSendError(peer: UDPPeer(socketAddress), unreachable: error.map(Self.saysUnreachable) ?? false)
     }
 
     /// The `sock_extended_err` of the `IP_RECVERR` control message in `control`, if there is one.

@@ -94,12 +94,11 @@ struct UDPSocket: ~Copyable {
         var errorAbsorbed = false
         while true {
             let received = withUnsafeMutablePointer(to: &socketAddress) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    recvfrom(descriptor.rawValue, buffer.baseAddress, buffer.count, Int32(MSG_TRUNC), $0, &length)
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                    retryingOnInterrupt { recvfrom(descriptor.rawValue, buffer.baseAddress, buffer.count, Int32(MSG_TRUNC), address, &length) }
                 }
             }
             if received >= 0 { return (received, UDPPeer(socketAddress)) }
-            if errno == EINTR { continue }
             // A pending ICMP error is reported once, ahead of the datagrams waiting: read on.
             if !errorAbsorbed && Self.mayBeReportedICMPError(errno) {
                 errorAbsorbed = true

@@ -65,8 +65,9 @@ public enum FileReplacement {
         let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var written = 0
         while written < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.write(descriptor.rawValue, $0.baseAddress?.advanced(by: written), $0.count - written) }
-            if count < 0, errno == EINTR { continue }
+            let count = bytes.withUnsafeBytes { buffer in
+                retryingOnInterrupt { Glibc.write(descriptor.rawValue, buffer.baseAddress?.advanced(by: written), buffer.count - written) }
+            }
             guard count > 0 else {
                 let failure = SystemCallError("write \(temporary)")
                 unlink(temporary)
@@ -98,8 +99,8 @@ public enum FileReplacement {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
-            let count = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(bytes.count)) }
-            if count < 0, errno == EINTR { continue }
+            let offset = off_t(bytes.count)
+            let count = chunk.withUnsafeMutableBytes { buffer in retryingOnInterrupt { pread(descriptor, buffer.baseAddress, buffer.count, offset) } }
             guard count >= 0 else { throw SystemCallError("read \(name)") }
             if count == 0 { return bytes }
             bytes += chunk[..<count]

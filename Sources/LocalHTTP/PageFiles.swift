@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Descriptors
 
 /// The page's own files, served from one directory: only names of an allowed type, never a
 /// path with `..`, a hidden name or a link that leads out of the directory.
@@ -46,8 +47,9 @@ public struct PageFiles: Sendable {
         var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
         var filled = 0
         while filled < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress?.advanced(by: filled), $0.count - filled) }
-            if count < 0, errno == EINTR { continue }
+            let count = bytes.withUnsafeMutableBytes { buffer in
+                retryingOnInterrupt { Glibc.read(descriptor, buffer.baseAddress?.advanced(by: filled), buffer.count - filled) }
+            }
             guard count > 0 else { return nil }
             filled += count
         }

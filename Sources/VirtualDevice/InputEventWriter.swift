@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CEvdev
+import Descriptors
 import EventVocabulary
 
 /// Packs events into a preallocated array of `struct input_event` and sends
@@ -85,9 +86,8 @@ public final class InputEventWriter {
         let bytes = UnsafeRawPointer(storage)
         var written = 0
         while written < total {
-            let result = write(fileDescriptor, bytes + written, total - written)
+            let result = retryingOnInterrupt { write(fileDescriptor, bytes + written, total - written) }
             if result < 0 {
-                if errno == EINTR { continue }
                 throw .writeFailed(device: deviceName, errno: errno)
             }
             if result == 0 { throw .writeFailed(device: deviceName, errno: EIO) }

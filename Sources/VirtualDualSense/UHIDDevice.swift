@@ -118,9 +118,8 @@ public final class UHIDDevice {
         var drain = Drain()
         let buffer = readBuffer.baseAddress
         while true {
-            let count = read(descriptor.rawValue, buffer, readBuffer.count)
+            let count = retryingOnInterrupt { read(descriptor.rawValue, buffer, readBuffer.count) }
             if count < 0 {
-                if errno == EINTR { continue }
                 return drain  // EAGAIN: all read; anything else shows on the next write
             }
             if count == 0 { return drain }

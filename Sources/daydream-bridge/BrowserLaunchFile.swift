@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Descriptors
 
 /// A page only the user can read (mode 0600, in a directory of mode 0700) that sends the browser
 /// on to the editor's address with its one-time token: `xdg-open` is given the file's path, so
@@ -33,8 +34,9 @@ struct BrowserLaunchFile {
             """.utf8)
         var written = 0
         while written < page.count {
-            let count = page.withUnsafeBytes { write(descriptor, $0.baseAddress?.advanced(by: written), $0.count - written) }
-            if count < 0, errno == EINTR { continue }
+            let count = page.withUnsafeBytes { bytes in
+                retryingOnInterrupt { write(descriptor, bytes.baseAddress?.advanced(by: written), bytes.count - written) }
+            }
             guard count > 0 else {
                 let failure = LaunchFileError("cannot write \(path)")
                 remove()

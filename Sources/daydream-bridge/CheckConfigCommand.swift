@@ -1,4 +1,5 @@
 import BridgeConfig
+import Descriptors
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -60,8 +61,7 @@ enum CheckConfigCommand: Subcommand {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while bytes.count <= ConfigFile.sizeLimit {
-            let count = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
+            let count = chunk.withUnsafeMutableBytes { bytes in retryingOnInterrupt { read(STDIN_FILENO, bytes.baseAddress, bytes.count) } }
             guard count > 0 else { break }
             bytes.append(contentsOf: chunk[..<count])
         }

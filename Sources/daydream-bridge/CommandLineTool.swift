@@ -1,4 +1,5 @@
 import Bridge
+import Descriptors
 import EventLoop
 #if canImport(Glibc)
 import Glibc
@@ -136,8 +137,7 @@ private func writeLine(_ text: String, to fd: Int32) {
     if !line.hasSuffix("\n") { line += "\n" }
     var utf8 = Array(line.utf8)[...]
     while !utf8.isEmpty {
-        let written = utf8.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        if written < 0 && errno == EINTR { continue }
+        let written = utf8.withUnsafeBytes { bytes in retryingOnInterrupt { write(fd, bytes.baseAddress, bytes.count) } }
         guard written > 0 else { return }
         utf8 = utf8.dropFirst(written)
     }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Descriptors
 
 /// The child of `profile NAME -- COMMAND...`, while it runs.
 nonisolated(unsafe) private var launchedChild: pid_t = 0
@@ -51,9 +52,7 @@ enum LaunchedCommand {
         launchedChild = child
         defer { launchedChild = 0 }
         var status: Int32 = 0
-        while waitpid(child, &status, 0) < 0 {
-            guard errno == EINTR else { return ExitCode.failure }
-        }
+        guard retryingOnInterrupt({ waitpid(child, &status, 0) }) >= 0 else { return ExitCode.failure }
         // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift does not import as macros.
         let signalNumber = status & 0x7f
         return signalNumber == 0 ? (status >> 8) & 0xff : 128 + signalNumber

@@ -98,9 +98,8 @@ public enum ControlClient {
         var linesSeen = 0
         var lineStart = 0
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            let count = chunk.withUnsafeMutableBytes { buffer in retryingOnInterrupt { read(descriptor, buffer.baseAddress, buffer.count) } }
             if count < 0 {
-                if errno == EINTR { continue }
                 if errno == EAGAIN || errno == EWOULDBLOCK { throw .timedOut(path: path, after: silence) }
                 throw .failed(call: "read", path: path, code: errno)
             }

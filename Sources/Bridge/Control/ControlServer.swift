@@ -139,10 +139,10 @@ public final class ControlServer {
     private func acceptClients() {
         guard let listening = listener?.rawValue else { return }
         while clients.count < Self.maximumClients {
-            let descriptor = accept(listening, nil, nil)
+            let descriptor = retryingOnInterrupt { accept(listening, nil, nil) }
             guard descriptor >= 0 else {
                 let code = errno
-                if code == EINTR || code == ECONNABORTED { continue }
+                if code == ECONNABORTED { continue }
                 if code != EAGAIN && code != EWOULDBLOCK { pauseAccepting(code) }
                 return
             }
@@ -236,9 +236,10 @@ public final class ControlServer {
     private func flushClient(_ descriptor: Int32) {
         guard let client = clients[descriptor], let stream = client.stream else { return }
         while !stream.pending.isEmpty {
-            let written = stream.pending.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let written = stream.pending.withUnsafeBytes { bytes in
+                retryingOnInterrupt { Glibc.send(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
+            }
             if written < 0 {
-                if errno == EINTR { continue }
                 if errno == EAGAIN || errno == EWOULDBLOCK { break }
                 return drop(descriptor)
             }

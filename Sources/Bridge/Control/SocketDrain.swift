@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Descriptors
 
 /// Why reading a non-blocking socket stopped after taking all it had.
 enum SocketDrainEnd: Equatable {
@@ -18,14 +19,13 @@ enum SocketDrainEnd: Equatable {
 func drainSocket(_ descriptor: Int32, chunkSize: Int, into take: (ArraySlice<UInt8>) -> Void) -> SocketDrainEnd {
     var chunk = [UInt8](repeating: 0, count: chunkSize)
     while true {
-        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        let count = chunk.withUnsafeMutableBytes { buffer in retryingOnInterrupt { read(descriptor, buffer.baseAddress, buffer.count) } }
         if count > 0 {
             take(chunk[0..<count])
             continue
         }
         if count == 0 { return .closed }
         let code = errno
-        if code == EINTR { continue }
         return code == EAGAIN || code == EWOULDBLOCK ? .wouldBlock : .failed(code)
     }
 }

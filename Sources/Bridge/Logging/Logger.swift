@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Descriptors
 
 /// The bridge's log: one message, one `write(2)` to standard error, in the `LogStyle` chosen at start.
 ///
@@ -46,8 +47,7 @@ public enum Logger {
     public nonisolated static func writeToStandardError(_ text: String) {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
-            if written < 0, errno == EINTR { continue }
+            let written = bytes.withUnsafeBytes { buffer in retryingOnInterrupt { write(STDERR_FILENO, buffer.baseAddress, buffer.count) } }
             guard written > 0 else { return }
             bytes = bytes.dropFirst(written)
         }

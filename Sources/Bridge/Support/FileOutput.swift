@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Descriptors
 
 /// Writing whole texts to a file descriptor.
 public enum FileOutput {
@@ -9,8 +10,7 @@ public enum FileOutput {
     public static func write(_ text: String, to descriptor: Int32) -> Bool {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0, errno == EINTR { continue }
+            let written = bytes.withUnsafeBytes { buffer in retryingOnInterrupt { Glibc.write(descriptor, buffer.baseAddress, buffer.count) } }
             guard written > 0 else { return false }
             bytes = bytes.dropFirst(written)
         }

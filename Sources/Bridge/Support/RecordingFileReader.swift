@@ -162,10 +162,9 @@ public final class RecordingFileReader: RecordingEntrySource {
         }
         while true {
             let count = buffer.withUnsafeMutableBytes { bytes in
-                Glibc.read(descriptor, bytes.baseAddress.map { $0 + end }, min(Self.chunkSize, bytes.count - end))
+                retryingOnInterrupt { Glibc.read(descriptor, bytes.baseAddress.map { $0 + end }, min(Self.chunkSize, bytes.count - end)) }
             }
             if count < 0 {
-                if errno == EINTR { continue }
                 let error = RecordingFileError.unreadable(TextFileError(path: path, code: errno))
                 close()
                 failure = error.description

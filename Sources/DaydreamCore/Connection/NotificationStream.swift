@@ -70,11 +70,7 @@ final class NotificationStream {
         guard let watch else { return }
         watch.cancel()
         self.watch = nil
-        while true {
-            let count = read(descriptor, buffer.baseAddress, buffer.count)
-            if count > 0 || (count < 0 && errno == EINTR) { continue }
-            break
-        }
+        while retryingOnInterrupt({ read(descriptor, buffer.baseAddress, buffer.count) }) > 0 {}
         // A socket's close fails only for a bad descriptor, which an owned one is not.
         try? socket.take()?.close()
     }
@@ -95,7 +91,7 @@ final class NotificationStream {
         let hungUp = !events.isDisjoint(with: [.hangup, .error])
         var readsAnother = true
         while readsAnother {
-            let count = read(descriptor, buffer.baseAddress, buffer.count)
+            let count = retryingOnInterrupt { read(descriptor, buffer.baseAddress, buffer.count) }
             if count > 0 {
                 lastReceived = now
                 // The link may resume on this notification (after a silence): then it is delivered.
@@ -110,7 +106,6 @@ final class NotificationStream {
             }
             let error = errno
             if error == EAGAIN || error == EWOULDBLOCK { break }
-            if error == EINTR { continue }
             finish("reading notifications failed: \(SystemCallError("read", code: error))")
             return
         }
