@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Descriptors
 import Timebase
 
 /// Who may use the page. The address `ui` hands out carries a one-time token (`?token=`): valid
@@ -53,11 +54,11 @@ public final class PageAccess {
     /// A fresh token from the kernel's random source (`/dev/urandom`): 32 hex digits, 128 bits;
     /// nil when it cannot be read.
     public static func randomToken() -> String? {
-        let descriptor = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
+        let opened = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
+        guard opened >= 0 else { return nil }
+        let random = FileDescriptor(owning: opened)
         var bytes = [UInt8](repeating: 0, count: 16)
-        let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        let count = bytes.withUnsafeMutableBytes { buffer in retryingOnInterrupt { read(random.rawValue, buffer.baseAddress, buffer.count) } }
         guard count == bytes.count else { return nil }
         return bytes.map { byte in
             let hex = String(byte, radix: 16)

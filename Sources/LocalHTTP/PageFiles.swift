@@ -39,9 +39,10 @@ public struct PageFiles: Sendable {
     }
 
     private static func read(_ path: String) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
+        let opened = open(path, O_RDONLY | O_CLOEXEC)
+        guard opened >= 0 else { return nil }
+        let file = FileDescriptor(owning: opened)
+        let descriptor = file.rawValue
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size <= maximumSize else { return nil }
         var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
