@@ -19,9 +19,9 @@ public struct HTTPResponse: Sendable {
         HTTPResponse(status: status, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Array((text + "\n").utf8))
     }
 
-    /// `json`, already encoded, as `application/json`.
-    public static func json(_ status: Int, _ json: String) -> HTTPResponse {
-        HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: Array(json.utf8))
+    /// `json` as `application/json`.
+    public static func json(_ status: Int, _ json: JSONValue) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: Array(json.text.utf8))
     }
 }
 
@@ -33,9 +33,10 @@ public enum HTTPAnswer {
     case eventStream(@MainActor (EventStream) -> Void)
 }
 
-/// JSON text for the few values the page's API answers with.
+/// JSON's string escaping, for `JSONValue`'s text.
 public enum JSONText {
-    /// `text` as a JSON string, quotes included.
+    /// `text` as a JSON string, quotes included: a quote and a backslash escaped, control
+    /// characters as `\n`, `\r`, `\t` or `\u00XX`, the rest of Unicode as it is.
     public static func string(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {

@@ -42,19 +42,12 @@ final class EditorAPI {
         do {
             let bytes = try ConfigFile.read(configPath)
             let text = String(decoding: bytes, as: UTF8.self)
-            return .json(200, "{\"path\": \(JSONText.string(configPath)), \"text\": \(JSONText.string(text)), "
-                + "\"revision\": \(JSONText.string(ConfigEdit.revision(of: bytes))), \(Self.outlineFields(text))}")
+            let members: [(key: String, value: JSONValue)] = [
+                ("path", .string(configPath)), ("text", .string(text)), ("revision", .string(ConfigEdit.revision(of: bytes))),
+            ]
+            return .json(200, .object(members + EditorJSON.outlineMembers(text)))
         } catch {
             return .text(404, error.description)
-        }
-    }
-
-    /// `"outline": {...}, "syntax": null`, or the outline null and the syntax error's diagnostics.
-    static func outlineFields(_ text: String) -> String {
-        do {
-            return "\"outline\": \(EditorJSON.outline(try ConfigOutline(parsing: text))), \"syntax\": null"
-        } catch {
-            return "\"outline\": null, \"syntax\": \(diagnosticsJSON([ConfigDiagnostic(at: error.position, error.message)]))"
         }
     }
 
@@ -75,11 +68,11 @@ final class EditorAPI {
         switch ConfigEdit(profile: profile, key: key, value: value).apply(toFileAt: configPath, revision: revision) {
         case .success(let text):
             let revision = ConfigEdit.revision(of: Array(text.utf8))
-            return .json(200, "{\"text\": \(JSONText.string(text)), \"revision\": \(JSONText.string(revision)), \(Self.outlineFields(text))}")
+            return .json(200, .object([("text", .string(text)), ("revision", .string(revision))] + EditorJSON.outlineMembers(text)))
         case .failure(.invalid(let diagnostics)):
-            return .json(422, Self.diagnosticsJSON(diagnostics))
+            return .json(422, EditorJSON.diagnostics(diagnostics))
         case .failure(.unparsable(let diagnostic)):
-            return .json(422, Self.diagnosticsJSON([diagnostic]))
+            return .json(422, EditorJSON.diagnostics([diagnostic]))
         case .failure(.notEditable(let reason)):
             return .text(409, reason)
         case .failure(.changed(let reason)):
@@ -91,20 +84,14 @@ final class EditorAPI {
         }
     }
 
-    static func diagnosticsJSON(_ diagnostics: [ConfigDiagnostic]) -> String {
-        let items = diagnostics.map { diagnostic in
-            "{\"line\": \(diagnostic.position.line), \"column\": \(diagnostic.position.column), \"message\": \(JSONText.string(diagnostic.message))}"
-        }
-        return "{\"diagnostics\": [" + items.joined(separator: ", ") + "]}"
-    }
-
     /// The bridge's `watch` lines as events: packets decoded as `state` events
     /// (`{"address", "packet"}`, the packet as `decode` prints it), the rest as `watch` events;
     /// a `bridge` event says whether one runs.
     private func watch(into stream: EventStream) {
         let client = ControlWatchClient(paths: socketPaths, reactor: reactor) { line in
             if case .packet(let bytes) = line.event, let packet = try? DaydreamPacket(bytes) {
-                stream.send("{\"address\": \(JSONText.string(line.address)), \"packet\": \(packet.jsonLine)}", event: "state")
+                let state: JSONValue = ["address": .string(line.address), "packet": .encoded(packet.jsonLine)]
+                stream.send(state.text, event: "state")
             } else {
                 stream.send(Self.text(of: line), event: "watch")
             }

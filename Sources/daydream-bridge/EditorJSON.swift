@@ -5,49 +5,58 @@ import LocalHTTP
 /// values as JSON values.
 enum EditorJSON {
     /// `{"starting": ..., "profiles": [{"name": ..., "settings": [{"key", "text", "value", "line", "column"}]}]}`.
-    static func outline(_ outline: ConfigOutline) -> String {
-        let profiles = outline.profiles.map { profile in
-            let settings = profile.settings.map { setting in
-                "{\"key\": \(JSONText.string(setting.key)), \"text\": \(JSONText.string(setting.text)), "
-                    + "\"value\": \(value(setting.value)), \"line\": \(setting.value.position.line), "
-                    + "\"column\": \(setting.value.position.column)}"
+    static func outline(_ outline: ConfigOutline) -> JSONValue {
+        let profiles = outline.profiles.map { profile -> JSONValue in
+            let settings = profile.settings.map { setting -> JSONValue in
+                [
+                    "key": .string(setting.key), "text": .string(setting.text), "value": value(setting.value),
+                    "line": .integer(setting.value.position.line), "column": .integer(setting.value.position.column),
+                ]
             }
-            return "{\"name\": \(JSONText.string(profile.name)), \"settings\": [\(settings.joined(separator: ", "))]}"
+            return ["name": .string(profile.name), "settings": .array(settings)]
         }
-        let starting = outline.startingProfile.map(JSONText.string) ?? "null"
-        return "{\"starting\": \(starting), \"profiles\": [\(profiles.joined(separator: ", "))]}"
+        return ["starting": .optional(outline.startingProfile.map(JSONValue.string)), "profiles": .array(profiles)]
     }
 
     /// The buttons, special actions, key codes with their devices, touchpad modes and gyro keys:
     /// the same for every request, so made once.
-    static let vocabulary: String = {
-        let codes = ConfigVocabulary.keyCodes.map { "[\(JSONText.string($0.name)), \(JSONText.string($0.device))]" }
-        let modes = ConfigVocabulary.touchpadModes.map { mode in
-            "{\"mode\": \(JSONText.string(mode.mode)), \"options\": \(strings(mode.keys))}"
-        }
-        return "{\"buttons\": \(strings(ConfigVocabulary.buttons)), "
-            + "\"actions\": \(strings(ConfigVocabulary.specialActions)), "
-            + "\"profileSwitch\": \(JSONText.string(ConfigVocabulary.profileSwitchPrefix)), "
-            + "\"tapHold\": \(strings(ConfigVocabulary.tapHoldKeys)), "
-            + "\"codes\": [\(codes.joined(separator: ", "))], "
-            + "\"touchpadModes\": [\(modes.joined(separator: ", "))], "
-            + "\"gyroKeys\": \(strings(ConfigVocabulary.gyroKeys))}"
-    }()
+    static let vocabulary: JSONValue = [
+        "buttons": .strings(ConfigVocabulary.buttons),
+        "actions": .strings(ConfigVocabulary.specialActions),
+        "profileSwitch": .string(ConfigVocabulary.profileSwitchPrefix),
+        "tapHold": .strings(ConfigVocabulary.tapHoldKeys),
+        "codes": .array(ConfigVocabulary.keyCodes.map { .strings([$0.name, $0.device]) }),
+        "touchpadModes": .array(ConfigVocabulary.touchpadModes.map { ["mode": .string($0.mode), "options": .strings($0.keys)] }),
+        "gyroKeys": .strings(ConfigVocabulary.gyroKeys),
+    ]
 
     /// A TOML value as JSON: tables as objects (in order), dates and times as strings.
-    static func value(_ value: TOMLValue) -> String {
+    static func value(_ value: TOMLValue) -> JSONValue {
         switch value.content {
-        case .table(let table):
-            "{" + table.entries.map { "\(JSONText.string($0.key)): \(Self.value($0.value))" }.joined(separator: ", ") + "}"
-        case .array(let elements): "[" + elements.map(Self.value).joined(separator: ", ") + "]"
-        case .string(let text), .date(let text), .time(let text), .dateTime(let text): JSONText.string(text)
-        case .integer(let number): String(number)
-        case .float(let number): number.isFinite ? "\(number)" : "null"
-        case .boolean(let flag): flag ? "true" : "false"
+        case .table(let table): .object(table.entries.map { (key: $0.key, value: Self.value($0.value)) })
+        case .array(let elements): .array(elements.map(Self.value))
+        case .string(let text), .date(let text), .time(let text), .dateTime(let text): .string(text)
+        case .integer(let number): .integer(number)
+        case .float(let number): .number(number)
+        case .boolean(let flag): .bool(flag)
         }
     }
 
-    private static func strings(_ list: [String]) -> String {
-        "[" + list.map(JSONText.string).joined(separator: ", ") + "]"
+    /// A config's diagnostics: `{"diagnostics": [{"line", "column", "message"}]}`.
+    static func diagnostics(_ diagnostics: [ConfigDiagnostic]) -> JSONValue {
+        let items = diagnostics.map { diagnostic -> JSONValue in
+            ["line": .integer(diagnostic.position.line), "column": .integer(diagnostic.position.column), "message": .string(diagnostic.message)]
+        }
+        return ["diagnostics": .array(items)]
+    }
+
+    /// `"outline": {...}, "syntax": null`, or the outline null and the syntax error's diagnostics:
+    /// the members `GET /api/config` and a saved setting end with.
+    static func outlineMembers(_ text: String) -> [(key: String, value: JSONValue)] {
+        do {
+            return [("outline", outline(try ConfigOutline(parsing: text))), ("syntax", .null)]
+        } catch {
+            return [("outline", .null), ("syntax", diagnostics([ConfigDiagnostic(at: error.position, error.message)]))]
+        }
     }
 }

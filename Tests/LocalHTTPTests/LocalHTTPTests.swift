@@ -41,7 +41,7 @@ struct LocalHTTPTests {
                 if case .answered(let response) = self.access.decide(request) { return .response(response) }
                 self.received.append(request)
                 switch request.path {
-                case "/api/echo": return .response(.json(200, JSONText.string(request.formFields["value"] ?? "")))
+                case "/api/echo": return .response(.json(200, .string(request.formFields["value"] ?? "")))
                 case "/api/events":
                     return .eventStream { [unowned self] stream in
                         stream.onClose = { [unowned self] in self.closed += 1 }
