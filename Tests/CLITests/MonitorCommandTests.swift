@@ -15,9 +15,10 @@ struct MonitorCommandTests {
     static let recordings = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Recordings")
 
-    /// A shell line that runs the monitor on `recording`, then writes its exit status to `statusFile` and waits.
+    /// A shell line that runs the monitor on `recording` (a file in Tests/Recordings, or a path),
+    /// then writes its exit status to `statusFile` and waits.
     func command(_ recording: String, statusFile: String, pidFile: String) -> String {
-        let path = Self.recordings.appendingPathComponent(recording).path
+        let path = recording.hasPrefix("/") ? recording : Self.recordings.appendingPathComponent(recording).path
         return "sh -c 'echo $$ > \(pidFile); exec \(BuiltBinary.url.path) monitor --replay \(path)'; "
             + "echo $? > \(statusFile); sleep 30"
     }
@@ -37,18 +38,34 @@ struct MonitorCommandTests {
         return nil
     }
 
+    /// `disconnect.recording` played `factor` times slower: each state it shows lasts that much
+    /// longer on screen, for a capture on a loaded machine to find it (at its own speed the
+    /// held state lasts 0.4 s, and a monitor slow to draw its first frame skipped it).
+    func slowed(_ recording: String, by factor: Double) throws -> String {
+        let text = try String(contentsOf: Self.recordings.appendingPathComponent(recording), encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            let words = line.split(separator: " ", maxSplits: 1)
+            guard words.count == 2, let time = Double(words[0]) else { return String(line) }
+            return String(format: "%.6f", time * factor) + " " + words[1]
+        }
+        let path = temporaryPath("slowed-" + recording)
+        try lines.joined(separator: "\n").save(toFile: path)
+        return path
+    }
+
     @Test func drawsTheRecordingLiveAndQuitsOnQ() throws {
         let statusFile = temporaryPath("status")
-        let session = try TmuxSession(command: command("disconnect.recording", statusFile: statusFile, pidFile: temporaryPath("pid")))
+        let recording = try slowed("disconnect.recording", by: 5)
+        let session = try TmuxSession(command: command(recording, statusFile: statusFile, pidFile: temporaryPath("pid")))
         defer { session.kill() }
-        // 0.1-0.5 s: click and volume-up held, the finger at the top; the rim shows the click.
+        // 0.5-2.5 s (0.1-0.5 s recorded): click and volume-up held, the finger at the top; the rim shows the click.
         let held = try session.waitFor { $0.contains("[CLICK]") && $0.contains("[VOL+]") }
         let heldText = try #require(held)
         #expect(heldText.contains("daydream-bridge monitor  C0:DD:EE:00:00:01  connected"))
         #expect(heldText.contains("*****"))
         #expect(heldText.contains("●"))
         #expect(try session.paneVariable("alternate_on") == "1")
-        // 0.5 s: the link drops, every button shows released.
+        // 2.5 s (0.5 s recorded): the link drops, every button shows released.
         let dropped = try #require(try session.waitFor { $0.contains("  disconnected  ") })
         #expect(!dropped.contains("[CLICK]"))
         // The end: the last state stays on screen with a note.
