@@ -15,31 +15,25 @@ public enum BridgeRefusal: Error, Equatable, Sendable, CustomStringConvertible {
     case stopping
 
     /// The error's short name, as the D-Bus API sends it.
-    public var name: String {
-        switch self {
-        case .unknownProfile: "UnknownProfile"
-        case .noController: "NoController"
-        case .noneConnected, .notConnected: "NotConnected"
-        case .invalidConfig: "InvalidConfig"
-        case .stopping: "Stopping"
-        }
-    }
+    public var name: String { nameAndMessage.name }
 
     /// What went wrong and what would do, in one line (a config's errors follow, one a line).
-    public var message: String {
+    public var message: String { nameAndMessage.message }
+
+    private var nameAndMessage: (name: String, message: String) {
         switch self {
         case .unknownProfile(let name, let profiles):
-            "no profile '\(Self.excerpt(name))'; profiles: \(Self.list(profiles))"
+            ("UnknownProfile", "no profile '\(Self.excerpt(name))'; profiles: \(Self.list(profiles))")
         case .noController(let address, let controllers):
-            "no controller \(Self.excerpt(address)); controllers: \(Self.list(controllers))"
+            ("NoController", "no controller \(Self.excerpt(address)); controllers: \(Self.list(controllers))")
         case .noneConnected:
-            "no controller is connected to measure; connect one, hold it still and calibrate again"
+            ("NotConnected", "no controller is connected to measure; connect one, hold it still and calibrate again")
         case .notConnected(let address):
-            "controller \(address) is not connected; connect it, hold it still and calibrate again"
+            ("NotConnected", "controller \(address) is not connected; connect it, hold it still and calibrate again")
         case .invalidConfig(let reasons):
-            (["the config has errors, so the running one stays:"] + reasons).joined(separator: "\n")
+            ("InvalidConfig", (["the config has errors, so the running one stays:"] + reasons).joined(separator: "\n"))
         case .stopping:
-            "the bridge is stopping"
+            ("Stopping", "the bridge is stopping")
         }
     }
 

@@ -96,27 +96,28 @@ public final class BridgeState {
 
     /// Takes the bridge's record as it is now; the fields that differ are announced.
     func set(_ new: Bridge) {
-        var fields: Set<BridgeField> = []
-        if new.profiles != bridge.profiles { fields.insert(.profiles) }
-        if new.identity != bridge.identity { fields.insert(.identity) }
-        if new.activeProfile != bridge.activeProfile { fields.insert(.activeProfile) }
-        if new.focus != bridge.focus { fields.insert(.focus) }
-        if new.problem != bridge.problem { fields.insert(.problem) }
+        let fields = Self.differing([(BridgeField, Bool)]([
+            (.profiles, new.profiles != bridge.profiles), (.identity, new.identity != bridge.identity),
+            (.activeProfile, new.activeProfile != bridge.activeProfile), (.focus, new.focus != bridge.focus),
+            (.problem, new.problem != bridge.problem),
+        ]))
         bridge = new
         if !fields.isEmpty { announce(.bridge(fields)) }
     }
 
     /// The fields of a controller's record that differ between `old` and `new` (never the counts).
     static func changedFields(from old: ControllerStatus, to new: ControllerStatus) -> Set<ControllerField> {
-        var fields: Set<ControllerField> = []
-        if old.name != new.name { fields.insert(.name) }
-        if old.isConnected != new.isConnected { fields.insert(.connected) }
-        if old.batteryPercent != new.batteryPercent { fields.insert(.battery) }
-        if old.firmware != new.firmware { fields.insert(.firmware) }
-        if old.profile != new.profile { fields.insert(.profile) }
-        if old.gyroBias != new.gyroBias { fields.insert(.gyroBias) }
-        if old.isCalibrating != new.isCalibrating { fields.insert(.calibrating) }
-        return fields
+        differing([(ControllerField, Bool)]([
+            (.name, old.name != new.name), (.connected, old.isConnected != new.isConnected),
+            (.battery, old.batteryPercent != new.batteryPercent), (.firmware, old.firmware != new.firmware),
+            (.profile, old.profile != new.profile), (.gyroBias, old.gyroBias != new.gyroBias),
+            (.calibrating, old.isCalibrating != new.isCalibrating),
+        ]))
+    }
+
+    /// The fields whose values differ.
+    private static func differing<Field: Hashable>(_ comparisons: [(Field, Bool)]) -> Set<Field> {
+        Set(comparisons.filter(\.1).map(\.0))
     }
 
     private func announce(_ change: Change) {
