@@ -19,6 +19,19 @@ struct GyroBiasStoreTests {
         #expect(store.read() == GyroBiasStore.Contents(biases: [Self.address: Vector3(x: 0.01, y: -0.02, z: 0.03)]))
     }
 
+    /// `calibrate` said "not stored (cannot make .../.local/state/daydream-bridge: No such file
+    /// or directory)" for a user whose ~/.local/state did not exist yet.
+    @Test("missing parents of the state directory are made, 0700")
+    func missingParents() throws {
+        let home = try TemporaryDirectory()
+        let store = try #require(GyroBiasStore.forDaemon(environment: ["HOME": home.path]))
+        #expect(store.save(Vector3(x: 0.01, y: 0, z: 0), for: Self.address) == nil)
+        #expect(store.read().biases == [Self.address: Vector3(x: 0.01, y: 0, z: 0)])
+        var status = stat()
+        #expect(stat(home.path + "/.local", &status) == 0 && status.st_mode & 0o777 == 0o700)
+        #expect(stat(home.path + "/.local/state", &status) == 0 && status.st_mode & 0o777 == 0o700)
+    }
+
     @Test("no file is no bias and no problem")
     func missing() throws {
         let directory = try TemporaryDirectory()

@@ -81,14 +81,28 @@ public struct GyroBiasStore: Sendable {
         all[address.uppercased()] = bias
         let text = all.keys.sorted().compactMap { key in all[key].map { "\(key) \($0.x) \($0.y) \($0.z)\n" } }.joined()
         let directory = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
-        if mkdir(directory, 0o755) != 0 && errno != EEXIST {
-            return "cannot make \(directory): \(String(cString: strerror(errno)))"
-        }
+        if let problem = Self.makeDirectory(directory) { return problem }
         // Written beside and renamed over: a crash never leaves half a file.
         do {
             try FileReplacement.write(Array(text.utf8), to: path)
         } catch {
             return "cannot write \(path): \(error)"
+        }
+        return nil
+    }
+
+    /// Makes `directory` and any of its parents that are missing (`~/.local/state` need not
+    /// exist yet): the parents 0700, as the XDG base directory spec asks, the store's own 0755.
+    /// A problem in words, or nil.
+    static func makeDirectory(_ directory: String) -> String? {
+        var made = directory.hasPrefix("/") ? "" : "."
+        let parts = directory.split(separator: "/")
+        for (index, part) in parts.enumerated() {
+            made += "/" + part
+            let mode: mode_t = index == parts.count - 1 ? 0o755 : 0o700
+            if mkdir(made, mode) != 0 && errno != EEXIST {
+                return "cannot make \(made): \(String(cString: strerror(errno)))"
+            }
         }
         return nil
     }
