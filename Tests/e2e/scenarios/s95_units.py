@@ -8,7 +8,9 @@ each config that asks that unit for something not asked yet (a kind of device, D
 DualSense; the others make only devices it already made under the same access):
 the virtual devices appear (udev classifies them), [dsu] answers on 127.0.0.1:26760 from
 outside the container, identity = "dualsense" makes its hidraw node, and the control socket
-answers root and the input group (system unit) or the user (user unit)."""
+answers root and the input group (system unit) or the user (user unit). The user unit's
+sandbox, which this systemd (252) applies only with PrivateUsers=yes, is checked with that in a
+drop-in; with unprivileged user namespaces forbidden, the shipped user unit must still run."""
 from __future__ import annotations
 
 import glob
@@ -141,6 +143,59 @@ def player_env(container: Container) -> dict[str, str]:
     return {"XDG_RUNTIME_DIR": f"/run/user/{uid}"}
 
 
+def main_pid(container: Container, unit: str, user: str | None = None) -> int:
+    """The unit's main process in the container (0 when it has none)."""
+    argv = ["systemctl", *(["--user"] if user else []), "show", "--property=MainPID", "--value", unit]
+    return int(container.run(argv, user=user, env=player_env(container) if user else None).stdout.strip() or "0")
+
+
+def sandbox_of(container: Container, pid: int) -> tuple[str, dict[str, bool]]:
+    """The process's user namespace and, for each mount point it sees, whether it is read-only."""
+    userns = container.run(["readlink", f"/proc/{pid}/ns/user"]).stdout.strip()
+    read_only: dict[str, bool] = {}
+    for line in container.run(["cat", f"/proc/{pid}/mountinfo"]).stdout.splitlines():
+        fields = line.split()
+        read_only[fields[4]] = "ro" in fields[5].split(",")  # the last mount on a point wins
+    return userns, read_only
+
+
+def check_user_sandbox(rig, container: Container, uid: str) -> None:
+    """The user unit's sandbox in effect (PrivateUsers= on): the daemon in a user namespace of
+    its own, the system and the homes read-only, its runtime and state directories writable,
+    and a gyro bias measured by `calibrate` written to ~/.local/state/daydream-bridge."""
+    env = player_env(container)
+    pid = main_pid(container, USER_UNIT, user=PLAYER)
+    manager = main_pid(container, f"user@{uid}.service")
+    userns, read_only = sandbox_of(container, pid)
+    journal = f"\n--- the unit's journal:\n{container.journal(USER_UNIT, user=PLAYER)}"
+    assert userns != sandbox_of(container, manager)[0], \
+        f"the user unit's daemon shares its manager's user namespace{journal}"
+    home, state = f"/home/{PLAYER}", f"/home/{PLAYER}/.local/state/daydream-bridge"
+    runtime = f"/run/user/{uid}/daydream-bridge"
+    expected = {"/": True, "/usr": True, home: True, state: False, runtime: False}
+    seen = {point: read_only.get(point) for point in expected}
+    # "/" and the homes may be one mount; the nearest mount above a point is the one that counts.
+    for point in expected:
+        if seen[point] is None:
+            parent = max((mount for mount in read_only if point.startswith(mount.rstrip("/") + "/") or mount == "/"),
+                         key=len)
+            seen[point] = read_only[parent]
+    assert seen == expected, f"the user unit's mounts (read-only?): {seen}, not {expected}{journal}"
+    result = container.run([BRIDGE, "calibrate", ADDRESS], user=PLAYER, env=env, check=False, timeout=60)
+    assert result.returncode == 0, f"calibrate under the sandbox: {result.stdout}{result.stderr}{journal}"
+    bias = container.run(["cat", f"{state}/gyro-bias"], check=False)
+    assert bias.returncode == 0 and ADDRESS in bias.stdout, \
+        f"calibrate under the sandbox wrote no bias to {state}/gyro-bias: {bias.stdout}{bias.stderr}{journal}"
+    rig.figure(f"units: {USER_UNIT} with PrivateUsers=yes: own user namespace, / and {home} read-only, "
+               f"its runtime and state directories writable, calibrate's bias stored")
+
+
+def userns_switch() -> str | None:
+    """The sysctl that forbids unprivileged user namespaces on this kernel (Debian's), if any."""
+    path = "/proc/sys/kernel/unprivileged_userns_clone"
+    return path if os.path.exists(path) else None
+
+
 def wait_gone(what: str) -> None:
     assert wait_until(lambda: not bridge_devices(), timeout=15), \
         f"{what}: the bridge's devices outlived it: {sorted(bridge_devices().values())}"
@@ -232,6 +287,58 @@ def shipped_units(rig):
                 container.run(["systemctl", "--user", "restart", USER_UNIT], user=PLAYER, env=env, timeout=60)
                 wait_subscribed(rig, container, mark, USER_UNIT, user=PLAYER)
                 covered |= check_running(rig, container, config, text, USER_UNIT, user=PLAYER)
+
+            # The shipped unit's sandbox settings need a user namespace: systemd 254 and later
+            # imply PrivateUsers=yes for them; this systemd (252) needs it said, in a drop-in.
+            pid = main_pid(container, USER_UNIT, user=PLAYER)
+            manager = main_pid(container, f"user@{uid}.service")
+            shared = sandbox_of(container, pid)[0] == sandbox_of(container, manager)[0]
+            version = container.run(["systemctl", "--version"]).stdout.split()[1]
+            rig.figure(f"units: {USER_UNIT} as shipped, under systemd {version}: "
+                       + ("no user namespace (its sandbox settings ignored)" if shared
+                          else "a user namespace of its own"))
+            drop_in = f"/home/{PLAYER}/.config/systemd/user/{USER_UNIT}.d/private-users.conf"
+            container.write(drop_in, "[Service]\nPrivateUsers=yes\n", owner=(int(uid), int(uid)))
+            container.run(["chown", "-R", f"{uid}:{uid}", f"/home/{PLAYER}/.config/systemd"])
+            container.run(["systemctl", "--user", "daemon-reload"], user=PLAYER, env=env)
+            sandboxed = [config for config, text in texts.items() if has_dsu(text) or makes_dualsense(text)]
+            for config in sandboxed:
+                text = texts[config]
+                container.write(f"{home_config}/config.toml", text, owner=(int(uid), int(uid)))
+                mark = rig.emulator.mark()
+                container.run(["systemctl", "--user", "restart", USER_UNIT], user=PLAYER, env=env, timeout=60)
+                wait_subscribed(rig, container, mark, USER_UNIT, user=PLAYER)
+                check_running(rig, container, config, text, USER_UNIT, user=PLAYER)
+            check_user_sandbox(rig, container, uid)
+
+            # Where unprivileged user namespaces are forbidden the shipped unit must still start
+            # (its sandbox then ignored); PrivateUsers=yes said outright stops it there.
+            switch = userns_switch()
+            if switch is not None:
+                with open(switch, encoding="utf-8") as file:
+                    allowed = file.read().strip()
+                try:
+                    with open(switch, "w", encoding="utf-8") as file:
+                        file.write("0")
+                    container.run(["systemctl", "--user", "restart", USER_UNIT], user=PLAYER, env=env, timeout=60,
+                                  check=False)
+                    state = container.run(["systemctl", "--user", "show", "--property=Result,ExecMainStatus",
+                                           USER_UNIT], user=PLAYER, env=env, check=False).stdout.split()
+                    rig.figure(f"units: {USER_UNIT} with PrivateUsers=yes, user namespaces forbidden: "
+                               f"{' '.join(state)}")
+                    container.run(["rm", "-r", os.path.dirname(drop_in)])
+                    container.run(["systemctl", "--user", "daemon-reload"], user=PLAYER, env=env)
+                    # Restart=on-failure ran into the start limit meanwhile.
+                    container.run(["systemctl", "--user", "reset-failed", USER_UNIT], user=PLAYER, env=env, check=False)
+                    config = sandboxed[-1]
+                    mark = rig.emulator.mark()
+                    container.run(["systemctl", "--user", "restart", USER_UNIT], user=PLAYER, env=env, timeout=60)
+                    wait_subscribed(rig, container, mark, USER_UNIT, user=PLAYER)
+                    check_running(rig, container, config, texts[config], USER_UNIT, user=PLAYER)
+                    rig.figure(f"units: {USER_UNIT} as shipped, user namespaces forbidden: runs")
+                finally:
+                    with open(switch, "w", encoding="utf-8") as file:
+                        file.write(allowed)
             container.run(["systemctl", "--user", "stop", USER_UNIT], user=PLAYER, env=env, timeout=60)
             wait_gone(f"{USER_UNIT} stopped")
         finally:
