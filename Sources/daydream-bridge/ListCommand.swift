@@ -8,21 +8,35 @@ import EventLoop
 enum ListCommand: Subcommand {
     static let declaration = CommandDeclaration(
         name: "list",
-        abstract: "List the Daydream controllers BlueZ knows: connected, paired, battery, firmware, profile.",
+        abstract: "List the Daydream controllers BlueZ and the running bridge know: connected, paired, battery, firmware, profile.",
         options: [CommandOption.controlSocket],
         discussion: """
         One line per controller: address, name, whether it is connected and
         paired, for a connected controller its battery level and firmware
         version (read from the controller), and the profile the running bridge
         gives it ('-' when no bridge is running or it has not seen the
-        controller). Nothing is changed.
+        controller). When BlueZ cannot be reached, the controllers the running
+        bridge knows are listed from it, with a line on standard error saying
+        why ('-' where only BlueZ could tell). Nothing is changed.
         """)
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try scan(arguments)
         guard options.positionals.isEmpty else { throw UsageError("list takes no arguments") }
+        let bridge = runningControllers(paths: options.controlSocketPaths)
         let context = try BlueZCommandContext()
-        let client = try context.readyClient()
+        let client: BlueZClient
+        do {
+            client = try context.readyClient()
+        } catch {
+            guard !bridge.isEmpty else { throw error }
+            printError("\(error); these are the controllers the running bridge knows:")
+            printTable(bridge.map { line in
+                [line.address, line.name ?? "(no name)", line.isConnected ? "yes" : "no", "-",
+                 line.batteryPercent.map { "\($0)%" } ?? "-", line.firmware ?? "-", line.profile]
+            })
+            return ExitCode.success
+        }
         let controllers = client.cache.devices.filter(\.isDaydreamController)
         guard !controllers.isEmpty else {
             printOut("No Daydream controller known to BlueZ; pair one with 'daydream-bridge pair'.")
@@ -47,40 +61,39 @@ enum ListCommand: Subcommand {
             }
         }
         context.run(until: { outstanding == 0 }, timeout: .seconds(10))
-        let profiles = runningProfiles(paths: options.controlSocketPaths)
-        let header = ["ADDRESS", "NAME", "CONNECTED", "PAIRED", "BATTERY", "FIRMWARE", "PROFILE"]
-        var rows = [header]
-        for device in controllers {
-            rows.append([
+        let known = Dictionary(bridge.map { ($0.address.uppercased(), $0) }, uniquingKeysWith: { first, _ in first })
+        printTable(controllers.map { device in
+            let seen = known[device.address.uppercased()]
+            return [
                 device.address, device.name ?? "(no name)", device.isConnected ? "yes" : "no", device.isPaired ? "yes" : "no",
-                readings[device.address + "battery"] ?? pluginBattery(client, device) ?? "-",
-                readings[device.address + "firmware"] ?? "-",
-                profiles[device.address.uppercased()] ?? "-",
-            ])
-        }
-        let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
-        for row in rows {
+                readings[device.address + "battery"] ?? pluginBattery(client, device) ?? seen?.batteryPercent.map { "\($0)%" } ?? "-",
+                readings[device.address + "firmware"] ?? seen?.firmware ?? "-",
+                seen?.profile ?? "-",
+            ]
+        })
+        return ExitCode.success
+    }
+
+    /// The rows under the header, in columns.
+    private static func printTable(_ rows: [[String]]) {
+        let header = ["ADDRESS", "NAME", "CONNECTED", "PAIRED", "BATTERY", "FIRMWARE", "PROFILE"]
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        for row in all {
             let cells = row.enumerated().map { index, cell in
                 index == row.count - 1 ? cell : cell.paddedOrCut(to: widths[index])
             }
             printOut(cells.joined(separator: "  "))
         }
-        return ExitCode.success
     }
 }
 
-/// Each controller's profile in the running bridge, by upper-case address, from its control
-/// socket's `status` (lines `ADDRESS: PROFILE, LINK`); empty when no bridge answers.
+/// The controllers the running bridge has seen, from its control socket's `controllers`; none
+/// when no bridge answers.
 @MainActor
-private func runningProfiles(paths: [String]) -> [String: String] {
-    guard let reply = try? ControlClient.send(.status, paths: paths), reply.succeeded else { return [:] }
-    var profiles: [String: String] = [:]
-    for line in reply.details {
-        guard let colon = line.firstRange(of: ": ") else { continue }
-        let profile = line[colon.upperBound...].prefix { $0 != "," }
-        profiles[line[..<colon.lowerBound].uppercased()] = String(profile)
-    }
-    return profiles
+private func runningControllers(paths: [String]) -> [ControllerLine] {
+    guard let reply = try? ControlClient.send(.controllers, paths: paths), reply.succeeded else { return [] }
+    return reply.details.compactMap { ControllerLine(text: $0) }
 }
 
 /// The level BlueZ's battery plugin shows (`Battery1.Percentage`) when it claims the Battery Service.

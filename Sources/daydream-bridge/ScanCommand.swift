@@ -19,7 +19,9 @@ enum ScanCommand: Subcommand {
         advertise the Daydream service (FE55). Prints a line when a controller
         is first seen and again when its signal strength changes by 5 dB or more:
         address, name, RSSI, and whether it is paired. Press the controller's
-        home button to make it advertise.
+        home button to make it advertise. Exits 1 when it found nothing because
+        BlueZ, the adapter or its power was missing the whole time (the last
+        such problem is said again at the end).
         """)
 
     static func run(_ arguments: [String]) throws -> Int32 {
@@ -29,7 +31,11 @@ enum ScanCommand: Subcommand {
         let context = try BlueZCommandContext()
         let manager = DaydreamControllerManager(
             reactor: context.reactor, connection: try context.connect(), options: .init(policy: .none), log: Logger.plainSink)
-        manager.announceProblemsWithAdvice()
+        var problem: DaydreamControllerManager.Problem?
+        manager.announceProblem = { announced in
+            problem = announced
+            Logger.plainSink.warning(announced.advice)
+        }
         var shown: [String: DeviceInfo] = [:]
         manager.controllerSighted = { device in
             if let previous = shown[device.address], previous.isPaired == device.isPaired,
@@ -42,11 +48,23 @@ enum ScanCommand: Subcommand {
         printOut("Scanning for Daydream controllers (press a controller's home button; Ctrl-C ends)...")
         manager.start()
         manager.startDiscovery()
-        context.run(until: { false }, timeout: timeout)
+        // Whether the adapter ever discovered: when it never did, finding nothing says nothing.
+        var discovered = false
+        context.run(until: {
+            discovered = discovered || manager.isDiscovering
+            return false
+        }, timeout: timeout)
         manager.stop()
         // Let StopDiscovery reach bluetoothd before the connection closes.
         context.reactor.runOnce(timeout: .milliseconds(100))
-        if shown.isEmpty { printOut("No Daydream controller found.") }
+        guard shown.isEmpty else { return ExitCode.success }
+        if !discovered, let problem {
+            let waiting = " (waiting for it)"
+            let advice = problem.advice.hasSuffix(waiting) ? String(problem.advice.dropLast(waiting.count)) : problem.advice
+            printError("No Daydream controller found: \(advice)")
+            return ExitCode.failure
+        }
+        printOut("No Daydream controller found.")
         return ExitCode.success
     }
 }

@@ -134,3 +134,28 @@ private enum SocketFileProbe {
         return lstat(path, &status) == 0
     }
 }
+
+/// The `controllers` request's line: every field read back, and what a device advertises kept
+/// on its line.
+@Suite struct ControllerLineTests {
+    @Test func aLineReadsBackAsItWasWritten() {
+        let line = ControllerLine(address: "C0:DD:EE:00:00:01", isConnected: true, batteryPercent: 57, firmware: "1.3.5",
+                                  profile: "gamepad", name: "Daydream controller")
+        #expect(line.text == "C0:DD:EE:00:00:01\tconnected\t57\t1.3.5\tgamepad\tDaydream controller")
+        #expect(ControllerLine(text: line.text) == line)
+        let unknown = ControllerLine(address: "C0:DD:EE:00:00:02", isConnected: false, batteryPercent: nil, firmware: nil,
+                                     profile: "pad", name: nil)
+        #expect(ControllerLine(text: unknown.text) == unknown)
+        #expect(ControlRequest.parse("controllers") == .success(.controllers))
+        #expect(ControlRequest.controllers.line == "controllers")
+    }
+
+    @Test func anAdvertisedNameCannotBreakTheLine() {
+        let line = ControllerLine(address: "C0:DD:EE:00:00:01", isConnected: true, batteryPercent: nil, firmware: "1\t2",
+                                  profile: "pad", name: "evil\tname\nC0:DD:EE:00:00:09\tconnected")
+        #expect(!line.text.contains("\n") && line.text.split(separator: "\t").count == 6)
+        #expect(ControllerLine(text: line.text)?.name == "evil name C0:DD:EE:00:00:09 connected")
+        #expect(ControllerLine(text: "C0:DD:EE:00:00:01\tmaybe\t-\t-\tpad\t-") == nil)
+        #expect(ControllerLine(text: "C0:DD:EE:00:00:01\tconnected\tfull\t-\tpad\t-") == nil)
+    }
+}

@@ -9,6 +9,7 @@ struct ControlDoor {
         if let command = request.command { return ControlReply(daemon.perform(command)) }
         switch request {
         case .status: return .ok(daemon.statusLines)
+        case .controllers: return .ok(daemon.state.controllers.map { ControllerLine($0).text })
         case .dsu: return .ok(daemon.dsuStatusLines)
         case .activeProfile: return .ok([daemon.activeProfile])
         default: return .error("'\(request.line)' is answered as a stream")
@@ -45,7 +46,7 @@ extension ControlRequest {
         case .nextProfile(let address): .nextProfile(controller: address)
         case .focus(let ids): .focusChanged(FocusedApplication(ids: ids))
         case .calibrate(let address): .calibrateGyro(controller: address)
-        case .status, .dsu, .activeProfile, .watch: nil
+        case .status, .controllers, .dsu, .activeProfile, .watch: nil
         }
     }
 }

@@ -5,6 +5,8 @@
 /// profile NAME [ADDRESS]     switch every controller (or one) to NAME, releasing everything first
 /// next-profile [ADDRESS]     switch to the next profile in config order (like SIGUSR1)
 /// status                     one line per controller: ADDRESS PROFILE connected|disconnected
+/// controllers                one line per controller the bridge has seen, its whole record
+///                            (`ControllerLine`: address, link, battery, firmware, profile, name)
 /// dsu                        the DSU server's address, drops and clients, one line each; or DSU off
 /// focus [ID...]              the focused application's ids (app_id, or WM_CLASS instance and class);
 ///                            none: nothing has the focus. Profiles follow it (`applications`)
@@ -21,6 +23,8 @@ public enum ControlRequest: Hashable, Sendable {
     case nextProfile(address: String?)
     /// `status`.
     case status
+    /// `controllers`.
+    case controllers
     /// `dsu`.
     case dsu
     /// `focus [ID...]`.
@@ -46,6 +50,7 @@ public enum ControlRequest: Hashable, Sendable {
         case ("next-profile", 2): return .success(.nextProfile(address: words[1]))
         case ("next-profile", _): return .failure(ControlError("usage: next-profile [ADDRESS]"))
         case ("status", 1): return .success(.status)
+        case ("controllers", 1): return .success(.controllers)
         case ("dsu", 1): return .success(.dsu)
         case ("focus", _): return .success(.focus(ids: Array(words.dropFirst())))
         case ("active-profile", 1): return .success(.activeProfile)
@@ -59,7 +64,7 @@ public enum ControlRequest: Hashable, Sendable {
         }
     }
 
-    private static let requestNames = "profile, next-profile, status, dsu, focus, active-profile, calibrate, watch"
+    private static let requestNames = "profile, next-profile, status, controllers, dsu, focus, active-profile, calibrate, watch"
 
     /// The line a client sends, without the newline.
     public var line: String {
@@ -67,6 +72,7 @@ public enum ControlRequest: Hashable, Sendable {
         case .profile(let name, let address): (["profile", name] + (address.map { [$0] } ?? [])).joined(separator: " ")
         case .nextProfile(let address): (["next-profile"] + (address.map { [$0] } ?? [])).joined(separator: " ")
         case .status: "status"
+        case .controllers: "controllers"
         case .dsu: "dsu"
         case .focus(let ids): (["focus"] + ids).joined(separator: " ")
         case .activeProfile: "active-profile"

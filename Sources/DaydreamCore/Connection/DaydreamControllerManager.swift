@@ -178,6 +178,8 @@ public final class DaydreamControllerManager {
     public private(set) var isRunning = false
     /// Whether the caller asked for discovery.
     public private(set) var wantsDiscovery = false
+    /// Whether the adapter discovers for this manager now (BlueZ said `StartDiscovery` succeeded).
+    public var isDiscovering: Bool { discovery.state == .on }
     /// Whether unpaired controllers seen during this discovery are paired
     /// (`startDiscovery(pairingNewControllers: true)`); off again on `stopDiscovery()`.
     public private(set) var pairsNewControllers = false

@@ -1,0 +1,50 @@
+/// One controller's record as the control socket's `controllers` gives it: one line, fields
+/// separated by tabs, `-` for what is not known yet:
+/// `ADDRESS  connected|disconnected  BATTERY  FIRMWARE  PROFILE  NAME`. The name (which a device
+/// advertises, so anything) and the firmware have their tabs and line breaks turned to spaces.
+public struct ControllerLine: Equatable, Sendable {
+    public var address: String
+    public var isConnected: Bool
+    public var batteryPercent: Int?
+    public var firmware: String?
+    public var profile: String
+    public var name: String?
+
+    /// The line for `status`.
+    public init(_ status: ControllerStatus) {
+        self.init(
+            address: status.address, isConnected: status.isConnected, batteryPercent: status.batteryPercent,
+            firmware: status.firmware, profile: status.profile, name: status.name)
+    }
+
+    /// A line with these fields.
+    public init(address: String, isConnected: Bool, batteryPercent: Int?, firmware: String?, profile: String, name: String?) {
+        self.address = address
+        self.isConnected = isConnected
+        self.batteryPercent = batteryPercent
+        self.firmware = firmware.map(Self.flattened)
+        self.profile = profile
+        self.name = name.map(Self.flattened)
+    }
+
+    /// Reads a line the daemon wrote; nil when it has not six fields or a bad link or battery.
+    public init?(text: String) {
+        let fields = text.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        guard fields.count == 6, ["connected", "disconnected"].contains(fields[1]) else { return nil }
+        let battery = fields[2] == "-" ? nil : Int(fields[2])
+        guard fields[2] == "-" || battery != nil else { return nil }
+        self.init(
+            address: fields[0], isConnected: fields[1] == "connected", batteryPercent: battery,
+            firmware: fields[3] == "-" ? nil : fields[3], profile: fields[4], name: fields[5] == "-" ? nil : fields[5])
+    }
+
+    /// The line, without its newline.
+    public var text: String {
+        [address, isConnected ? "connected" : "disconnected", batteryPercent.map(String.init) ?? "-", firmware ?? "-", profile, name ?? "-"]
+            .joined(separator: "\t")
+    }
+
+    private static func flattened(_ text: String) -> String {
+        String(text.map { $0 == "\t" || $0.isNewline ? " " : $0 })
+    }
+}
