@@ -17,7 +17,7 @@ export class Bindings {
     this.key = null;
     this.armed = true;
     this.profiles = new ProfileList(vocabulary, config.outline, {
-      onSelect: (key) => this.select(key),
+      onSelect: (key) => this.chose(key),
       onChosen: () => this.key && this.select(this.key),
     });
     this.form = new SettingForm(vocabulary, () => this.changed());
@@ -51,6 +51,12 @@ export class Bindings {
 
   // MARK: The form
 
+  /** The user picked `key` in the table: the choice holds, so pressing stops selecting. */
+  chose(key) {
+    this.select(key);
+    if (this.armed) this.arm(false);
+  }
+
   select(key) {
     this.key = key;
     $("editing").textContent = key + " in " + this.profiles.name;
@@ -82,8 +88,8 @@ export class Bindings {
       this.revision = body.revision;
       this.profiles.update(body.outline);
       showFile(this.path, body.text, body.syntax);
+      // The saved setting stays in the form; a press selects another only once the toggle is on again.
       this.select(key);
-      this.arm(true);
     });
   }
 

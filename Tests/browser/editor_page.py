@@ -14,7 +14,8 @@ circling, app held, round and round) with a copy of config/default.toml. The ste
    chord made of two ticked buttons and an action;
    a bad value shows its diagnostic beside the field, with line and column, file untouched; a
    save over a file another program changed since the page loaded it is refused, with the reason;
-   neither leaves "Saving..." in the status;
+   neither leaves "Saving..." in the status; after a save, and after a control is chosen in the
+   table, press to select stays off, so the replay's presses leave the chosen setting in the form;
 6. every control has a label and the keyboard reaches each one;
 7. a save without the session's cookie (403) says the session ended and how to get a new one; a
    save while ui is stopped (SIGSTOP) is given up after the page's 10 s, saying so; a save after
@@ -288,6 +289,26 @@ def edit_click(rig, action):
     field.send_keys(action)
 
 
+def step_pressing_keeps_the_chosen_setting(rig):
+    """After a save, and after a control is chosen in the table, press to select stays off: the
+    replay's next presses of click and app leave the chosen setting in the form."""
+    if rig.element("press-to-select").get_attribute("aria-pressed") != "false":
+        raise StepFailed("press to select is on again after a save")
+    rig.element("press-to-select").click()
+    rig.wait("press to select on", lambda d: rig.element("press-to-select").get_attribute("aria-pressed") == "true")
+    rig.driver.find_element(By.CSS_SELECTOR, "tr[data-key='volume-up'] button").click()
+    rig.wait("volume-up in the form", lambda d: rig.text("editing").startswith("volume-up "))
+    if rig.element("press-to-select").get_attribute("aria-pressed") != "false":
+        raise StepFailed("choosing volume-up in the table left press to select on")
+    presses = {name: int(rig.element(f"button-{name}").get_attribute("data-presses") or 0) for name in ("click", "app")}
+    rig.wait("the replay to press click and app again", lambda d: all(
+        int(rig.element(f"button-{name}").get_attribute("data-presses") or 0) > count for name, count in presses.items()))
+    if not rig.text("editing").startswith("volume-up "):
+        raise StepFailed(f"a press swapped the form to {rig.text('editing')!r}")
+    rig.shot("pressing-keeps-choice")
+    return "press to select off after a save and after a choice in the table; presses of click and app left volume-up in the form"
+
+
 def step_bad_value(rig):
     saved = rig.file()
     rig.driver.find_element(By.CSS_SELECTOR, "tr[data-key='click'] button").click()
@@ -486,7 +507,8 @@ def step_ui_gone(rig):
     return f"failed: {error!r}; status {status!r}"
 
 
-STEPS = [step_loads, step_click_lights, step_app_selects, step_save_key_space, step_touchpad_mode, step_chord, step_bad_value,
+STEPS = [step_loads, step_click_lights, step_app_selects, step_save_key_space, step_touchpad_mode, step_chord,
+         step_pressing_keeps_the_chosen_setting, step_bad_value,
          step_stale_save, step_labels_and_keyboard, step_session_ended, step_ui_stopped, step_refusals, step_ui_gone]
 
 
