@@ -26,7 +26,7 @@ final class DeviceRemaker {
 
     private let make: DeviceMaker
     /// What each kind was made from, by `OutputDeviceKind.rawValue`.
-    private let descriptions: [DeviceDescription?]
+    private var descriptions: [DeviceDescription?]
     private let clock: () -> MonotonicTime
     /// The kinds lost and not made again yet, by `OutputDeviceKind.rawValue`.
     private var pending: [Retry?]
@@ -45,6 +45,13 @@ final class DeviceRemaker {
         self.descriptions = descriptions
         self.clock = clock
         pending = Array(repeating: nil, count: descriptions.count)
+    }
+
+    /// The set was fitted to `descriptions`, and the devices of the `changed` kinds were made
+    /// anew or dropped: none of those waits to be made again any more.
+    func adopt(_ descriptions: [DeviceDescription?], changed: [OutputDeviceKind]) {
+        self.descriptions = descriptions
+        for kind in changed { pending[Int(kind.rawValue)] = nil }
     }
 
     /// Whether a write that failed with `code` means the device is gone for good: its node

@@ -15,6 +15,12 @@ public protocol OutputSink: AnyObject {
     /// `SYN_REPORT`) per device that was not at rest, at `time`. A partly sent frame is dropped first.
     func releaseAll(at time: MonotonicTime) throws(VirtualDeviceError)
 
+    /// Fits the devices to a new config's `capabilities` and gamepad identity in place, keeping
+    /// each device its description still fits (`DeviceFit`), and says what it did; nil when this
+    /// sink cannot, and then the caller makes new devices. Called with nothing held by the
+    /// mapping that a changed device could keep.
+    func fitted(to capabilities: Capabilities, gamepadIdentity: GamepadIdentity) throws(VirtualDeviceError) -> DeviceRefit?
+
     /// One line per device for the log: kind, name and where it is.
     var summary: [String] { get }
 
@@ -23,6 +29,11 @@ public protocol OutputSink: AnyObject {
 }
 
 extension OutputSink {
+    /// A sink that cannot fit its devices to a new config: the caller makes new ones.
+    public func fitted(to capabilities: Capabilities, gamepadIdentity: GamepadIdentity) throws(VirtualDeviceError) -> DeviceRefit? {
+        nil
+    }
+
     /// Writes everything in `buffer`, produced at `time`; see `send(_:at:)`.
     public func send(_ buffer: borrowing OutputBuffer, at time: MonotonicTime) throws(VirtualDeviceError) {
         try buffer.withEvents { (events) throws(VirtualDeviceError) in try send(events, at: time) }

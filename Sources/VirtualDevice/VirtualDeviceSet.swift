@@ -38,10 +38,14 @@ public final class VirtualDeviceSet: OutputSink {
     /// The kernel's devices behind `devices`, by `OutputDeviceKind.rawValue`, kept for as long
     /// as the set (only a set of uinput devices has them).
     private var kernelDevices: [UInputDevice?]
-    /// Makes a lost device again (sets whose devices are made, not handed a descriptor).
+    /// Makes a lost device again (sets of uinput devices).
     private let remaker: DeviceRemaker?
+    /// Makes a device of the set's placement from its description (for a refit).
+    private let make: DeviceMaker
+    /// What each device was made from, by `OutputDeviceKind.rawValue`.
+    private var descriptions: [DeviceDescription?]
     /// The kinds made, in `OutputDeviceKind` order.
-    public let kinds: [OutputDeviceKind]
+    public private(set) var kinds: [OutputDeviceKind]
     public var label = ""
 
     /// Creates one uinput device per kind `capabilities` has. If one fails, those already made
@@ -61,14 +65,9 @@ public final class VirtualDeviceSet: OutputSink {
         capabilities: Capabilities, gamepadIdentity: GamepadIdentity = .default,
         clock: @escaping () -> MonotonicTime, make: @escaping DeviceMaker
     ) throws(VirtualDeviceError) {
-        var made: [MadeDevice?] = Array(repeating: nil, count: OutputDeviceKind.count)
-        var descriptions: [DeviceDescription?] = Array(repeating: nil, count: OutputDeviceKind.count)
-        for (kind, description) in try Self.descriptions(capabilities, gamepadIdentity) {
-            descriptions[Int(kind.rawValue)] = description
-            made[Int(kind.rawValue)] = try make(kind, description)
-        }
-        self.init(
-            devices: made.map { $0?.frames }, placement: .uinput, kernelDevices: made.map { $0?.uinput },
+        let descriptions = try Self.descriptions(capabilities, gamepadIdentity)
+        try self.init(
+            descriptions: descriptions, placement: .uinput, make: make,
             remaker: DeviceRemaker(make: make, descriptions: descriptions, clock: clock))
     }
 
@@ -76,11 +75,9 @@ public final class VirtualDeviceSet: OutputSink {
     public convenience init(
         capabilities: Capabilities, gamepadIdentity: GamepadIdentity = .default, fileDescriptor: Int32
     ) throws(VirtualDeviceError) {
-        var made: [DeviceFrameWriter?] = Array(repeating: nil, count: OutputDeviceKind.count)
-        for (kind, description) in try Self.descriptions(capabilities, gamepadIdentity) {
-            made[Int(kind.rawValue)] = DeviceFrameWriter(description, fileDescriptor: fileDescriptor)
+        try self.init(descriptions: try Self.descriptions(capabilities, gamepadIdentity), placement: .descriptor) { _, description in
+            MadeDevice(frames: DeviceFrameWriter(description, fileDescriptor: fileDescriptor), uinput: nil)
         }
-        self.init(devices: made, placement: .descriptor)
     }
 
     /// The same devices in memory: each event checked as the real device would check it
@@ -89,32 +86,40 @@ public final class VirtualDeviceSet: OutputSink {
         capabilities: Capabilities, gamepadIdentity: GamepadIdentity = .default
     ) throws(VirtualDeviceError) -> VirtualDeviceSet {
         let log = EventLog()
-        var made: [DeviceFrameWriter?] = Array(repeating: nil, count: OutputDeviceKind.count)
-        for (kind, description) in try descriptions(capabilities, gamepadIdentity) {
-            made[Int(kind.rawValue)] = DeviceFrameWriter(description, kind: kind, log: log)
+        return try VirtualDeviceSet(descriptions: try descriptions(capabilities, gamepadIdentity), placement: .memory(log)) {
+            kind, description in MadeDevice(frames: DeviceFrameWriter(description, kind: kind, log: log), uinput: nil)
         }
-        return VirtualDeviceSet(devices: made, placement: .memory(log))
     }
 
+    /// One device per description, each made by `make`. If one fails, those already made are
+    /// dropped and the error is thrown.
     private init(
-        devices: [DeviceFrameWriter?], placement: Placement, kernelDevices: [UInputDevice?] = [], remaker: DeviceRemaker? = nil
-    ) {
-        self.devices = devices
-        unretained = devices.map { $0.map { Unmanaged.passUnretained($0) } }
+        descriptions: [DeviceDescription?], placement: Placement, make: @escaping DeviceMaker, remaker: DeviceRemaker? = nil
+    ) throws(VirtualDeviceError) {
+        var made: [MadeDevice?] = Array(repeating: nil, count: OutputDeviceKind.count)
+        for kind in OutputDeviceKind.allCases {
+            guard let description = descriptions[Int(kind.rawValue)] else { continue }
+            made[Int(kind.rawValue)] = try make(kind, description)
+        }
+        devices = made.map { $0?.frames }
+        unretained = made.map { $0.map { Unmanaged.passUnretained($0.frames) } }
         self.placement = placement
-        self.kernelDevices = kernelDevices
+        if case .uinput = placement { kernelDevices = made.map { $0?.uinput } } else { kernelDevices = [] }
         self.remaker = remaker
-        kinds = OutputDeviceKind.allCases.filter { devices[Int($0.rawValue)] != nil }
+        self.make = make
+        self.descriptions = descriptions
+        kinds = OutputDeviceKind.allCases.filter { descriptions[Int($0.rawValue)] != nil }
     }
 
-    /// The description of each device `capabilities` needs, in `OutputDeviceKind` order.
+    /// The description of each device `capabilities` needs, by `OutputDeviceKind.rawValue`
+    /// (nil: no device of that kind).
     private static func descriptions(
         _ capabilities: Capabilities, _ gamepadIdentity: GamepadIdentity
-    ) throws(VirtualDeviceError) -> [(OutputDeviceKind, DeviceDescription)] {
-        var result: [(OutputDeviceKind, DeviceDescription)] = []
+    ) throws(VirtualDeviceError) -> [DeviceDescription?] {
+        var result: [DeviceDescription?] = Array(repeating: nil, count: OutputDeviceKind.count)
         for kind in capabilities.deviceKinds {
             guard let codes = capabilities[kind] else { continue }
-            result.append((kind, try DeviceLayout.description(for: kind, capabilities: codes, gamepadIdentity: gamepadIdentity)))
+            result[Int(kind.rawValue)] = try DeviceLayout.description(for: kind, capabilities: codes, gamepadIdentity: gamepadIdentity)
         }
         return result
     }
@@ -239,6 +244,40 @@ public final class VirtualDeviceSet: OutputSink {
         devices[index] = made?.frames
         unretained[index] = made.map { Unmanaged.passUnretained($0.frames) }
         if !kernelDevices.isEmpty { kernelDevices[index] = made?.uinput }
+    }
+
+    /// Fits the devices to a new config's `capabilities` and gamepad identity, in place: a device
+    /// whose description is unchanged stays, with whatever it holds (see `DeviceFit`); one whose
+    /// description changed, and one no longer needed, first lets go of everything it holds (that
+    /// frame written), then is replaced or dropped; a new kind gets a new device. When a
+    /// description is refused or a device cannot be made, nothing is replaced and the error is
+    /// thrown (the devices that were to go have been released).
+    @discardableResult
+    public func refit(capabilities: Capabilities, gamepadIdentity: GamepadIdentity = .default) throws(VirtualDeviceError) -> DeviceRefit {
+        let wanted = try Self.descriptions(capabilities, gamepadIdentity)
+        let refit = DeviceRefit(old: descriptions, new: wanted)
+        guard !refit.keepsEveryDevice else { return refit }
+        let leaving = refit.kinds(.remade) + refit.kinds(.dropped)
+        for kind in leaving {
+            // Going anyway: a device lost meanwhile has nothing to let go of.
+            try? devices[Int(kind.rawValue)]?.releaseAll()
+        }
+        var made: [(OutputDeviceKind, MadeDevice)] = []
+        for kind in refit.kinds(.remade) + refit.kinds(.added) {
+            guard let description = wanted[Int(kind.rawValue)] else { continue }
+            made.append((kind, try make(kind, description)))
+        }
+        for kind in leaving { install(nil, kind) }
+        for (kind, device) in made { install(device, kind) }
+        descriptions = wanted
+        remaker?.adopt(wanted, changed: leaving + refit.kinds(.added))
+        kinds = OutputDeviceKind.allCases.filter { wanted[Int($0.rawValue)] != nil }
+        return refit
+    }
+
+    /// See `OutputSink.fitted(to:gamepadIdentity:)`: always fits, by `refit`.
+    public func fitted(to capabilities: Capabilities, gamepadIdentity: GamepadIdentity) throws(VirtualDeviceError) -> DeviceRefit? {
+        try refit(capabilities: capabilities, gamepadIdentity: gamepadIdentity)
     }
 
     /// Releases everything; see `OutputSink.releaseAll(at:)`.

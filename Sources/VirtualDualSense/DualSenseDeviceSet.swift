@@ -50,7 +50,7 @@ public final class DualSenseDeviceSet: @MainActor OutputSink {
 
     public var label = "" {
         didSet {
-            others?.label = label
+            others.label = label
             standIn?.label = label
         }
     }
@@ -79,7 +79,8 @@ public final class DualSenseDeviceSet: @MainActor OutputSink {
     private var pacedDrain: ScheduledTimer?
     /// The uinput gamepad written instead of the DualSense, while it is silent.
     private var standIn: (any OutputSink)?
-    private let others: VirtualDeviceSet?
+    /// The uinput devices of the other kinds (none, when the config needs only the gamepad).
+    private let others: VirtualDeviceSet
     private var translator = DualSensePadTranslator()
     private var state = DualSenseInputState()
     private var encoder = DualSenseInputReportEncoder()
@@ -103,7 +104,7 @@ public final class DualSenseDeviceSet: @MainActor OutputSink {
         padCapabilities = Capabilities([.gamepad: pad])
         var rest = capabilities
         rest[.gamepad] = nil
-        others = rest.deviceKinds.isEmpty ? nil : try VirtualDeviceSet(capabilities: rest)
+        others = try VirtualDeviceSet(capabilities: rest)
         otherEvents.reserveCapacity(64)
     }
 
@@ -154,13 +155,13 @@ public final class DualSenseDeviceSet: @MainActor OutputSink {
     /// The devices as they are: before the first write the DualSense has no `uniq` yet (it comes
     /// from the address of the controller the set is given by then), so none is named.
     public var summary: [String] {
-        if let standIn { return standIn.summary + (others?.summary ?? []) }
+        if let standIn { return standIn.summary + others.summary }
         let pad = if let uhid {
             "gamepad: \"\(Self.deviceName)\" (054c:0ce6, uniq \(uhid.device.uniq)) on /dev/uhid"
         } else {
             "gamepad: \"\(Self.deviceName)\" (054c:0ce6) on /dev/uhid when first written, its uniq from the controller's address"
         }
-        return [pad] + (others?.summary ?? [])
+        return [pad] + others.summary
     }
 
     public func send(_ events: UnsafeBufferPointer<OutputEvent>, at time: MonotonicTime) throws(VirtualDeviceError) {
@@ -185,7 +186,7 @@ public final class DualSenseDeviceSet: @MainActor OutputSink {
         if let standIn, !standInEvents.isEmpty {
             do { try standIn.send(standInEvents, at: time) } catch { failure = error }
         }
-        if let others, !otherEvents.isEmpty {
+        if !otherEvents.isEmpty {
             do { try others.send(otherEvents, at: time) } catch { failure = failure ?? error }
         }
         if let failure { throw failure }
@@ -201,8 +202,22 @@ public final class DualSenseDeviceSet: @MainActor OutputSink {
         } else if uhid != nil {
             writeReport()
         }
-        do { try others?.releaseAll(at: time) } catch { failure = failure ?? error }
+        do { try others.releaseAll(at: time) } catch { failure = failure ?? error }
         if let failure { throw failure }
+    }
+
+    /// Keeps the DualSense while the new config still has a DualSense gamepad (it is described
+    /// by its report descriptor, whatever codes the config gives it) and fits the uinput devices
+    /// of the other kinds (`VirtualDeviceSet.refit`); nil when the config has no gamepad or another
+    /// identity, and then the caller makes new devices.
+    public func fitted(to capabilities: Capabilities, gamepadIdentity: GamepadIdentity) throws(VirtualDeviceError) -> DeviceRefit? {
+        guard gamepadIdentity == .dualsense, let pad = capabilities[.gamepad] else { return nil }
+        _ = try DeviceLayout.description(for: .gamepad, capabilities: pad, gamepadIdentity: .dualsense)
+        var rest = capabilities
+        rest[.gamepad] = nil
+        var refit = try others.refit(capabilities: rest)
+        refit.fits[.gamepad] = .kept
+        return refit
     }
 
     /// Takes the controller's motion and touch from `input`, the state of the packet received at

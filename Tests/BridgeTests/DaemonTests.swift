@@ -14,22 +14,31 @@ import Timebase
 import VirtualDevice
 
 /// A controller's devices in memory: every event checked by a recording `VirtualDeviceSet` (the
-/// devices' own rules) and kept, in order, with the devices' generation (a reload that changes capabilities makes new ones).
+/// devices' own rules) and kept, in order, with the devices' generation (a reload that cannot fit
+/// them in place makes new ones). A reload fits the recording set in place, as it fits uinput
+/// devices, unless `fitsInPlace` is off.
 /// When the daemon attaches them to the controller's feed (as it does a DualSense), they also
 /// note each packet with how many events they had been sent by then.
 @MainActor
 final class TestDeviceOutput: @MainActor OutputSink, ControllerConsumer {
     let sink: VirtualDeviceSet
     let generation: Int
+    let fitsInPlace: Bool
     var label: String
     var events: [OutputEvent] = []
     var refused: [VirtualDeviceError] = []
     var packets: [(packet: DaydreamPacket, eventsBefore: Int)] = []
 
-    init(configuration: MappingConfiguration, label: String, generation: Int) throws(VirtualDeviceError) {
+    init(configuration: MappingConfiguration, label: String, generation: Int, fitsInPlace: Bool = true) throws(VirtualDeviceError) {
         sink = try VirtualDeviceSet.recording(capabilities: configuration.capabilities, gamepadIdentity: configuration.gamepadIdentity)
         self.label = label
         self.generation = generation
+        self.fitsInPlace = fitsInPlace
+    }
+
+    func fitted(to capabilities: Capabilities, gamepadIdentity: GamepadIdentity) throws(VirtualDeviceError) -> DeviceRefit? {
+        guard fitsInPlace else { return nil }
+        return try sink.refit(capabilities: capabilities, gamepadIdentity: gamepadIdentity)
     }
 
     func send(_ events: UnsafeBufferPointer<OutputEvent>, at time: MonotonicTime) {
@@ -92,12 +101,17 @@ struct DaemonTests {
         var daemon: BridgeDaemon!
         /// Whether the devices follow the feed too, as a DualSense does.
         let devicesFollowFeed: Bool
+        /// Whether a reload fits the devices in place (else it makes new ones).
+        let fitsInPlace: Bool
         var logged: [String] = []
         let savedLogger: (sink: (String) -> Void, style: LogStyle, threshold: LogPriority)
 
-        init(config: String = DaemonTests.twoProfiles, profile: String? = nil, devicesFollowFeed: Bool = false) throws {
+        init(
+            config: String = DaemonTests.twoProfiles, profile: String? = nil, devicesFollowFeed: Bool = false, fitsInPlace: Bool = true
+        ) throws {
             reactor = try Reactor()
             self.devicesFollowFeed = devicesFollowFeed
+            self.fitsInPlace = fitsInPlace
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("daydream-daemon-\(UUID().uuidString)").path
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             configPath = directory + "/config.toml"
@@ -108,7 +122,8 @@ struct DaemonTests {
             Logger.threshold = .debug
             let loaded = try ConfigLoader.load(.file(configPath))
             daemon = try BridgeDaemon(loaded: loaded, profile: profile, reactor: reactor) { [unowned self] configuration, label throws(VirtualDeviceError) in
-                let output = try TestDeviceOutput(configuration: configuration, label: label, generation: self.outputs.count)
+                let output = try TestDeviceOutput(
+                    configuration: configuration, label: label, generation: self.outputs.count, fitsInPlace: self.fitsInPlace)
                 self.outputs.append(output)
                 return ControllerDevices(sink: output, stateConsumers: self.devicesFollowFeed ? [output] : [])
             }
@@ -241,8 +256,10 @@ struct DaemonTests {
         withExtendedLifetime((first, second)) {}
     }
 
+    /// Devices that cannot change in place (`fitted` says nil: a DualSense that is no longer
+    /// one, another identity) are all made anew.
     @Test func aReloadReleasesFirstAndKeepsTheDevicesWhenTheyFit() throws {
-        let harness = try Harness()
+        let harness = try Harness(fitsInPlace: false)
         defer { harness.finish() }
         let controller = harness.controller()
         harness.send(controller, .click)
@@ -279,7 +296,7 @@ struct DaemonTests {
     /// packet's events, from the same decode. A reload that replaces the devices moves the feed
     /// to the new ones; a new feed (a reconnection) takes both the session and the devices.
     @Test func devicesThatFollowTheFeedHearEachPacketAfterItsEvents() throws {
-        let harness = try Harness(devicesFollowFeed: true)
+        let harness = try Harness(devicesFollowFeed: true, fitsInPlace: false)
         defer { harness.finish() }
         let controller = harness.controller()
         #expect(controller.consumerCount == 2)
@@ -305,6 +322,56 @@ struct DaemonTests {
         harness.daemon.add(again)
         #expect(controller.consumerCount == 0)
         #expect(again.consumerCount == 2)
+    }
+
+    static let padOnly = """
+    [profile.pad]
+    click = "BTN_SOUTH"
+    touchpad = { mode = "stick" }
+    """
+
+    /// A reload that adds a keyboard binding keeps the gamepad (the same device, nothing pressed
+    /// again on it while the button stays held) and adds the keyboard beside it.
+    @Test func aHeldGamepadButtonStaysOnTheSamePadAcrossAReloadThatAddsAKeyboard() throws {
+        let harness = try Harness(config: Self.padOnly)
+        defer { harness.finish() }
+        let controller = harness.controller()
+        let output = harness.outputs[0]
+        #expect(output.sink.kinds == [.gamepad])
+        harness.send(controller, .click)
+        try (Self.padOnly + "\napp = \"KEY_ESC\"\n").save(toFile: harness.configPath)
+        harness.daemon.perform(.reload)
+        #expect(harness.outputs.count == 1, "no new devices")
+        #expect(output.sink.kinds == [.gamepad, .keyboard])
+        #expect(harness.logged.contains("<5>C0:DD:EE:00:00:01: keyboard: added for the new config\n"))
+        #expect(!harness.logged.contains { $0.contains("gamepad: made again") || $0.contains("devices replaced") })
+        // Still held, then the new binding with it: the keyboard takes it, the pad is not pressed again.
+        harness.send(controller, .click)
+        harness.send(controller, [.click, .app])
+        let gamepad = output.lines.filter { $0.hasPrefix("gamepad ") }
+        #expect(gamepad.filter { $0.hasSuffix("BTN_SOUTH 1") } == ["gamepad EV_KEY BTN_SOUTH 1"], "\(gamepad)")
+        #expect(output.lines.suffix(2) == ["keyboard EV_KEY KEY_ESC 1", "keyboard EV_SYN SYN_REPORT 0"])
+        #expect(output.refused.isEmpty)
+    }
+
+    /// A reload that changes the gamepad's codes makes it again, with the held button released first.
+    @Test func aReloadThatChangesTheGamepadsCodesReleasesThenRemakesIt() throws {
+        let harness = try Harness(config: Self.padOnly)
+        defer { harness.finish() }
+        let controller = harness.controller()
+        let output = harness.outputs[0]
+        harness.send(controller, .click)
+        try Self.padOnly.replacingOccurrences(of: "BTN_SOUTH", with: "BTN_WEST").save(toFile: harness.configPath)
+        harness.daemon.perform(.reload)
+        #expect(harness.logged.contains { $0.hasSuffix("gamepad: made again for the new config (its codes or identity changed)\n") })
+        #expect(output.lines == [
+            "gamepad EV_KEY BTN_SOUTH 1", "gamepad EV_SYN SYN_REPORT 0", "gamepad EV_KEY BTN_SOUTH 0", "gamepad EV_SYN SYN_REPORT 0",
+        ])
+        #expect(output.atRest)
+        harness.send(controller, [])
+        harness.send(controller, .click)
+        #expect(output.lines.suffix(2) == ["gamepad EV_KEY BTN_WEST 1", "gamepad EV_SYN SYN_REPORT 0"])
+        #expect(output.refused.isEmpty)
     }
 
     @Test func aBrokenConfigKeepsTheRunningOneAndSaysWhy() throws {

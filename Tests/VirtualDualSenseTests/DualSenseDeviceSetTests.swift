@@ -72,6 +72,26 @@ import VirtualHID
         #expect(set.summary.first?.contains("uniq \(made)") == true, "\(set.summary)")
     }
 
+    /// A reload keeps the DualSense while the config still has a DualSense gamepad: the kernel
+    /// hears nothing (no destroy, no create), and the button held stays held. A config without a
+    /// gamepad, or with another identity, is for new devices.
+    @Test func aReloadThatStillHasADualSenseKeepsIt() throws {
+        let kernel = try FakeUHIDKernel()
+        let set = try makeSet(kernel)
+        try set.send([gamepad(EventType.key, EventCode.btnSouth, 1), syn], at: .zero)
+        _ = kernel.messages()
+        let fewerCodes = Capabilities([.gamepad: DeviceCapabilities(keys: [EventCode.btnSouth])])
+        let refit = try set.fitted(to: fewerCodes, gamepadIdentity: .dualsense)
+        #expect(refit?.fits == [.gamepad: .kept])
+        #expect(kernel.messages().isEmpty, "the DualSense stays as it is")
+        #expect(try set.fitted(to: Capabilities(), gamepadIdentity: .dualsense) == nil)
+        #expect(try set.fitted(to: Self.padOnly, gamepadIdentity: .xbox360) == nil)
+        try set.send([gamepad(EventType.key, EventCode.btnEast, 1), syn], at: .zero)
+        let report = try #require(kernel.messages().last.flatMap(FakeUHIDKernel.inputReport))
+        #expect(report[9] & 0x20 != 0, "cross is still held")
+        #expect(report[9] & 0x40 != 0, "circle is pressed")
+    }
+
     @Test func answersTheDriversFeatureRequestsAndIgnoresOutputReports() throws {
         let kernel = try FakeUHIDKernel()
         let set = try makeSet(kernel)

@@ -114,8 +114,9 @@ extension ControllerRegistry {
     typealias DeviceMaker = @MainActor (_ configuration: MappingConfiguration, _ label: String) throws(VirtualDeviceError) -> ControllerDevices
 
     /// Takes `new` into every slot: a session whose devices still fit reloads in place; one whose
-    /// devices change has everything released on the old devices, then new devices and a new
-    /// session (`makeSession`) in the profile it had, when the new configuration has it.
+    /// devices change has them fitted in place (`ControllerSlot.refitDevices`), or, when they
+    /// cannot be, everything released on the old devices, then new devices and a new session
+    /// (`makeSession`) in the profile it had, when the new configuration has it.
     func adapt(
         to new: MappingConfiguration, at now: MonotonicTime, makeDevices: DeviceMaker,
         makeSession: (_ address: String, _ output: any OutputSink) -> ControllerSession
@@ -127,7 +128,9 @@ extension ControllerRegistry {
                 slot.session?.reload(new, at: now)
                 continue
             }
-            // The devices change: release on the old ones, then replace them.
+            // Devices the new config still describes the same way stay; the others change in place.
+            if slot.refitDevices(to: new, from: old, at: now) { continue }
+            // They cannot change in place: release on the old ones, then replace them all.
             slot.session?.releaseAll(at: now)
             releaseHeld(slot, at: now)
             let label = slot.address ?? "controller 1"
