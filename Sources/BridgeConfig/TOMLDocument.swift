@@ -16,6 +16,10 @@ public struct TOMLDocument: Sendable, Equatable {
     /// The document's top-level table.
     public var root: TOMLTable
 
+    /// How many parses called on this thread needed a thread of their own (a text that could
+    /// nest deeper than this thread's stack has room for); a config of the usual size needs none.
+    static var parseThreadsStarted: UInt { UInt(ctoml_parse_threads_started()) }
+
     /// Parses `text` (calls `ctoml_parse`).
     public init(parsing text: String) throws(TOMLSyntaxError) {
         try self.init(parsing: Array(text.utf8))

@@ -75,6 +75,20 @@ struct TOMLDocumentTests {
         #expect(throws: TOMLSyntaxError.self) { try TOMLDocument(parsing: text) }
     }
 
+    /// A process that made a thread stays multi-threaded for glibc, and its every read(2) and
+    /// write(2) then costs more: the daemon's config, parsed at start and on each reload, must
+    /// not make one. Only a text that could nest deeper than the caller's stack allows does.
+    @Test("a config of the usual size parses on the caller's thread; one that could nest deeper gets a thread")
+    func parseThreads() throws {
+        let before = TOMLDocument.parseThreadsStarted
+        _ = try TOMLDocument(parsing: DefaultConfig.text)
+        #expect(TOMLDocument.parseThreadsStarted == before)
+        #expect(throws: TOMLSyntaxError.self) {
+            try TOMLDocument(parsing: String(repeating: "z.", count: 16_000) + "k = 1\n")
+        }
+        #expect(TOMLDocument.parseThreadsStarted == before + 1)
+    }
+
     /// toml++ bounds nested inline values but not dotted keys: `z.z.z...k = 1` makes a table per
     /// segment, and the shim's flatten recursed once per table: 16 000 levels overflowed the stack.
     @Test("dotted keys deeper than 256 levels are an error with the deepest key's position")

@@ -71,6 +71,11 @@ typedef struct ctoml_document ctoml_document;
    otherwise a handle to free with ctoml_free(), holding nodes or an error. */
 ctoml_document *ctoml_parse(const char *text, size_t length);
 
+/* How many parses called on the calling thread needed a thread of their own:
+   a text that could nest deeper than the caller's stack has room for (see
+   ctoml.cpp). */
+unsigned long ctoml_parse_threads_started(void);
+
 /* Releases the handle and every node and string it owns. NULL is allowed. */
 void ctoml_free(ctoml_document *document);
 
