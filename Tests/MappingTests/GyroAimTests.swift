@@ -28,19 +28,29 @@ struct GyroAimTests {
         #expect(flat.sensitivity(atSpeed: 0) == 2 && flat.sensitivity(atSpeed: 500) == 2)
     }
 
-    @Test func theCutoffSubtractsAndRecoveryTightensWithoutAJump() {
+    /// JoyShockMapper's GYRO_CUTOFF_SPEED and GYRO_CUTOFF_RECOVERY: without a recovery above it,
+    /// the cutoff is a hard threshold (below: nothing; from it on: the whole turn); with one, the
+    /// factor is (speed - cutoff) / (recovery - cutoff), clamped to 0...1.
+    @Test func theCutoffCutsAndTheRecoveryScalesBetweenCutoffAndRecovery() {
         let cutoff = Self.settings { $0.cutoffSpeed = 5 }
-        #expect(cutoff.tightening(atSpeed: 4) == 0)
-        #expect(cutoff.tightening(atSpeed: 10) == 0.5)  // (10 - 5) / 10: the speed left is 5
-        #expect(cutoff.tightening(atSpeed: 5 + 1e-9) * (5 + 1e-9) < 1e-6, "motion starts from nothing at the cutoff")
+        #expect(cutoff.cutoffFactor(atSpeed: 4.99) == 0)
+        #expect(cutoff.cutoffFactor(atSpeed: 5) == 1)
+        #expect(cutoff.cutoffFactor(atSpeed: 50) == 1, "a turn above the cutoff passes whole, nothing subtracted")
         let recovery = Self.settings { $0.cutoffRecovery = 10 }
-        #expect(recovery.tightening(atSpeed: 5) == 0.5)
-        #expect(recovery.tightening(atSpeed: 10) == 1)
-        #expect(recovery.tightening(atSpeed: 20) == 1)
-        #expect(abs(recovery.tightening(atSpeed: 10 - 1e-9) - 1) < 1e-6)
-        let both = Self.settings { $0.cutoffSpeed = 2; $0.cutoffRecovery = 4 }
-        #expect(both.tightening(atSpeed: 4) == 0.25)  // (4 - 2) / 4 left, then scaled by 2 / 4
-        #expect(both.tightening(atSpeed: 6) == 4.0 / 6.0)
+        #expect(recovery.cutoffFactor(atSpeed: 0) == 0)
+        #expect(recovery.cutoffFactor(atSpeed: 5) == 0.5)  // (5 - 0) / (10 - 0)
+        #expect(recovery.cutoffFactor(atSpeed: 10) == 1)
+        #expect(recovery.cutoffFactor(atSpeed: 20) == 1)
+        let both = Self.settings { $0.cutoffSpeed = 2; $0.cutoffRecovery = 6 }
+        #expect(both.cutoffFactor(atSpeed: 1.5) == 0)
+        #expect(both.cutoffFactor(atSpeed: 2) == 0)
+        #expect(both.cutoffFactor(atSpeed: 3) == 0.25)  // (3 - 2) / (6 - 2)
+        #expect(both.cutoffFactor(atSpeed: 5) == 0.75)  // (5 - 2) / (6 - 2)
+        #expect(both.cutoffFactor(atSpeed: 6) == 1)
+        // A recovery at or below the cutoff: JSM falls back to the hard threshold.
+        let weird = Self.settings { $0.cutoffSpeed = 4; $0.cutoffRecovery = 3 }
+        #expect(weird.cutoffFactor(atSpeed: 3.9) == 0 && weird.cutoffFactor(atSpeed: 4) == 1)
+        #expect(GyroSettings().cutoffFactor(atSpeed: 0.001) == 1, "no cutoff, no recovery: everything passes")
     }
 
     /// `Int(NaN)` trapped here on the first packet after a `nan` bias was loaded. Any Double

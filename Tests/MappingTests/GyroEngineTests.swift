@@ -46,6 +46,29 @@ struct GyroEngineTests {
         #expect(frames.joined().allSatisfy { $0.device == .mouse })
     }
 
+    /// Issue 46: `cutoff-speed = 5` subtracted 5 deg/s from every faster turn (450 counts for the
+    /// turn below). JSM passes a turn above the cutoff whole: 50 deg/s x 1 s x sens 1 x 10 counts
+    /// a degree = 500 counts; a 4 deg/s turn is below it: 0.
+    @Test func aTurnAboveTheCutoffPassesWhole() {
+        var settings = GyroSettings()
+        settings.countsPerDegree = 10
+        settings.cutoffSpeed = 5
+        // 101 packets 10 ms apart: 100 intervals, 1 s of turning.
+        #expect(Self.sum(Self.run(settings, (0...100).map { _ in Self.packet(yawDegrees: -50) }), EventCode.relX) == 500)
+        #expect(Self.sum(Self.run(settings, (0...100).map { _ in Self.packet(yawDegrees: -4) }), EventCode.relX) == 0)
+    }
+
+    /// Cutoff 2, recovery 6 deg/s: a 4 deg/s turn is scaled by (4 - 2) / (6 - 2) = 0.5, so 1 s of
+    /// it is 4 x 0.5 x 10 = 20 counts; 10 deg/s is above the recovery: 10 x 10 = 100 counts.
+    @Test func theRecoveryScalesATurnBetweenCutoffAndRecovery() {
+        var settings = GyroSettings()
+        settings.countsPerDegree = 10
+        settings.cutoffSpeed = 2
+        settings.cutoffRecovery = 6
+        #expect(Self.sum(Self.run(settings, (0...100).map { _ in Self.packet(yawDegrees: -4) }), EventCode.relX) == 20)
+        #expect(Self.sum(Self.run(settings, (0...100).map { _ in Self.packet(yawDegrees: -10) }), EventCode.relX) == 100)
+    }
+
     /// doc/configuration.md says `air-mouse = { speed = S, always = true }` (without its drift
     /// deadzone) moves the pointer as `gyro = { sens = S }` does: the same counts for a turn.
     @Test func theAirMouseWithoutDeadzoneMovesAsGyroWithTheSameSens() {

@@ -1,7 +1,7 @@
 import DaydreamProtocol
 
-/// One controller's gyro aiming, packet by packet: the rate in the chosen space, tightened,
-/// smoothed, scaled by the sensitivity curve, then as mouse counts (fractions carried to the
+/// One controller's gyro aiming, packet by packet: the rate in the chosen space, smoothed, cut
+/// off, scaled by the sensitivity curve, then as mouse counts (fractions carried to the
 /// next packet, so no slow turn is lost to rounding) or a stick deflection. Pure: the engine
 /// gives it the rates, gravity and the time between packets.
 public struct GyroAim: Hashable, Sendable {
@@ -32,21 +32,25 @@ public struct GyroAim: Hashable, Sendable {
     /// zero when unknown) over `seconds`.
     public mutating func turn(rate: Vector3, gravity: Vector3, seconds: Double) -> (x: Double, y: Double) {
         let (yaw, pitch) = Self.inSpace(settings.space, rate: rate, gravity: gravity)
-        var x = -yaw
-        var y = -pitch
-        // The curve and the tightening read the speed of the whole turn.
-        let speed = rate.length
-        let tightening = settings.tightening(atSpeed: speed)
-        x *= tightening
-        y *= tightening
-        (x, y) = smoothing.smooth((x, y), speed: speed * tightening, seconds: seconds, threshold: settings.smoothThreshold,
+        // JoyShockMapper's order: smoothing reads the speed of the turn in its space, the cutoff
+        // the speed smoothing leaves, and the curve the speed the cutoff leaves.
+        var (x, y) = (-yaw, -pitch)
+        (x, y) = smoothing.smooth((x, y), speed: Self.speed(x, y), seconds: seconds, threshold: settings.smoothThreshold,
                                   window: settings.smoothTime.seconds)
-        let sensitivity = settings.sensitivity(atSpeed: speed)
+        let cutoff = settings.cutoffFactor(atSpeed: Self.speed(x, y))
+        x *= cutoff
+        y *= cutoff
+        let sensitivity = settings.sensitivity(atSpeed: Self.speed(x, y))
         x *= sensitivity
         y *= sensitivity * settings.vertical
         if settings.invertX { x = -x }
         if settings.invertY { y = -y }
         return (x, y)
+    }
+
+    /// The speed (deg/s) of a turn of `x` deg/s horizontally and `y` vertically.
+    static func speed(_ x: Double, _ y: Double) -> Double {
+        (x * x + y * y).squareRoot()
     }
 
     /// Whole mouse counts for a turn of `degrees`, the fractions kept for the next packet.

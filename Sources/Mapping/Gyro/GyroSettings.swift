@@ -48,11 +48,11 @@ public struct GyroSettings: Hashable, Sendable {
     public var countsPerDegree = GyroSettings.desktopCountsPerDegree
     /// `vertical`: factor on the vertical axis.
     public var vertical = 1.0
-    /// `cutoff-speed` (GYRO_CUTOFF_SPEED): speeds below it move nothing; above, it is subtracted,
-    /// so motion starts from nothing instead of jumping.
+    /// `cutoff-speed` (GYRO_CUTOFF_SPEED): turns slower than it move nothing; faster ones pass
+    /// whole (unless `cutoff-recovery` is above it).
     public var cutoffSpeed = 0.0
-    /// `cutoff-recovery` (GYRO_CUTOFF_RECOVERY): below it, motion is scaled by speed / cutoff-recovery
-    /// (tightening), continuous at the threshold.
+    /// `cutoff-recovery` (GYRO_CUTOFF_RECOVERY): when above `cutoff-speed`, a turn between the two
+    /// is scaled by (speed - cutoff-speed) / (cutoff-recovery - cutoff-speed), continuous at both ends.
     public var cutoffRecovery = 0.0
     /// `smooth-threshold` (GYRO_SMOOTH_THRESHOLD): input slower than it is smoothed, softly
     /// (fully below half of it, not at all above it).
@@ -87,14 +87,15 @@ public struct GyroSettings: Hashable, Sendable {
         return minSens + (maxSens - minSens) * fraction
     }
 
-    /// The factor tightening leaves on a rate of `speed` deg/s: none below `cutoff-speed`, the
-    /// cutoff subtracted above it, and the rest scaled by itself / `cutoff-recovery` below that.
-    public func tightening(atSpeed speed: Double) -> Double {
-        guard speed > cutoffSpeed, speed > 0 else { return 0 }
-        let afterCutoff = speed - cutoffSpeed
-        var factor = afterCutoff / speed
-        if cutoffRecovery > 0, afterCutoff < cutoffRecovery { factor *= afterCutoff / cutoffRecovery }
-        return factor
+    /// The factor the cutoff leaves on a turn of `speed` deg/s, as JoyShockMapper's
+    /// GYRO_CUTOFF_SPEED and GYRO_CUTOFF_RECOVERY: with `cutoff-recovery` above `cutoff-speed`,
+    /// (speed - cutoff-speed) / (cutoff-recovery - cutoff-speed) within 0...1; otherwise 0 below
+    /// `cutoff-speed` and 1 from it on.
+    public func cutoffFactor(atSpeed speed: Double) -> Double {
+        if cutoffRecovery > cutoffSpeed {
+            return min(max((speed - cutoffSpeed) / (cutoffRecovery - cutoffSpeed), 0), 1)
+        }
+        return cutoffSpeed > 0 && speed < cutoffSpeed ? 0 : 1
     }
 
     /// A stick deflection (0...1) for an output speed of `speed` deg/s: scaled by `stick-speed`,
