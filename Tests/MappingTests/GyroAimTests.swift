@@ -107,6 +107,77 @@ struct GyroAimTests {
         #expect(fast.turn(rate: Vector3(x: 0, y: -50, z: 0), gravity: Self.flat, seconds: dt).x == 50)
     }
 
+    /// Turns at `degreesPerSecond` to the right for the intervals `turning`, then rests for the
+    /// intervals `resting`, with smooth-threshold 30 and smooth-time 125 ms, sens 1 and 10 counts
+    /// a degree; the counts to the right in all.
+    static func smoothedCounts(degreesPerSecond: Double, turning: [Double], resting: [Double]) -> Int {
+        var aim = GyroAim(settings: settings { $0.countsPerDegree = 10; $0.smoothThreshold = 30; $0.smoothTime = .milliseconds(125) })
+        var total = 0
+        for (index, seconds) in (turning + resting).enumerated() {
+            let rate = Vector3(x: 0, y: index < turning.count ? -degreesPerSecond : 0, z: 0)
+            let turn = aim.turn(rate: rate, gravity: flat, seconds: seconds)
+            total += Int(aim.mouseCounts(degrees: (turn.x * seconds, turn.y * seconds)).x)
+        }
+        return total
+    }
+
+    /// Issue 46: 10 deg/s for 2 s with smooth-threshold 30 is below half the threshold (15), so
+    /// all of it is smoothed over 125 ms; summing only the whole packets inside the window and
+    /// dividing by 125 ms gave 192 of 200 counts at 100 packets/s and 188 of 210 at 70 (the
+    /// window held 120 and 112 ms). By hand: 10 deg/s x 2 s x sens 1 x 10 counts a degree = 200
+    /// counts, at any packet rate, once the window has passed (a quarter second of rest here).
+    @Test(arguments: [60, 70, 100])
+    func smoothingKeepsASlowSteadyTurnWholeAtAnyPacketRate(packetsPerSecond: Int) {
+        let interval = 1.0 / Double(packetsPerSecond)
+        let turning = [Double](repeating: interval, count: 2 * packetsPerSecond)
+        let resting = [Double](repeating: interval, count: packetsPerSecond / 4)
+        let counts = Self.smoothedCounts(degreesPerSecond: 10, turning: turning, resting: resting)
+        #expect(abs(counts - 200) <= 1, "\(counts)")
+    }
+
+    /// The same with the packets' intervals jittered between 8 and 22 ms (a fixed pseudo-random
+    /// sequence, so every run is the same): by hand, speed x (the turning intervals' sum) x 10
+    /// counts a degree, within a count; at 10 deg/s (all smoothed) and 20 (between half the
+    /// threshold and the threshold: a third passes straight, two thirds are smoothed).
+    @Test func smoothingKeepsASlowSteadyTurnWholeWithJitteredIntervals() {
+        var seed: UInt64 = 46
+        func nextInterval() -> Double {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return 0.008 + 0.014 * Double(seed >> 11) / Double(UInt64(1) << 53)
+        }
+        let turning = (0..<140).map { _ in nextInterval() }
+        let resting = (0..<30).map { _ in nextInterval() }
+        let seconds = turning.reduce(0, +)
+        #expect(seconds > 1.5 && seconds < 2.5, "\(seconds)")
+        for speed in [10.0, 20.0] {
+            let counts = Self.smoothedCounts(degreesPerSecond: speed, turning: turning, resting: resting)
+            let byHand = speed * seconds * 10
+            #expect(abs(Double(counts) - byHand) <= 1, "\(speed) deg/s: \(counts), by hand \(byHand)")
+        }
+    }
+
+    /// More packets in the window than it holds (1 s at 250 packets/s, 128 kept): the oldest
+    /// sample's unpaid rest is paid early rather than lost. By hand: 10 deg/s x 2 s x 10 = 200.
+    @Test func aFullWindowPaysEarlyAndLosesNothing() {
+        var aim = GyroAim(settings: Self.settings { $0.countsPerDegree = 10; $0.smoothThreshold = 30; $0.smoothTime = .seconds(1) })
+        var total = 0
+        for index in 0..<(500 + 300) {
+            let turn = aim.turn(rate: Vector3(x: 0, y: index < 500 ? -10 : 0, z: 0), gravity: Self.flat, seconds: 0.004)
+            total += Int(aim.mouseCounts(degrees: (turn.x * 0.004, turn.y * 0.004)).x)
+        }
+        #expect(abs(total - 200) <= 1, "\(total)")
+    }
+
+    /// While a steady slow turn goes on, once the window has filled each packet gets the turn's
+    /// own rate, even where the interval does not divide the window (70 packets/s, 125 ms).
+    @Test func smoothingGivesASteadyTurnItsOwnRateOnceTheWindowHasFilled() {
+        var aim = GyroAim(settings: Self.settings { $0.smoothThreshold = 30; $0.smoothTime = .milliseconds(125) })
+        let interval = 1.0 / 70
+        var last = 0.0
+        for _ in 0..<70 { last = aim.turn(rate: Vector3(x: 0, y: -10, z: 0), gravity: Self.flat, seconds: interval).x }
+        #expect(abs(last - 10) < 1e-9, "\(last)")
+    }
+
     @Test func verticalInvertAndSignsFollowTheAirMouse() {
         var aim = GyroAim(settings: Self.settings { $0.vertical = 0.5 })
         // Turning left (positive about y) is negative x; tipping up (positive about x) is negative y.
