@@ -223,8 +223,10 @@ touchpad = { mode = "stick", deadzone = 0.1, saturation = 0.9, shape = "circle" 
 #     deg/s): output per degree turned, linear in speed between the thresholds.
 #   counts-per-degree: mouse counts per degree of the game's camera (the
 #     default, 17.45, is the desktop's air mouse); vertical: factor on pitch.
-#   cutoff-speed, cutoff-recovery: tightening of slow turns (deg/s).
+#   cutoff-speed, cutoff-recovery: turns slower than cutoff-speed move
+#     nothing; up to cutoff-recovery they are scaled down (deg/s).
 #   smooth-threshold, smooth-time: average turns slower than the threshold.
+#   auto-calibrate: measure the gyro's bias whenever the controller rests.
 #   on, off, toggle: a button that enables, disables or toggles it, or
 #     off = "touch" (off while the thumb rests on the pad).
 #   space: "local", "player-turn", "player-lean" or "world-turn".

@@ -6,7 +6,7 @@ extension ConfigReader {
     static let gyroKeys = [
         "output", "sens", "min-sens", "max-sens", "min-threshold", "max-threshold", "counts-per-degree", "vertical",
         "cutoff-speed", "cutoff-recovery", "smooth-threshold", "smooth-time", "on", "off", "toggle", "space",
-        "invert-x", "invert-y", "stick-speed", "undeadzone-inner", "undeadzone-outer", "power",
+        "invert-x", "invert-y", "stick-speed", "undeadzone-inner", "undeadzone-outer", "power", "auto-calibrate",
     ]
 
     /// `gyro = { ... }` or `[profile.NAME.gyro]`; nil when anything in it is wrong.
@@ -38,6 +38,7 @@ extension ConfigReader {
         options.choice("space", into: &settings.space, reader: &self)
         options.boolean("invert-x", into: &settings.invertX, reader: &self)
         options.boolean("invert-y", into: &settings.invertY, reader: &self)
+        options.boolean("auto-calibrate", into: &settings.autoCalibrate, reader: &self)
         options.number("stick-speed", in: 1...10_000, into: &settings.stickSpeed, reader: &self)
         options.number("undeadzone-inner", in: 0...1, into: &settings.undeadzoneInner, reader: &self)
         options.number("undeadzone-outer", in: 0...1, into: &settings.undeadzoneOuter, reader: &self)

@@ -11,6 +11,13 @@ struct GyroCalibrationRun: Sendable {
     var tenthsSaid = 0
 }
 
+/// `auto-calibrate`'s rest detector and the last packet's arrival and stamp.
+struct GyroAutoCalibrationRun: Sendable {
+    var detector = GyroAutoCalibration()
+    var lastTime: MonotonicTime?
+    var lastStamp: UInt16?
+}
+
 extension MappingEngine {
     /// Starts measuring the gyro's bias over the next `duration` seconds (the controller held
     /// still); progress and the result arrive as notices, and the result applies at once. Called
@@ -28,6 +35,7 @@ extension MappingEngine {
     /// Takes a bias measured before (a stored one, after a reconnect or a restart).
     public mutating func setGyroBias(_ bias: Vector3) {
         gyroBias = bias
+        refinedGyroBias = nil
     }
 
     /// How far a bias measurement is (0...1), nil when none runs.
@@ -51,10 +59,25 @@ extension MappingEngine {
         case .done(let bias):
             calibration = nil
             gyroBias = bias
+            refinedGyroBias = nil
             notices.append(.gyroCalibrated(bias))
         case .moved:
             calibration = nil
             notices.append(.gyroCalibrationFailed)
         }
+    }
+
+    /// `auto-calibrate`: watches for a real rest (`GyroAutoCalibration`); the raw rate's mean
+    /// over one replaces the bias, stored or measured, that applied before it.
+    mutating func refineGyroBias(_ input: ControllerInput, at time: MonotonicTime) {
+        let run = autoCalibration
+        let seconds = run.lastTime.map { SampleInterval.between(run.lastStamp, input.controllerTime, arrival: time - $0).seconds } ?? 0
+        autoCalibration.lastTime = time
+        autoCalibration.lastStamp = input.controllerTime
+        guard let bias = autoCalibration.detector.add(rate: input.rotationRate, acceleration: input.acceleration,
+                                                      orientation: input.orientation, seconds: seconds) else { return }
+        gyroBias = bias
+        refinedGyroBias = bias
+        notices.append(.gyroBiasRefined(bias))
     }
 }

@@ -16,6 +16,9 @@ public enum MappingNotice: Hashable, Sendable {
     case gyroCalibrated(Vector3)
     /// The controller moved while the bias was measured: nothing changed.
     case gyroCalibrationFailed
+    /// `auto-calibrate` measured the gyro's bias (rad/s about each axis) during a rest and
+    /// applies it from now on, in place of the stored one (said at most once a second of rest).
+    case gyroBiasRefined(Vector3)
 }
 
 /// The pure mapping engine: controller snapshots and the time in, output events and the next deadline out.
@@ -90,6 +93,10 @@ public struct MappingEngine: ~Copyable, Sendable {
     public internal(set) var gyroBias = Vector3.zero
     /// The bias measurement in progress.
     var calibration: GyroCalibrationRun?
+    /// The bias `auto-calibrate` measured, nil until it has (or since a bias was set another way).
+    public internal(set) var refinedGyroBias: Vector3?
+    /// `auto-calibrate`'s watch for rests.
+    var autoCalibration = GyroAutoCalibrationRun()
     /// The motion sensor's `MSC_TIMESTAMP`, kept across releases so it never goes back.
     var motionClock = MotionSensorClock()
     /// The absolute pointer's filters.
@@ -167,7 +174,11 @@ public struct MappingEngine: ~Copyable, Sendable {
         }
         if prepared.profile.motionSensors { updateMotionSensors(input, at: time, into: &buffer) }
         if let pointer = prepared.profile.pointer { updatePointer(pointer, input, at: time, into: &buffer) }
-        if calibration != nil { measureGyroBias(input, at: time) }
+        if calibration != nil {
+            measureGyroBias(input, at: time)
+        } else if prepared.profile.gyro?.autoCalibrate == true {
+            refineGyroBias(input, at: time)
+        }
         output.flushRelative(into: &buffer)
         buffer.endFrame()
     }

@@ -34,6 +34,7 @@ struct GyroDecodingTests {
         undeadzone-inner = 0.1
         undeadzone-outer = 0.95
         power = 1.5
+        auto-calibrate = true
         """))
         var expected = GyroSettings()
         expected.output = .rightStick
@@ -48,6 +49,7 @@ struct GyroDecodingTests {
         (expected.invertX, expected.invertY) = (true, true)
         expected.stickSpeed = 300
         (expected.undeadzoneInner, expected.undeadzoneOuter, expected.power) = (0.1, 0.95, 1.5)
+        expected.autoCalibrate = true
         #expect(settings == expected)
     }
 

@@ -129,6 +129,9 @@ struct TimelineRunner: ~Copyable {
                 lines.append("\(Self.format(time)) notice calibrated \(degrees.joined(separator: " ")) deg/s")
             case .gyroCalibrationFailed:
                 lines.append("\(Self.format(time)) notice calibration failed")
+            case .gyroBiasRefined(let bias):
+                let degrees = [bias.x, bias.y, bias.z].map { String(Double(Int(($0 * 18000 / Double.pi).rounded())) / 100) }
+                lines.append("\(Self.format(time)) notice bias refined \(degrees.joined(separator: " ")) deg/s")
             }
         }
     }

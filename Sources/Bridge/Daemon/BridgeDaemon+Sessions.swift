@@ -45,6 +45,8 @@ extension BridgeDaemon {
         case .gyroCalibrated(let bias):
             calibrations.measured(bias, for: address)
             recordState(of: address)
+        case .gyroBiasRefined:
+            recordState(of: address)
         }
     }
 }

@@ -67,7 +67,7 @@ extension BridgeDaemon {
             address: address, name: slot.feed?.name, isConnected: slot.feed?.isConnected == true,
             batteryPercent: slot.feed?.batteryPercent, firmware: slot.feed?.deviceInformation.firmwareVersion,
             profile: session.profileName, statistics: DDControllerStatistics(),
-            gyroBias: calibrations.biases[address.uppercased()], isCalibrating: session.gyroCalibrationProgress != nil))
+            gyroBias: session.refinedGyroBias ?? calibrations.biases[address.uppercased()], isCalibrating: session.gyroCalibrationProgress != nil))
     }
 
     /// Tells the state the bridge's record as it is now.

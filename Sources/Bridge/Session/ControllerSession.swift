@@ -126,6 +126,9 @@ public final class ControllerSession: ControllerConsumer {
     /// How far a bias measurement is (0...1), nil when none runs.
     public var gyroCalibrationProgress: Double? { engine.gyroCalibrationProgress }
 
+    /// The bias `auto-calibrate` measured during a rest and applies, nil when none.
+    public var refinedGyroBias: Vector3? { engine.refinedGyroBias }
+
     /// Runs the engine's deadlines up to `time` (the timer calls this).
     public func advance(to time: MonotonicTime) {
         engine.advance(to: time, into: &buffer)

@@ -59,6 +59,9 @@ public struct GyroSettings: Hashable, Sendable {
     public var smoothThreshold = 0.0
     /// `smooth-time` (GYRO_SMOOTH_TIME): the window slow input is averaged over.
     public var smoothTime = TimeSpan.milliseconds(125)
+    /// `auto-calibrate`: measure the gyro's bias whenever the controller really rests
+    /// (`GyroAutoCalibration`), refining the stored one. Off unless asked for.
+    public var autoCalibrate = false
     /// `space` (GYRO_SPACE).
     public var space = Space.local
     /// `invert-x`, `invert-y` (GYRO_INVERT).
