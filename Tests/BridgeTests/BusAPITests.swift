@@ -250,6 +250,31 @@ struct BusAPITests {
         monitor.tool.stop()
     }
 
+    /// `gyro = { auto-calibrate = true }`: a controller at rest (its orientation and
+    /// accelerometer still) gets its bias measured after 1 s by the controller's stamps, without
+    /// a `CalibrateGyro()`, and `GyroBias` says it (deg/s), as after a calibration.
+    @Test func autoCalibrationShowsTheBiasItMeasured() throws {
+        let rig = try Rig(config: "[bridge]\nprofile = \"aim\"\n\n[profile.aim]\ngyro = { auto-calibrate = true }\n")
+        defer { rig.finish() }
+        let feed = rig.connectController()
+        let monitor = try rig.monitor()
+        #expect(try rig.get(Self.controller, BridgeBusNames.controllerInterface, "GyroBias") == "ad 0")
+        for index in 0...150 {
+            let packet = DaydreamPacket(time: UInt16(index * 10 % 512), sequence: UInt8(index % 32), orientation: RawVector(10, -20, 5),
+                                        acceleration: RawVector(0, 127, 3), gyro: RawVector(-2, 0, 4))
+            var bytes = PacketBytes()
+            bytes.withUnsafeMutableBytes { packet.encode(into: $0) }
+            bytes.withUnsafeBytes { feed.receive($0, at: rig.reactor.now) }
+        }
+        #expect(rig.reactor.run(until: { monitor.tool.stdout.contains("'GyroBias': <[") }, timeout: .seconds(10), checkingEvery: .milliseconds(5)))
+        let changed = "\(Self.controller): org.freedesktop.DBus.Properties.PropertiesChanged ('org.daydream_bridge.Controller1', "
+        // -2 and 4 counts of 2048/4095 deg/s, the mean of the packets of the first second at rest.
+        let signals = rig.signals(monitor)
+        #expect(signals.last?.hasPrefix(changed + "{'GyroBias': <[-1.00024420024") == true, "\(signals)")
+        #expect(signals.last?.contains(", 0.0, 2.0004884004") == true, "\(signals)")
+        monitor.tool.stop()
+    }
+
     @Test func theNameIsTakenAgainWhenTheBusComesBack() throws {
         let rig = try Rig()
         defer { rig.finish() }
