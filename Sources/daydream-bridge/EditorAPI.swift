@@ -122,6 +122,7 @@ final class EditorAPI {
         case .battery(let percent): event = "battery \(percent)"
         case .profile(let name): event = "profile \(name)"
         case .output(let text): event = "event \(text)"
+        case .gyroBias(let degrees): event = "gyro-bias \(degrees.x) \(degrees.y) \(degrees.z)"
         }
         return "\(line.address) \(line.time.seconds) \(event)"
     }

@@ -109,6 +109,34 @@ struct ControllerWatchTests {
         #expect(harness.reactor.run(until: { feed.consumerCount == 1 }, timeout: .seconds(5)))
     }
 
+    /// The bias `auto-calibrate` measures at rest is said as `gyro-bias X Y Z` (deg/s), and
+    /// reads back as what it says: -2, 0 and 4 gyro counts of 2048/4095 deg/s.
+    @Test func anAutoCalibratedBiasIsSaid() throws {
+        let harness = try DaemonTests.Harness(config: "[bridge]\nprofile = \"aim\"\n\n[profile.aim]\ngyro = { auto-calibrate = true }\n")
+        defer { harness.finish() }
+        let path = harness.directory + "/run/control"
+        try harness.daemon.start(controlSocket: path)
+        let feed = harness.controller()
+        let client = try Client(path, request: "watch")
+        defer { client.close() }
+        let address = "C0:DD:EE:00:00:01"
+        #expect(harness.reactor.run(until: { client.readAvailable(); return client.lines.count == 3 }, timeout: .seconds(5)))
+        for index in 0...150 {
+            var bytes = PacketBytes()
+            bytes.withUnsafeMutableBytes {
+                DaydreamPacket(time: UInt16(index * 10 % 512), sequence: UInt8(index % 32), acceleration: RawVector(0, 127, 0),
+                               gyro: RawVector(-2, 0, 4)).encode(into: $0)
+            }
+            bytes.withUnsafeBytes { feed.receive($0, at: harness.reactor.now) }
+        }
+        let said = "\(address) gyro-bias -1.0 0.0 2.0"
+        #expect(harness.reactor.run(until: { client.readAvailable(); return client.lines.contains(said) }, timeout: .seconds(5)),
+                "\(client.lines.filter { !$0.hasSuffix("0") || $0.contains("gyro") })")
+        let line = client.text.split(separator: "\n").first { $0.contains("gyro-bias") }
+        #expect(line.flatMap { WatchLine($0) }?.event == .gyroBias(Vector3(x: -1, y: 0, z: 2)))
+        #expect(WatchLine("\(address) 0.5 gyro-bias 1 nan 2") == nil)
+    }
+
     /// A controller that arrives while a stream watches is said as it is (its link, battery once
     /// read, profile), and a reading that changes nothing says nothing.
     @Test func aControllerThatArrivesDuringAWatchIsSaid() throws {

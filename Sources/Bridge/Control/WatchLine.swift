@@ -18,6 +18,8 @@ public struct WatchLine: Equatable, Sendable {
         case profile(String)
         /// An output event, as `DEVICE TYPE CODE VALUE` (`gamepad EV_KEY BTN_SOUTH 1`).
         case output(String)
+        /// The gyro bias now applied (stored, calibrated or auto-calibrated), deg/s about x, y, z.
+        case gyroBias(Vector3)
     }
 
     /// The controller's address.
@@ -44,11 +46,21 @@ public struct WatchLine: Equatable, Sendable {
                 event = .profile(String(rest.dropFirst(8)))
             } else if rest.hasPrefix("event ") {
                 event = .output(String(rest.dropFirst(6)))
+            } else if rest.hasPrefix("gyro-bias ") {
+                let degrees = rest.dropFirst(10).split(separator: " ").compactMap { Double($0) }
+                guard degrees.count == 3, degrees.allSatisfy(\.isFinite) else { return nil }
+                event = .gyroBias(Vector3(x: degrees[0], y: degrees[1], z: degrees[2]))
             } else if let bytes = Hex.decode(String(rest)), bytes.count == PacketLayout.length {
                 event = .packet(bytes)
             } else {
                 return nil
             }
         }
+    }
+
+    /// `gyro-bias X Y Z` for a bias in rad/s: deg/s to a thousandth, as the line says it.
+    public static func gyroBiasText(_ bias: Vector3) -> String {
+        let degrees = [bias.x, bias.y, bias.z].map { String(($0 * 180 / Double.pi * 1000).rounded() / 1000) }
+        return "gyro-bias " + degrees.joined(separator: " ")
     }
 }

@@ -36,7 +36,7 @@ public final class WatchedControllers {
         case .profile(let name):
             profiles[line.address] = name
             otherLine?(line)
-        case .output: otherLine?(line)
+        case .output, .gyroBias: otherLine?(line)
         }
     }
 

@@ -52,6 +52,7 @@ final class ControllerWatch {
             if fields.contains(.connected) { send(address, controller.isConnected ? "connected" : "disconnected", at: now) }
             if fields.contains(.battery), let battery = controller.batteryPercent { send(address, "battery \(battery)", at: now) }
             if fields.contains(.profile) { send(address, "profile \(controller.profile)", at: now) }
+            if fields.contains(.gyroBias), let bias = controller.gyroBias { send(address, WatchLine.gyroBiasText(bias), at: now) }
         case .bridge:
             return
         }
