@@ -71,7 +71,10 @@ extension MappingEngine {
     /// over one replaces the bias, stored or measured, that applied before it.
     mutating func refineGyroBias(_ input: ControllerInput, at time: MonotonicTime) {
         let run = autoCalibration
-        let seconds = run.lastTime.map { SampleInterval.between(run.lastStamp, input.controllerTime, arrival: time - $0).seconds } ?? 0
+        // As the gyro's own step: a gap (a profile without auto-calibrate, a calibration) counts
+        // as one packet's time, never as time at rest.
+        let interval = run.lastTime.map { SampleInterval.between(run.lastStamp, input.controllerTime, arrival: time - $0).seconds } ?? 0
+        let seconds = min(max(interval, 0), Self.longestGyroStep)
         autoCalibration.lastTime = time
         autoCalibration.lastStamp = input.controllerTime
         guard let bias = autoCalibration.detector.add(rate: input.rotationRate, acceleration: input.acceleration,

@@ -44,11 +44,16 @@ struct GyroAutoCalibrationTests {
             engine.setGyroBias(stored)
         }
 
-        /// One packet 1/70 s after the last; the counts it moved the mouse (x, y).
-        mutating func send(rate: Vector3, acceleration: Vector3 = GyroAutoCalibrationTests.flat, orientation: Quaternion = .identity) -> (x: Int, y: Int) {
+        /// The seconds the last packet was read at.
+        var clock = 0.0
+
+        /// One packet `after` seconds after the last (1/70 s); the counts it moved the mouse (x, y).
+        mutating func send(rate: Vector3, acceleration: Vector3 = GyroAutoCalibrationTests.flat, orientation: Quaternion = .identity,
+                           after: Double = GyroAutoCalibrationTests.interval) -> (x: Int, y: Int) {
             let input = ControllerInput(orientation: orientation, rotationRate: rate, acceleration: acceleration)
             var buffer = OutputBuffer()
-            engine.update(input, at: MonotonicTime(nanoseconds: Int64((Double(packets) * GyroAutoCalibrationTests.interval * 1e9).rounded())), into: &buffer)
+            if packets > 0 { clock += after }
+            engine.update(input, at: MonotonicTime(nanoseconds: Int64((clock * 1e9).rounded())), into: &buffer)
             packets += 1
             notices += engine.takeNotices()
             let moves = buffer.events.filter { $0.type == EventType.rel }
@@ -138,6 +143,18 @@ struct GyroAutoCalibrationTests {
         let settled = firstRefinement ?? .max
         #expect(settled <= 2 * 70, "refined after \(settled) packets on the table (Int.max: never)")
         #expect(late <= 2, "after the first 2 s on the table the mouse moved \(late) counts")
+    }
+
+    /// A gap in the packets (a profile without auto-calibrate in between, say) is not time at
+    /// rest: half a second of packets, 5 s of nothing, then half a second more is 1 s of rest,
+    /// measured at its last packet, not at the first packet after the gap.
+    @Test func aGapInThePacketsIsNotTimeAtRest() {
+        var controller = Controller()
+        for _ in 0..<35 { _ = controller.send(rate: Self.reading(Self.bias)) }
+        _ = controller.send(rate: Self.reading(Self.bias), after: 5)
+        #expect(controller.refinements == 0, "the gap counted as rest")
+        for _ in 0..<34 { _ = controller.send(rate: Self.reading(Self.bias)) }
+        #expect(controller.refinements == 1)
     }
 
     /// Held in the hand, still but for the hand's tremor in the accelerometer: not a rest.
