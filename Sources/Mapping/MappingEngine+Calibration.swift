@@ -77,8 +77,8 @@ extension MappingEngine {
         let seconds = min(max(interval, 0), Self.longestGyroStep)
         autoCalibration.lastTime = time
         autoCalibration.lastStamp = input.controllerTime
-        guard let bias = autoCalibration.detector.add(rate: input.rotationRate, acceleration: input.acceleration,
-                                                      orientation: input.orientation, seconds: seconds) else { return }
+        guard let bias = autoCalibration.detector.add(rate: input.rotationRate, acceleration: input.acceleration, seconds: seconds,
+                                                      orientation: { input.orientation }) else { return }
         gyroBias = bias
         refinedGyroBias = bias
         notices.append(.gyroBiasRefined(bias))

@@ -162,7 +162,7 @@ struct GyroAutoCalibrationTests {
         var detector = GyroAutoCalibration()
         for index in 0..<(3 * 70) {
             let tremor = Vector3(x: index.isMultiple(of: 2) ? 0.3 : -0.3, y: 9.8, z: 0)
-            #expect(detector.add(rate: Self.bias, acceleration: tremor, orientation: .identity, seconds: Self.interval) == nil)
+            #expect(detector.add(rate: Self.bias, acceleration: tremor, seconds: Self.interval, orientation: { .identity }) == nil)
         }
     }
 }

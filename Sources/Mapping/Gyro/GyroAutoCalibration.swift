@@ -27,7 +27,9 @@ public struct GyroAutoCalibration: Hashable, Sendable {
     /// to the second order, which is exact to 1e-12 at this angle).
     static let orientationDot = 1 - orientationLimit * orientationLimit / 8
 
-    private var restOrientation = Quaternion.identity
+    /// The orientation the rest is measured from: the first packet's that passed the cheaper
+    /// checks (worked out only then, as it costs a sine and a cosine).
+    private var restOrientation: Quaternion?
     private var restAcceleration = Vector3.zero
     private var sum = Vector3.zero
     private var samples = 0
@@ -37,17 +39,28 @@ public struct GyroAutoCalibration: Hashable, Sendable {
     /// Nothing measured yet.
     public init() {}
 
-    /// Takes one packet: its raw rate (rad/s, before any bias), acceleration and orientation,
-    /// `seconds` after the last packet. Returns the bias when a rest has lasted long enough
-    /// (at `settle` seconds of rest, and at each further `settle`), else nil.
-    public mutating func add(rate: Vector3, acceleration: Vector3, orientation: Quaternion, seconds: Double) -> Vector3? {
+    /// Takes one packet: its raw rate (rad/s, before any bias), acceleration and orientation
+    /// (asked for only once the rate and the accelerometer look still), `seconds` after the last
+    /// packet. Returns the bias when a rest has lasted long enough (at `settle` seconds of rest,
+    /// and at each further `settle`), else nil.
+    public mutating func add(rate: Vector3, acceleration: Vector3, seconds: Double, orientation: () -> Quaternion) -> Vector3? {
         guard rate.x.isFinite, rate.y.isFinite, rate.z.isFinite, seconds.isFinite, seconds >= 0 else {
             samples = 0
             return nil
         }
-        guard samples > 0, isStill(rate: rate, acceleration: acceleration, orientation: orientation) else {
-            begin(rate: rate, acceleration: acceleration, orientation: orientation)
+        guard samples > 0, isSteady(rate: rate, acceleration: acceleration) else {
+            begin(rate: rate, acceleration: acceleration)
             return nil
+        }
+        let now = orientation()
+        if let reference = restOrientation {
+            guard Self.within(reference, now) else {
+                begin(rate: rate, acceleration: acceleration)
+                restOrientation = now
+                return nil
+            }
+        } else {
+            restOrientation = now
         }
         sum = Vector3(x: sum.x + rate.x, y: sum.y + rate.y, z: sum.z + rate.z)
         samples += 1
@@ -68,18 +81,23 @@ public struct GyroAutoCalibration: Hashable, Sendable {
         return Vector3(x: sum.x / count, y: sum.y / count, z: sum.z / count)
     }
 
-    private func isStill(rate: Vector3, acceleration: Vector3, orientation: Quaternion) -> Bool {
+    /// The raw rate near the rest's mean and the accelerometer near its reading when it began.
+    private func isSteady(rate: Vector3, acceleration: Vector3) -> Bool {
         let mean = mean
         let stray = Vector3(x: rate.x - mean.x, y: rate.y - mean.y, z: rate.z - mean.z)
         let shaken = Vector3(x: acceleration.x - restAcceleration.x, y: acceleration.y - restAcceleration.y,
                              z: acceleration.z - restAcceleration.z)
-        let dot = restOrientation.w * orientation.w + restOrientation.x * orientation.x
-            + restOrientation.y * orientation.y + restOrientation.z * orientation.z
-        return stray.length <= Self.rateLimit && shaken.length <= Self.accelerationLimit && abs(dot) >= Self.orientationDot
+        return stray.length <= Self.rateLimit && shaken.length <= Self.accelerationLimit
     }
 
-    private mutating func begin(rate: Vector3, acceleration: Vector3, orientation: Quaternion) {
-        restOrientation = orientation
+    /// Whether `orientation` is within `orientationLimit` of `reference`.
+    private static func within(_ reference: Quaternion, _ orientation: Quaternion) -> Bool {
+        let dot = reference.w * orientation.w + reference.x * orientation.x + reference.y * orientation.y + reference.z * orientation.z
+        return abs(dot) >= orientationDot
+    }
+
+    private mutating func begin(rate: Vector3, acceleration: Vector3) {
+        restOrientation = nil
         restAcceleration = acceleration
         sum = rate
         samples = 1
