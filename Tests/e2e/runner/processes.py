@@ -85,3 +85,16 @@ def modprobe(module: str) -> None:
     """Loads a kernel module in the guest, or fails with modprobe's own words."""
     result = subprocess.run(["modprobe", module], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, f"modprobe {module}: {result.stderr.strip()}"
+
+
+def unload_module(module: str) -> None:
+    """Unloads a kernel module in the guest if it is loaded (modprobe -r), and checks it is gone
+    and a module (not built in), so that something must load it again."""
+    kind = subprocess.run(["modinfo", "--field=filename", module], capture_output=True, text=True, timeout=60)
+    assert kind.returncode == 0 and kind.stdout.strip().startswith("/"), \
+        f"{module} is not a loadable module of this kernel: {kind.stdout.strip()} {kind.stderr.strip()}"
+    sys_name = module.replace("-", "_")
+    if os.path.exists(f"/sys/module/{sys_name}"):
+        result = subprocess.run(["modprobe", "--remove", module], capture_output=True, text=True, timeout=60)
+        assert result.returncode == 0, f"modprobe --remove {module}: {result.stderr.strip()}"
+    assert not os.path.exists(f"/sys/module/{sys_name}"), f"{module} still loaded after modprobe --remove"

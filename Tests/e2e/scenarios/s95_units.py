@@ -10,7 +10,10 @@ the virtual devices appear (udev classifies them), [dsu] answers on 127.0.0.1:26
 outside the container, identity = "dualsense" makes its hidraw node, and the control socket
 answers root and the input group (system unit) or the user (user unit). The user unit's
 sandbox, which this systemd (252) applies only with PrivateUsers=yes, is checked with that in a
-drop-in; with unprivileged user namespaces forbidden, the shipped user unit must still run."""
+drop-in; with unprivileged user namespaces forbidden, the shipped user unit must still run.
+hid-playstation is not loaded beforehand, as after a boot (udev loads only uinput and uhid): the
+system unit, whose sandbox hides the kernel's modules, must make the DualSense all the same, the
+kernel loading the driver when the uhid device appears."""
 from __future__ import annotations
 
 import glob
@@ -23,7 +26,7 @@ import time
 from container import Container
 from dsu_client import Client
 from input_devices import dualsense_hidraw, list_devices, udev_settle
-from processes import modprobe
+from processes import modprobe, unload_module
 from rig import scenario
 from udev_rules import DEVICE_RULES, UINPUT_RULES, group_variant, installed_rules, udevadm
 from waiting import wait_until
@@ -209,7 +212,9 @@ def shipped_units(rig):
     config that asks something more of it: a kind of device not made under it yet, DSU, the
     DualSense."""
     modprobe("uhid")
-    modprobe("hid-playstation")
+    # Not loaded, as after a boot: the first DualSense (under the system unit, whose
+    # ProtectKernelModules= hides /usr/lib/modules) must have the kernel load it.
+    unload_module("hid-playstation")
     configs = sorted(glob.glob(os.path.join(rig.repo, "config", "*.toml")))
     texts = {config: open(config, encoding="utf-8").read() for config in configs}
     assert any(makes_dualsense(text) for text in texts.values()), "no shipped config makes the DualSense"
@@ -262,10 +267,16 @@ def shipped_units(rig):
             made: dict[str, set[str]] = {}
             for config, text in texts.items():
                 container.write("/etc/daydream-bridge/config.toml", text)
+                loaded_before = os.path.exists("/sys/module/hid_playstation")
                 mark = rig.emulator.mark()
                 container.run(["systemctl", "restart", SYSTEM_UNIT], timeout=60)
                 wait_subscribed(rig, container, mark, SYSTEM_UNIT, user=None)
                 made[config] = check_running(rig, container, config, text, SYSTEM_UNIT, user=None)
+                if makes_dualsense(text) and not loaded_before:
+                    assert os.path.exists("/sys/module/hid_playstation"), \
+                        f"{os.path.basename(config)}: a DualSense hidraw node without hid-playstation loaded"
+                    rig.figure(f"units: {os.path.basename(config)} under {SYSTEM_UNIT}: hid-playstation, "
+                               f"not loaded before, loaded by the kernel for the DualSense")
             container.run(["systemctl", "stop", SYSTEM_UNIT], timeout=60)
             wait_gone(f"{SYSTEM_UNIT} stopped")
             container.run(["rm", "/etc/daydream-bridge/config.toml"])
