@@ -1,9 +1,9 @@
 import Descriptors
 import Glibc
 
-/// Whether this system can have a virtual DualSense: `/dev/uhid` opens, and the kernel has
-/// hid-playstation (loaded, built in, or installed as a module it loads when the device
-/// appears). Without either the bridge falls back to its own uinput gamepad.
+/// Whether this system can have a virtual DualSense: `/dev/uhid` opens, and the kernel is not
+/// known to lack hid-playstation (loaded, built in, or installed as a module it loads when the
+/// device appears). Without either the bridge falls back to its own uinput gamepad.
 public enum DualSenseAvailability {
     /// Why not, in one line that says what to do.
     public struct Unavailable: Error, Equatable, CustomStringConvertible {
@@ -25,9 +25,22 @@ public enum DualSenseAvailability {
         }
     }
 
-    /// Opens `/dev/uhid` (read-write, non-blocking) once hid-playstation is known to be there.
+    /// What this system says of hid-playstation.
+    enum DriverPresence: Equatable {
+        /// Loaded, built in, or named by the kernel's module lists.
+        case present
+        /// The module lists were read and do not name it.
+        case absent
+        /// The lists cannot be read (a sandbox such as systemd's ProtectKernelModules= hides
+        /// them): the kernel may still load it when the device appears.
+        case unknown
+    }
+
+    /// Opens `/dev/uhid` (read-write, non-blocking) unless the kernel is known to lack
+    /// hid-playstation. Where that cannot be told, the device is tried: the DualSense's
+    /// binding deadline catches a kernel that has no driver for it.
     public static func openUHID(_ paths: Paths = Paths()) throws(Unavailable) -> FileDescriptor {
-        guard hasPlayStationDriver(paths) else {
+        guard playStationDriver(paths) != .absent else {
             throw Unavailable(description: "the kernel has no hid-playstation module (CONFIG_HID_PLAYSTATION, Linux 5.12 "
                 + "or later), which makes the DualSense's nodes")
         }
@@ -47,14 +60,14 @@ public enum DualSenseAvailability {
         return FileDescriptor(owning: raw)
     }
 
-    /// True when hid-playstation is loaded, built in, or installed as a module.
-    static func hasPlayStationDriver(_ paths: Paths) -> Bool {
-        if access("\(paths.sysModule)/hid_playstation", F_OK) == 0 { return true }
-        for list in ["modules.builtin", "modules.dep"] {
-            guard let text = readText("\(paths.kernelModules)/\(list)") else { continue }
-            if text.contains("/hid-playstation.ko") { return true }
-        }
-        return false
+    /// Present when hid-playstation is loaded, built in, or installed as a module; absent only
+    /// when modules.dep was read and neither list names it; unknown when modules.dep cannot
+    /// be read at all (hidden, or no such directory for this kernel).
+    static func playStationDriver(_ paths: Paths) -> DriverPresence {
+        if access("\(paths.sysModule)/hid_playstation", F_OK) == 0 { return .present }
+        if readText("\(paths.kernelModules)/modules.builtin")?.contains("/hid-playstation.ko") == true { return .present }
+        guard let dependencies = readText("\(paths.kernelModules)/modules.dep") else { return .unknown }
+        return dependencies.contains("/hid-playstation.ko") ? .present : .absent
     }
 
     /// `uname -r`.

@@ -55,6 +55,25 @@ import Testing
         }
     }
 
+    /// A sandbox that hides the module lists (systemd's ProtectKernelModules=, where opening
+    /// them fails with EACCES) leaves the question open: the device is tried, and the kernel
+    /// loads hid-playstation when it appears. Every failure to open modules.dep is treated
+    /// alike; a missing directory and a file in its place stand for it here, as root (the
+    /// suite's user in CI) passes any permission bits.
+    @Test func unreadableModuleListsLeaveItToTheDevice() throws {
+        try withSystem { root, paths in
+            try Data().write(to: URL(fileURLWithPath: paths.uhid))
+            var hidden = paths
+            hidden.kernelModules = root.appendingPathComponent("no-such-release").path
+            #expect(DualSenseAvailability.playStationDriver(hidden) == .unknown)
+            #expect(reason(hidden) == nil)
+            try Data().write(to: root.appendingPathComponent("a-file"))
+            hidden.kernelModules = root.appendingPathComponent("a-file").path
+            #expect(DualSenseAvailability.playStationDriver(hidden) == .unknown)
+            #expect(reason(hidden) == nil)
+        }
+    }
+
     @Test func thisMachinesKernelReleaseIsRead() {
         #expect(!DualSenseAvailability.kernelRelease.isEmpty)
         #expect(DualSenseAvailability.Paths().kernelModules == "/lib/modules/\(DualSenseAvailability.kernelRelease)")
