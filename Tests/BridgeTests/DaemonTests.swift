@@ -330,6 +330,21 @@ struct DaemonTests {
     touchpad = { mode = "stick" }
     """
 
+    /// The devices made at start wait for the first controller: a reload before it arrives fits
+    /// them too, so the controller that takes them has the keyboard its new binding needs.
+    @Test func aReloadBeforeTheFirstControllerFitsTheDevicesWaitingForIt() throws {
+        let harness = try Harness(config: Self.padOnly)
+        defer { harness.finish() }
+        let output = harness.outputs[0]
+        try (Self.padOnly + "\napp = \"KEY_ESC\"\n").save(toFile: harness.configPath)
+        harness.daemon.perform(.reload)
+        let controller = harness.controller()
+        harness.send(controller, .app)
+        let devices = harness.outputs.last ?? output
+        #expect(devices.lines.suffix(2) == ["keyboard EV_KEY KEY_ESC 1", "keyboard EV_SYN SYN_REPORT 0"], "\(devices.lines)")
+        #expect(devices.refused.isEmpty, "\(devices.refused)")
+    }
+
     /// A reload that adds a keyboard binding keeps the gamepad (the same device, nothing pressed
     /// again on it while the button stays held) and adds the keyboard beside it.
     @Test func aHeldGamepadButtonStaysOnTheSamePadAcrossAReloadThatAddsAKeyboard() throws {

@@ -27,7 +27,7 @@ import Timebase
             reactor = try Reactor()
             config = RunningConfig(try ConfigLoader.load(.file(path)), reactor: reactor)
             let replaced = Box()
-            config.replace = { replaced.names.append($0.configuration.profiles.map(\.name)) }
+            config.replace = { new, _ in replaced.names.append(new.configuration.profiles.map(\.name)) }
             self.replaced = replaced
         }
     }

@@ -85,7 +85,7 @@ public final class BridgeDaemon {
             notify { try $0.status(line) }
         }
         registry.watch.onIdle = { [weak registry] in registry?.setTapping(false) }
-        running.replace = { [weak self] loaded in self?.replaceConfiguration(with: loaded.configuration) }
+        running.replace = { [weak self] new, old in self?.replaceConfiguration(with: new.configuration, from: old) }
         running.reading = { [weak self] started in
             guard let self else { return }
             notify { started ? try $0.reloading(status: "reloading the config") : try $0.ready(status: self.statusLine) }
@@ -255,11 +255,11 @@ public final class BridgeDaemon {
     }
 
     /// Swaps in a valid new configuration: everything released, devices kept where they still fit.
-    private func replaceConfiguration(with new: MappingConfiguration) {
+    private func replaceConfiguration(with new: MappingConfiguration, from old: MappingConfiguration) {
         guard !stopped else { return }
         policy.configurationChanging(to: new)
         policy.switchingItself {
-            registry.adapt(to: new, at: reactor.now, makeDevices: makeOutput) { address, output in
+            registry.adapt(to: new, from: old, at: reactor.now, makeDevices: makeOutput) { address, output in
                 makeSession(address: address, output: output)
             }
         }

@@ -113,16 +113,17 @@ extension ControllerRegistry {
     /// Makes one controller's devices for a configuration, labelled.
     typealias DeviceMaker = @MainActor (_ configuration: MappingConfiguration, _ label: String) throws(VirtualDeviceError) -> ControllerDevices
 
-    /// Takes `new` into every slot: a session whose devices still fit reloads in place; one whose
+    /// Takes `new` into every slot (`old` is what the devices waiting for a first controller were
+    /// made for): a session whose devices still fit reloads in place; one whose
     /// devices change has them fitted in place (`ControllerSlot.refitDevices`), or, when they
     /// cannot be, everything released on the old devices, then new devices and a new session
     /// (`makeSession`) in the profile it had, when the new configuration has it.
     func adapt(
-        to new: MappingConfiguration, at now: MonotonicTime, makeDevices: DeviceMaker,
+        to new: MappingConfiguration, from old: MappingConfiguration, at now: MonotonicTime, makeDevices: DeviceMaker,
         makeSession: (_ address: String, _ output: any OutputSink) -> ControllerSession
     ) {
         for slot in slots {
-            let old = slot.session?.configuration ?? new
+            let old = slot.session?.configuration ?? old
             let sameDevices = old.capabilities == new.capabilities && old.gamepadIdentity == new.gamepadIdentity
             guard !sameDevices else {
                 slot.session?.reload(new, at: now)

@@ -11,8 +11,9 @@ final class RunningConfig {
     private var reloader: ConfigReloader
     private var watcher: ConfigWatcher?
     private var watcherWatch: IOWatch?
-    /// Called with a valid new configuration, to swap it in (release, adapt devices, sessions).
-    var replace: (@MainActor (LoadedConfig) -> Void)?
+    /// Called with a valid new configuration and the one it replaces, to swap it in (release,
+    /// adapt devices, sessions).
+    var replace: (@MainActor (_ new: LoadedConfig, _ old: MappingConfiguration) -> Void)?
     /// Called before and after reading, for systemd's status.
     var reading: (@MainActor (_ started: Bool) -> Void)?
 
@@ -66,6 +67,7 @@ final class RunningConfig {
     private func readAgain() -> ConfigReloader.Outcome {
         reading?(true)
         defer { reading?(false) }
+        let old = reloader.current.configuration
         let outcome = reloader.reload()
         switch outcome {
         case .unchanged:
@@ -73,7 +75,7 @@ final class RunningConfig {
         case .kept(let reasons):
             Logger.warning("the new config has errors, so the running one stays:\n" + reasons.joined(separator: "\n"))
         case .reloaded(let loaded):
-            replace?(loaded)
+            replace?(loaded, old)
             Logger.notice("config reloaded from \(loaded.source); profiles: \(ConfigurationChoice.profileList(loaded.configuration))")
         }
         return outcome
