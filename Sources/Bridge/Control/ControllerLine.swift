@@ -3,11 +3,17 @@
 /// `ADDRESS  connected|disconnected  BATTERY  FIRMWARE  PROFILE  NAME`. The name (which a device
 /// advertises, so anything) and the firmware have their tabs and line breaks turned to spaces.
 public struct ControllerLine: Equatable, Sendable {
+    /// `AA:BB:CC:DD:EE:FF`.
     public var address: String
+    /// Whether its link is up.
     public var isConnected: Bool
+    /// The last battery level read, in percent.
     public var batteryPercent: Int?
+    /// The firmware version from Device Information.
     public var firmware: String?
+    /// The profile the bridge runs for it.
     public var profile: String
+    /// The name BlueZ knows it by.
     public var name: String?
 
     /// The line for `status`.
