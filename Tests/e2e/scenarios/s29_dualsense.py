@@ -60,10 +60,11 @@ volume-down = "BTN_TR"
 touchpad = { mode = "none" }
 """
 
-# The Daydream packet's units (DaydreamProtocol's Units.swift) and the DualSense's.
-GYRO_DEG_PER_COUNT = 2048.0 / 4095.0
-ACCEL_MS2_PER_COUNT = 8.0 * 9.8 / 4095.0
+# The Daydream packet's units (DaydreamProtocol's Units.swift, with UnitConversion's standard
+# gravity) and the DualSense's.
 G = 9.80665
+GYRO_DEG_PER_COUNT = 2048.0 / 4095.0
+ACCEL_MS2_PER_COUNT = 8.0 * G / 4095.0
 
 
 def dualsense_gyro(raw: int) -> int:
