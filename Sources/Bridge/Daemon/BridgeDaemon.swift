@@ -241,9 +241,6 @@ public final class BridgeDaemon {
         recordBridgeState()
     }
 
-    /// The profile new controllers start in, if the configuration has any.
-    var policyActiveProfile: String? { policy.activeProfile(in: configuration) }
-
     /// Tells systemd (when it started the daemon) through `body`; a failure is logged with -v.
     func notify(_ body: (ServiceNotifier) throws -> Void) {
         guard let notifier else { return }

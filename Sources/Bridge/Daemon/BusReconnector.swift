@@ -69,9 +69,6 @@ final class BusReconnector {
     /// Where the connection is now.
     var state: State { machine.state }
 
-    /// The wait before the next try, while waiting.
-    var currentWait: TimeSpan { backoff.delay }
-
     /// Starts keeping the connection: `connected` when the owner already has one, else a try now.
     func start(connected: Bool) {
         guard state == .stopped else { return }

@@ -25,8 +25,6 @@ final class RunningConfig {
 
     /// The configuration running now.
     var configuration: MappingConfiguration { reloader.current.configuration }
-    /// Where it came from (a file, the built-in default).
-    var source: ConfigSource { reloader.source }
     /// How the running config is named in the log.
     var description: String { "\(reloader.current.source)" }
 
