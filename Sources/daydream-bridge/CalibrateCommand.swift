@@ -19,8 +19,9 @@ enum CalibrateCommand: Subcommand {
         A button bound to "gyro-calibrate" does the same from the controller.
         """,
         notes: """
-        Exit status: 0 when every controller was measured, 1 when one moved,
-        disconnected or sent nothing, or no daemon answered.
+        Exit status: 0 when every controller was measured and its bias stored, 1
+        when one moved, disconnected or sent nothing, its bias could not be stored
+        (it then applies only until the bridge stops), or no daemon answered.
         """)
 
     /// How long the daemon may say nothing before the command gives up: the hold and its patience.

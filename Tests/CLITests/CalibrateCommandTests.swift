@@ -40,6 +40,27 @@ struct CalibrateCommandTests {
         #expect(stored.hasPrefix("C0:DD:EE:00:00:01 0.0174"), "\(stored)")
     }
 
+    /// A bias the state directory cannot take: said as a failure, exit 1, though it applies
+    /// until the bridge stops. It printed "not stored (...)" and exited 0.
+    @Test func aBiasThatCannotBeStoredFailsTheCommand() throws {
+        let scratch = try TemporaryDirectory(prefix: "daydream-calibrate")
+        try Self.writeStillRecording(scratch)
+        // A regular file where the directory's parent should be: no mkdir makes it, even as root.
+        try scratch.write("occupied", "")
+        let socket = scratch.path("control")
+        let daemon = try RunningBinary(
+            ["run", "--replay", scratch.path("still.recording"), "--print", "--socket", socket, "--config", scratch.path("config.toml")],
+            directory: scratch.path, environment: ["STATE_DIRECTORY": scratch.path("occupied/state")])
+        defer { daemon.signal(SIGTERM); _ = daemon.waitForExit() }
+        #expect(daemon.waitFor { daemon.stderr.contains("C0:DD:EE:00:00:01: connected") }, "\(daemon.stderr)")
+        let result = try BuiltBinary.run(["calibrate", "--socket", socket])
+        #expect(result.status == 1, "\(result.stdout)")
+        let last = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(last.hasPrefix("C0:DD:EE:00:00:01: failed: bias x 1.0 y -3.0 z 0.0 deg/s applies until the bridge stops "
+            + "but was not stored: cannot make "), "\(last)")
+        #expect(last.hasSuffix("occupied/state: Not a directory"), "\(last)")
+    }
+
     @Test func withoutADaemonItSaysHowToStartOne() throws {
         let result = try BuiltBinary.run(["calibrate", "--socket", "/nonexistent/control"])
         #expect(result.status == 1)

@@ -64,13 +64,21 @@ final class GyroCalibrations {
         tell(address, "\(address): measuring, \(Int((fraction * 100).rounded()))%", ends: false)
     }
 
-    /// A measurement ended with `bias`: kept, stored, and said.
+    /// A measurement ended with `bias`: kept, stored, and said. A bias the state directory
+    /// cannot take still applies until the bridge stops, but the measurement is said to have
+    /// failed: the next start would aim without it.
     func measured(_ bias: Vector3, for address: String) {
         biases[address.uppercased()] = bias
-        let problem = store?.save(bias, for: address)
-        let outcome = problem.map { "not stored (\($0))" } ?? "stored"
-        Logger.notice("\(address): gyro bias \(Self.degrees(bias)) measured, \(outcome)")
-        tell(address, "\(address): bias \(Self.degrees(bias)), \(outcome)", ends: true)
+        let problem = store.map { $0.save(bias, for: address) }
+            ?? "no state directory: none of STATE_DIRECTORY, XDG_STATE_HOME and HOME is set"
+        guard let problem else {
+            Logger.notice("\(address): gyro bias \(Self.degrees(bias)) measured, stored")
+            tell(address, "\(address): bias \(Self.degrees(bias)), stored", ends: true)
+            return
+        }
+        Logger.error("\(address): gyro bias \(Self.degrees(bias)) measured but not stored: \(problem)")
+        tell(address, "\(address): failed: bias \(Self.degrees(bias)) applies until the bridge stops "
+            + "but was not stored: \(problem)", ends: true)
     }
 
     /// A measurement failed because the controller moved.
