@@ -132,7 +132,23 @@ struct ReadmeExampleTests {
         let commands = Self.examples(in: text, file: "README.md").map(\.command)
         #expect(commands.contains { $0.hasPrefix("daydream-bridge replay Tests/Recordings/buttons.recording") })
         #expect(commands.contains { $0.hasPrefix("daydream-bridge check-config") })
-        #expect(commands.contains("daydream-bridge --help"))
+        let reference = try String(contentsOf: Self.root.appendingPathComponent("doc/commands.md"), encoding: .utf8)
+        #expect(Self.examples(in: reference, file: "doc/commands.md").map(\.command).contains("daydream-bridge --help"))
+    }
+
+    /// A newcomer reads the quick start on the first screen, at most five commands, and the
+    /// whole README stays short enough to read (issue 47: it had grown to 554 lines, pairing at
+    /// line 144); what is longer belongs in doc/.
+    @Test func theREADMEStartsWithAShortQuickStart() throws {
+        let lines = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count <= 450, "README.md has \(lines.count) lines")
+        let start = try #require(lines.firstIndex(of: "## Quick start"))
+        let end = try #require(lines[(start + 1)...].firstIndex { $0.hasPrefix("## ") })
+        #expect(end <= 60, "the quick start ends at line \(end)")
+        let block = lines[start..<end].drop { $0 != "```sh" }.dropFirst().prefix { $0 != "```" }
+        #expect((1...5).contains(block.count), "the quick start's commands: \(Array(block))")
+        #expect(block.contains { $0.hasPrefix("daydream-bridge pair") }, "\(Array(block))")
     }
 
     @Test func everyExamplePrintsWhatItsPageShows() throws {
