@@ -42,10 +42,17 @@ enum EditorJSON {
         }
     }
 
-    /// A config's diagnostics: `{"diagnostics": [{"line", "column", "message"}]}`.
+    /// A config's diagnostics: `{"diagnostics": [{"line", "column", "message", "syntax"}]}`; a
+    /// syntax slip's message in the page's words (`SyntaxSlipWording`), toml++'s own as `parser`.
     static func diagnostics(_ diagnostics: [ConfigDiagnostic]) -> JSONValue {
         let items = diagnostics.map { diagnostic -> JSONValue in
-            ["line": .integer(diagnostic.position.line), "column": .integer(diagnostic.position.column), "message": .string(diagnostic.message)]
+            let position: [(key: String, value: JSONValue)] = [
+                ("line", .integer(diagnostic.position.line)), ("column", .integer(diagnostic.position.column)),
+            ]
+            guard let sentence = SyntaxSlipWording.explained(diagnostic.message) else {
+                return .object(position + [("message", .string(diagnostic.message)), ("syntax", .bool(false))])
+            }
+            return .object(position + [("message", .string(sentence)), ("syntax", .bool(true)), ("parser", .string(diagnostic.message))])
         }
         return ["diagnostics": .array(items)]
     }

@@ -77,6 +77,11 @@ struct UICommandTests {
         let origin = ["-H", "Origin: \(base)", "-H", cookie]
         let bad = try Self.fetch(origin + ["--data", "profile=pad&key=app&value=%22KEY_SPAC%22&revision=" + revision, base + "/api/setting"], scratch: scratch)
         #expect(bad.status == 422 && bad.body.contains("\"line\": 4, \"column\": 7") && bad.body.contains("did you mean KEY_SPACE?"), "\(bad)")
+        // A syntax slip (a code without quotes) comes back in the page's words, toml++'s kept beside them.
+        let slip = try Self.fetch(origin + ["--data", "profile=pad&key=app&value=KEY_SPACE&revision=" + revision, base + "/api/setting"], scratch: scratch)
+        #expect(slip.status == 422 && slip.body.contains("\"line\": 4, \"column\": 7") && slip.body.contains("needs quotes (\\\"KEY_SPACE\\\")")
+            && slip.body.contains("\"syntax\": true") && slip.body.contains("\"parser\": \"TOML syntax: Error while parsing value: could not determine value type\""),
+            "\(slip)")
         #expect(try String(contentsOfFile: scratch.path("config.toml"), encoding: .utf8) == Self.config)
         let twoLines = try Self.fetch(origin + ["--data", "profile=pad&key=click&value=%22BTN_SOUTH%22%0A%5Bprofile.other%5D&revision=" + revision, base + "/api/setting"],
                                       scratch: scratch)
