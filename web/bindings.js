@@ -3,6 +3,7 @@
 // one puts them together and follows the bridge's live profile.
 
 import { Chooser } from "./chooser.js";
+import { refreshFieldWords } from "./field-words.js";
 import { ProfileList } from "./profile-list.js";
 import { clearErrors, save, showFile } from "./save-flow.js";
 import { SettingForm } from "./setting-form.js";
@@ -21,7 +22,9 @@ export class Bindings {
       onChosen: () => this.key && this.select(this.key),
     });
     this.form = new SettingForm(vocabulary, () => this.changed());
-    this.chooser = new Chooser(this.form.form, () => this.choices(), () => this.changed());
+    this.chooser = new Chooser(this.form.form, () => this.choices(), () => this.changed(), vocabulary.profileSwitch);
+    /** Each code's device, for the words shown beside the fields. */
+    this.devices = new Map(vocabulary.codes);
     this.wire();
     showFile(this.path, config.text, config.syntax);
   }
@@ -64,6 +67,7 @@ export class Bindings {
     clearErrors();
     this.chooser.hide();
     this.form.show(key, this.profiles.setting(key));
+    refreshFieldWords(this.form.form, this.devices, this.vocabulary.profileSwitch);
   }
 
   /** What the searchable list offers: the actions, a switch to each profile, every code. */
@@ -78,6 +82,7 @@ export class Bindings {
   /** A field of the form changed: the composed value follows, and pressing stops selecting. */
   changed() {
     $("value").value = this.form.composed();
+    refreshFieldWords(this.form.form, this.devices, this.vocabulary.profileSwitch);
     if (this.armed) this.arm(false);
   }
 

@@ -1,14 +1,21 @@
 // The searchable list for a picker field (an action or event code): typing in the field or the
-// search box narrows it; choosing puts the name in the field (added to the codes for a field
-// that appends, as the codes pressed together).
+// search box narrows it, by a player's words or by the code ("space", "cross", "KEY_SP");
+// each choice shows both ("Space - keyboard  KEY_SPACE"); choosing puts the code in the field
+// (added to the codes for a field that appends, as the codes pressed together).
+
+import { describe, label, rank } from "./code-names.js";
 
 const maximumChoices = 300;
 const $ = (id) => document.getElementById(id);
 
 export class Chooser {
-  /** `entries()` gives the [name, device] pairs to choose from; `onChosen()` follows a choice. */
-  constructor(form, entries, onChosen) {
+  /**
+   * `entries()` gives the [code, device] pairs to choose from; `onChosen()` follows a choice;
+   * `profileSwitch` is the prefix of a profile switch (`profile:`).
+   */
+  constructor(form, entries, onChosen, profileSwitch = "profile:") {
     this.entries = entries;
+    this.profileSwitch = profileSwitch;
     this.onChosen = onChosen;
     this.target = null;
     form.addEventListener("focusin", (event) => {
@@ -47,14 +54,22 @@ export class Chooser {
     $("chooser").hidden = true;
   }
 
-  /** The list, filtered by `query`: every word in the name or the device. */
+  /** The list, filtered by `query`: every word in the player's name, the device or the code; the best first. */
   show(query) {
     const words = query.toLowerCase().split(/\s+/).filter(Boolean);
-    const matching = this.entries().filter(([name, device]) => {
-      const text = (name + " " + device).toLowerCase();
-      return words.every((word) => text.includes(word));
+    const ranked = [];
+    for (const [code, device] of this.entries()) {
+      const description = describe(code, device, this.profileSwitch) || { name: code, device, code };
+      const place = rank(description, words);
+      if (place !== null) ranked.push({ place, order: ranked.length, description });
+    }
+    ranked.sort((a, b) => a.place - b.place || a.order - b.order);
+    const options = ranked.slice(0, maximumChoices).map(({ description }) => {
+      const text = description.name === description.code ? label(description) : label(description) + "  \u00b7  " + description.code;
+      const option = new Option(text, description.code);
+      option.title = description.code;
+      return option;
     });
-    const options = matching.slice(0, maximumChoices).map(([name, device]) => new Option(name + " (" + device + ")", name));
     $("choices").replaceChildren(...options);
     $("chooser").hidden = false;
   }

@@ -1,5 +1,8 @@
 // The config's profiles as the page last had its outline: the profile chooser, and the chosen
-// profile's table of what each control does, each row's name a button that edits it.
+// profile's table of what each control does, each row's name a button that edits it, what it
+// does in a player's words with the TOML small beside them.
+
+import { valueWords } from "./code-names.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -85,6 +88,16 @@ export class ProfileList {
       const does = document.createElement("td");
       const written = this.setting(key);
       does.textContent = written ? written.text || "(a table of its own; edit it in the file)" : "nothing";
+      const words = written ? valueWords(written.value, new Map(this.vocabulary.codes), this.vocabulary.profileSwitch) : "";
+      if (words) {
+        const name = document.createElement("span");
+        name.className = "words";
+        name.textContent = words;
+        const raw = document.createElement("code");
+        raw.className = "raw";
+        raw.textContent = written.text;
+        does.replaceChildren(name, raw);
+      }
       row.append(header, does);
       return row;
     });

@@ -2,6 +2,7 @@
 // and hold, or codes pressed together), the touchpad's mode and options, the gyro's settings,
 // the chords; and the TOML value the fields say.
 
+import { showModePicture } from "./touchpad-pictures.js";
 import * as toml from "./toml-value.js";
 
 const $ = (id) => document.getElementById(id);
@@ -21,6 +22,7 @@ export class SettingForm {
       });
     }
     $("mode").addEventListener("change", () => {
+      showModePicture($("mode-picture"), $("mode").value);
       this.renderOptions();
       onChange();
     });
@@ -72,6 +74,7 @@ export class SettingForm {
       const modes = this.vocabulary.touchpadModes.map((entry) => entry.mode);
       $("mode").replaceChildren(...modes.map((mode) => new Option(mode, mode)));
       $("mode").value = typeof table.mode === "string" ? table.mode : "none";
+      showModePicture($("mode-picture"), $("mode").value);
     }
     this.tableValues = table;
     this.renderOptions();
