@@ -5,6 +5,7 @@
 import { Chooser } from "./chooser.js";
 import { refreshFieldWords } from "./field-words.js";
 import { ProfileList } from "./profile-list.js";
+import { wireTOMLToggle } from "./raw-view.js";
 import { clearErrors, save, showFile } from "./save-flow.js";
 import { SettingForm } from "./setting-form.js";
 
@@ -89,7 +90,11 @@ export class Bindings {
   async save(value) {
     const profile = this.profiles.name;
     const key = this.key;
-    await save({ profile, key, value, revision: this.revision }, (body) => {
+    const context = {
+      profile, key, value, revision: this.revision, written: this.profiles.setting(key),
+      buttons: this.vocabulary.buttons, known: this.devices,
+    };
+    await save(context, (body) => {
       this.revision = body.revision;
       this.profiles.update(body.outline);
       showFile(this.path, body.text, body.syntax);
@@ -99,6 +104,7 @@ export class Bindings {
   }
 
   wire() {
+    wireTOMLToggle();
     $("press-to-select").addEventListener("click", () => this.arm(!this.armed));
     this.form.form.addEventListener("input", (event) => {
       if (event.target.id === "value") {

@@ -1,33 +1,81 @@
 // Saving one setting: the value goes to the server with the file's revision as the page has
 // it; the server checks it and writes it where it is in the file, or refuses. However it
-// ends (saved, refused, no answer, ui gone), the status says so, never "Saving..." left
-// behind, and the reason is beside the value field in a player's words, the server's own
-// where it gave some.
+// ends (saved, refused, no answer, ui gone), the status says so and when, never "Saving..."
+// left behind, and the reason is beside the field that caused it in a player's words (a
+// syntax slip in the TOML typed by hand: beside that, with the raw view unfolded at its line),
+// the server's own where it gave some.
 
 import { postSetting, saveTimeoutSeconds } from "./api.js";
+import { clearFieldErrors, placed, showAt } from "./field-errors.js";
+import { showSlip, showText, showTOML } from "./raw-view.js";
+import { tell } from "./status-line.js";
 
 const $ = (id) => document.getElementById(id);
 
-/** The reason a value was not taken, beside the field (marked invalid). */
+/** The file's text as the page last showed it in the raw view. */
+let shownText = "";
+
+/** The reason a save was not made that belongs to no one field: beside Save. */
 export function showError(text) {
   $("value-error").textContent = text;
-  $("value").setAttribute("aria-invalid", "true");
 }
 
+/** Every reason taken away, and the raw view back to the file as it is. */
 export function clearErrors() {
   $("value-error").textContent = "";
   $("value").removeAttribute("aria-invalid");
+  clearFieldErrors();
+  if (!$("raw-slip").hidden) showText(shownText);
 }
 
 /** The config file as the server last gave it: its path, its text, and whether it parses. */
 export function showFile(path, text, syntax) {
   $("config-path").textContent = path ? "Editing " + path : "";
-  $("config-text").textContent = text;
+  shownText = text;
+  showText(text);
   if (syntax) {
     const d = syntax.diagnostics[0];
-    $("save-status").textContent =
-      "The file does not parse (line " + d.line + ", column " + d.column + ": " + d.message + "): fix it by hand first.";
+    showSlip({ line: d.line, column: d.column, sentence: d.message });
+    tell("The file does not parse (line " + d.line + ", column " + d.column + "): " + d.message + " Fix it by hand first. ({time})");
   }
+}
+
+/**
+ * The line a refused `value` for `key` would have made at the slip's `line`: the written
+ * value's line with the value in its place (`written`: the outline's setting), or `key = value`
+ * on a line of its own where the setting was not written. Null when that is not one line.
+ */
+export function editedLine(text, key, value, written, line) {
+  if (!written) return { text: key + " = " + value, inserted: true };
+  const lines = text.split("\n");
+  const original = lines[written.line - 1];
+  if (written.line !== line || original === undefined || !written.text || written.text.includes("\n")) return null;
+  const start = written.column - 1;
+  if (original.slice(start, start + written.text.length) !== written.text) return null;
+  return { text: original.slice(0, start) + value + original.slice(start + written.text.length), inserted: false };
+}
+
+/**
+ * The server's diagnostics for a refused value, each where it belongs: a syntax slip beside the
+ * TOML typed (unfolded) and in the raw view at its line, a setting's problem beside its field,
+ * the rest beside Save. `context` is the save's `{ profile, key, value, written, buttons, known }`.
+ */
+export function placeDiagnostics(diagnostics, context) {
+  const unplaced = [];
+  for (const diagnostic of diagnostics) {
+    if (diagnostic.syntax) {
+      const text = diagnostic.message + " (line " + diagnostic.line + ", column " + diagnostic.column + ")";
+      showTOML(true);
+      showAt($("value"), text);
+      const edited = editedLine(shownText, context.key, context.value, context.written, diagnostic.line);
+      showSlip({ line: diagnostic.line, column: diagnostic.column, sentence: diagnostic.message, edited });
+      continue;
+    }
+    const { field, text } = placed(diagnostic, context.profile, context.key, context.buttons || [], context.known);
+    if (field) showAt(field, text);
+    else unplaced.push(text);
+  }
+  if (unplaced.length) showError(unplaced.join("\n"));
 }
 
 /**
@@ -39,7 +87,7 @@ export function refusal(status, statusText, body) {
   const diagnostics = Array.isArray(body?.diagnostics) ? body.diagnostics : [];
   if (diagnostics.length) {
     const lines = diagnostics.map((d) => "line " + d.line + ", column " + d.column + ": " + d.message);
-    return { reason: lines.join("\n"), status: unchanged };
+    return { reason: lines.join("\n"), diagnostics, status: unchanged };
   }
   const text = typeof body === "string" ? body : "";
   if (status === 403) {
@@ -87,18 +135,23 @@ function busy(on) {
 /**
  * Saves `value` (TOML text, "" removes the key) for `key` in `profile` over the file's
  * `revision`; `onSaved(body)` gets the server's answer (the new text, revision and outline)
- * when it was written. Save and Remove wait while it is under way.
+ * when it was written. Save and Remove wait while it is under way. `written` (the outline's
+ * setting), `buttons` and `known` (the codes with their devices) place a refusal's reasons.
  */
-export async function save({ profile, key, value, revision }, onSaved) {
+export async function save(context, onSaved) {
+  const { profile, key, value, revision } = context;
   clearErrors();
-  $("save-status").textContent = "Saving...";
+  tell("Saving...");
   busy(true);
   let outcome;
   try {
     const { status, statusText, body } = await postSetting(profile, key, value, revision);
     if (status === 200) {
       onSaved(body);
-      outcome = { status: (value ? "Saved " + key + " = " + value : "Removed " + key) + " in " + profile + "; the bridge reloads it." };
+      outcome = {
+        status: (value ? "Saved " + key + " in '" + profile + "' at {time} (" + key + " = " + value + ")" : "Removed " + key + " from '" + profile + "' at {time}")
+          + "; the bridge reloads it.",
+      };
     } else {
       outcome = refusal(status, statusText, body);
     }
@@ -107,6 +160,7 @@ export async function save({ profile, key, value, revision }, onSaved) {
   } finally {
     busy(false);
   }
-  if (outcome.reason) showError(outcome.reason);
-  $("save-status").textContent = outcome.status;
+  if (outcome.diagnostics) placeDiagnostics(outcome.diagnostics, context);
+  else if (outcome.reason) showError(outcome.reason);
+  tell(outcome.status.replace(/^(Not saved|Perhaps not saved)/, "$1 at {time}"));
 }

@@ -12,7 +12,7 @@ circling, app held, round and round) with a copy of config/default.toml. The ste
    check-config accepts it, and the page's bridge then sends KEY_SPACE for app;
 5. the touchpad made a trackpad from its modes and options: the preview's pointer moves; a
    chord made of two ticked buttons and an action;
-   a bad value shows its diagnostic beside the field, with line and column, file untouched; a
+   a bad value shows its diagnostic beside the field that holds it, with line and column, file untouched; a
    save over a file another program changed since the page loaded it is refused, with the reason;
    neither leaves "Saving..." in the status; after a save, and after a control is chosen in the
    table, press to select stays off, so the replay's presses leave the chosen setting in the form;
@@ -317,13 +317,14 @@ def step_bad_value(rig):
     action.clear()
     action.send_keys("KEY_SPACEE")
     rig.element("save").click()
-    rig.wait("the diagnostic beside the field", lambda d: "did you mean KEY_SPACE" in rig.text("value-error"))
-    error = rig.text("value-error")
+    rig.wait("the diagnostic beside the field", lambda d: d.find_elements(By.ID, "error-for-action")
+             and "did you mean KEY_SPACE" in rig.text("error-for-action"))
+    error = rig.text("error-for-action")
     line = next(i + 1 for i, text in enumerate(saved.split(b"\n")) if text.startswith(b"click = "))
     if f"line {line}, column 9" not in error:
         raise StepFailed(f"the diagnostic {error!r} does not give line {line}, column 9")
-    if rig.element("value").get_attribute("aria-invalid") != "true":
-        raise StepFailed("the value field is not marked invalid")
+    if rig.element("action").get_attribute("aria-invalid") != "true":
+        raise StepFailed("the action field is not marked invalid")
     if rig.file() != saved:
         raise StepFailed("the file changed after a refused value")
     status = settled_status(rig, "the refused value")
