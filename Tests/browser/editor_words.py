@@ -5,8 +5,8 @@ The same rig as editor_page.py (`ui --replay` of editor-tour.recording on a copy
 config/default.toml), at 1366x900. The steps:
 
 1. the page loads through the file ui gave xdg-open;
-2. a binding made by name: volume-up chosen in the table, "cross" and "KEY_SP" found in the
-   search by a player's name and by code, then "space" typed in the search and its first match
+2. a binding made by name: volume-up chosen in the table, "cross", "left click", "KEY_KPPLUS"
+   (Keypad +) and "KEY_SP" found in the search by a player's name and by code, then "space" typed in the search and its first match
    (Space - keyboard, KEY_SPACE) taken with the keyboard; the field says "Space - keyboard";
    saved: the file differs only in `volume-up = "KEY_SPACE"`, the table says "Space -
    keyboard", the status says when it saved, and press to select stays off;
@@ -73,6 +73,13 @@ def step_binding_by_name(rig):
     cross = choices(rig)[0][1]
     if "A / Cross - gamepad" not in cross or "BTN_SOUTH" not in cross:
         raise StepFailed(f"'cross' found {cross!r}")
+    found_by = {}
+    for query, code, words in [("left click", "BTN_LEFT", "Left click - mouse"), ("KEY_KPPLUS", "KEY_KPPLUS", "Keypad + - keyboard")]:
+        search(rig, query)
+        rig.wait(f"{code} first for {query!r}", lambda d: choices(rig)[:1] and choices(rig)[0][0] == code)
+        found_by[query] = choices(rig)[0][1]
+        if words not in found_by[query]:
+            raise StepFailed(f"{query!r} found {found_by[query]!r}")
     search(rig, "KEY_SP")
     rig.wait("KEY_SPACE for 'KEY_SP'", lambda d: "KEY_SPACE" in [value for value, _ in choices(rig)])
     search(rig, "space")
@@ -103,7 +110,7 @@ def step_binding_by_name(rig):
     if rig.element("press-to-select").get_attribute("aria-pressed") != "false":
         raise StepFailed("press to select is on again after the save")
     rig.shot("bound-by-name")
-    return (f"'cross' -> {cross!r}; 'space' -> {found!r}; saved: only line {changed[0][0]} changed "
+    return (f"'cross' -> {cross!r}; {found_by}; 'space' -> {found!r}; saved: only line {changed[0][0]} changed "
             f"({changed[0][1].decode()!r} -> {changed[0][2].decode()!r}); table {row!r}; status {status!r}; press to select off")
 
 
