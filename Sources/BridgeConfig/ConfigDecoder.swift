@@ -22,11 +22,11 @@ public struct ConfigErrors: Error, Sendable, Equatable {
 /// Turns the config's TOML into a `MappingConfiguration`, finding every problem at once.
 ///
 /// The file: `[bridge]` (`profile`, `next-profile`, `hold-time`, `tap-time`, `chord-window`), `[gamepad]`
-/// (`identity`), `[dsu]` (`listen`), `[profile.NAME]` tables and `[controller."ADDRESS"]` tables
+/// (`identity`), `[dsu]` (`listen`), `[opentrack]` (`send-to`, `controller`), `[profile.NAME]` tables and `[controller."ADDRESS"]` tables
 /// (`profile`); `config/default.toml` explains each key. Unknown keys are errors.
 public enum ConfigDecoder {
     /// The top-level tables.
-    static let rootKeys = ["bridge", "gamepad", "dsu", "profile", "controller"]
+    static let rootKeys = ["bridge", "gamepad", "dsu", "opentrack", "profile", "controller"]
     /// The keys of `[bridge]`.
     static let bridgeKeys = ["profile", "next-profile", "hold-time", "tap-time", "chord-window"]
     /// The keys of `[gamepad]`.
@@ -54,8 +54,11 @@ public enum ConfigDecoder {
         try decodeAll(document).mapping
     }
 
-    /// Decodes config text into the mapping and the daemon's own settings (`[dsu]`).
-    public static func decodeAll(_ bytes: [UInt8]) throws(ConfigErrors) -> (mapping: MappingConfiguration, dsu: DSUConfiguration?) {
+    /// The mapping and the daemon's own settings (`[dsu]`, `[opentrack]`).
+    public typealias DecodedConfig = (mapping: MappingConfiguration, dsu: DSUConfiguration?, openTrack: OpenTrackConfiguration?)
+
+    /// Decodes config text into the mapping and the daemon's own settings (`[dsu]`, `[opentrack]`).
+    public static func decodeAll(_ bytes: [UInt8]) throws(ConfigErrors) -> DecodedConfig {
         let document: TOMLDocument
         do {
             document = try TOMLDocument(parsing: bytes)
@@ -65,8 +68,8 @@ public enum ConfigDecoder {
         return try decodeAll(document)
     }
 
-    /// Decodes a parsed document into the mapping and the daemon's own settings (`[dsu]`).
-    public static func decodeAll(_ document: TOMLDocument) throws(ConfigErrors) -> (mapping: MappingConfiguration, dsu: DSUConfiguration?) {
+    /// Decodes a parsed document into the mapping and the daemon's own settings (`[dsu]`, `[opentrack]`).
+    public static func decodeAll(_ document: TOMLDocument) throws(ConfigErrors) -> DecodedConfig {
         var reader = ConfigReader()
         let configuration = reader.configuration(document.root)
         guard reader.diagnostics.isEmpty, let configuration else {
@@ -76,7 +79,7 @@ public enum ConfigDecoder {
             }
             throw ConfigErrors(diagnostics)
         }
-        return (configuration, reader.dsu)
+        return (configuration, reader.dsu, reader.openTrack)
     }
 }
 
@@ -106,6 +109,9 @@ extension ConfigReader {
         }
         if let entry = root["dsu"], let table = table(entry.value, at: KeyPath(["dsu"])) {
             dsu = self.dsu(table)
+        }
+        if let entry = root["opentrack"], let table = table(entry.value, at: KeyPath(["opentrack"])) {
+            openTrack = self.openTrack(table)
         }
         if let profileTable {
             for entry in profileTable.entries {

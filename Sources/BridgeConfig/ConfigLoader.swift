@@ -8,6 +8,8 @@ public struct LoadedConfig: Sendable, Equatable {
     public var source: ConfigSource
     /// `[dsu]`: the DSU server's settings, nil (off) without the table.
     public var dsu: DSUConfiguration?
+    /// `[opentrack]`: the head tracker output's settings, nil (off) without the table.
+    public var openTrack: OpenTrackConfiguration? = nil
 }
 
 /// Why a config could not be loaded: the file could not be read, or it is not valid.
@@ -51,7 +53,7 @@ public enum ConfigLoader {
     public static func load(_ bytes: [UInt8], from source: ConfigSource) throws(ConfigLoadError) -> LoadedConfig {
         do {
             let decoded = try ConfigDecoder.decodeAll(bytes)
-            return LoadedConfig(configuration: decoded.mapping, source: source, dsu: decoded.dsu)
+            return LoadedConfig(configuration: decoded.mapping, source: source, dsu: decoded.dsu, openTrack: decoded.openTrack)
         } catch {
             throw .invalid(source: source, errors: error)
         }

@@ -12,6 +12,8 @@ struct ConfigReader {
     var gamepadIdentity = GamepadIdentity.default
     /// `[dsu]`, when the config has the table.
     var dsu: DSUConfiguration?
+    /// `[opentrack]`, when the config has the table.
+    var openTrack: OpenTrackConfiguration?
 
     /// Records a problem.
     mutating func error(at position: SourcePosition, _ message: String) {

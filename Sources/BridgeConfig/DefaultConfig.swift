@@ -101,6 +101,17 @@ identity = "default"
 # [dsu]
 # listen = "127.0.0.1:26760"
 
+# Head tracking: the controller's orientation sent to opentrack, whose
+# input "UDP over network" reads it (yaw, pitch and roll in degrees; no
+# position), one datagram per packet. Off unless this table is here.
+# `send-to` is an IPv4 address and a UDP port, default "127.0.0.1:4242";
+# `controller` the address of the controller to follow, default the first
+# that connects. The "recenter" action takes straight ahead. Saving the
+# file does not change a running output: restart the bridge.
+# [opentrack]
+# send-to = "127.0.0.1:4242"
+# controller = "C0:DD:EE:00:00:01"
+
 # A profile: what each control does. Any number of [profile.NAME] tables.
 #
 # Buttons: click, app, home, volume-up, volume-down. Each takes an action:

@@ -18,6 +18,7 @@ struct ConfigReferenceTests {
             "keys: bridge": ConfigDecoder.bridgeKeys,
             "keys: gamepad": ConfigDecoder.gamepadKeys,
             "keys: dsu": ConfigDecoder.dsuKeys,
+            "keys: opentrack": ConfigDecoder.openTrackKeys,
             "keys: controller": ConfigDecoder.controllerKeys,
             "keys: profile": ConfigReader.profileKeys,
             "keys: tap-hold": ConfigReader.tapHoldKeys,
