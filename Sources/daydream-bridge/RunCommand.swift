@@ -144,6 +144,7 @@ enum RunCommand: Subcommand {
             }
             daemon.biasStore = GyroBiasStore.forDaemon(environment: GyroBiasStore.processEnvironment())
             let dsu = dsuAddress.flatMap { DSUStartup.start(on: $0, reactor: reactor) }
+            daemon.headTracker = loaded.openTrack.flatMap(OpenTrackStartup.start)
             return try serve(
                 daemon, dsu: dsu, bus: bus, reactor: reactor, controlSocket: controlSocket, recording: recording,
                 pair: options.flag(Option.pair))
@@ -193,10 +194,12 @@ enum RunCommand: Subcommand {
         }
         let api = startBusAPI(bus, for: daemon, reactor: reactor)
         defer { api?.stop() }
-        // Each controller's feed goes to its mapping session and, when DSU is on, to its DSU slot.
+        // Each controller's feed goes to its mapping session and, when DSU is on, to its DSU slot;
+        // with [opentrack], the one it follows to the head tracker output too.
         let add: @MainActor (ControllerFeed) -> Void = { feed in
             daemon.add(feed)
             dsu?.attach(feed)
+            daemon.headTracker?.offer(feed)
         }
         if let recording {
             // A bad line further on stops the daemon: what follows it cannot be played.

@@ -74,7 +74,7 @@ enum Scenarios {
     static let all: [(name: String, recording: Recording)] = [
         ("buttons", buttons), ("touch", touch), ("disconnect", disconnect), ("motion", motion),
         ("touch-jitter", swipe(arrival: bunchedArrival)), ("motion-jitter", turn(arrival: bunchedArrival)),
-        ("editor-tour", editorTour),
+        ("editor-tour", editorTour), ("head-track", headTrack),
     ]
 
     /// For trying the editor page (`ui --replay`) and its browser test: click held a second, a
@@ -231,6 +231,45 @@ enum Scenarios {
         s.gyro = .zero
         s.stream(for: 100)
         return s.recording("home held (air mouse while held), turning and tipping; rolling right and back (tilt)")
+    }
+
+    /// For `[opentrack]` (`RunOpenTrackTests`), 50 Hz, a packet index each 20 ms: still
+    /// (0..<10); turned 60 degrees right (683 orientation counts, 4095 a turn) by 30, held to 45;
+    /// back by 65, held to 75; tipped 30 degrees up (341 counts) by 95, held to 110; back by 130,
+    /// held to 140; turned 60 right again by 160, held to 170; app pressed 170..<175 (a
+    /// `"recenter"` there), held to 185; turned back straight by 205, held to 220.
+    static var headTrack: Recording {
+        var s = ScenarioBuilder()
+        let eased = { (done: Double) in (1 - cos(done * Double.pi)) / 2 }
+        func move(_ s: inout ScenarioBuilder, from: RawVector, to: RawVector, milliseconds: Int64) {
+            s.stream(for: milliseconds) { s, done in
+                let f = eased(done)
+                s.orientation = RawVector(
+                    Int16((Double(from.x) + Double(to.x - from.x) * f).rounded()),
+                    Int16((Double(from.y) + Double(to.y - from.y) * f).rounded()), 0)
+            }
+            s.orientation = to
+        }
+        let right = RawVector(0, -683, 0)
+        let up = RawVector(341, 0, 0)
+        s.stream(for: 200)
+        move(&s, from: .zero, to: right, milliseconds: 400)
+        s.stream(for: 300)
+        move(&s, from: right, to: .zero, milliseconds: 400)
+        s.stream(for: 200)
+        move(&s, from: .zero, to: up, milliseconds: 400)
+        s.stream(for: 300)
+        move(&s, from: up, to: .zero, milliseconds: 400)
+        s.stream(for: 200)
+        move(&s, from: .zero, to: right, milliseconds: 400)
+        s.stream(for: 200)
+        s.buttons = .app
+        s.stream(for: 100)
+        s.buttons = []
+        s.stream(for: 200)
+        move(&s, from: right, to: .zero, milliseconds: 400)
+        s.stream(for: 300)
+        return s.recording("turned 60 degrees right and back, tipped 30 degrees up and back, turned right, app, back (head tracking)")
     }
 
     /// How often the controller samples in `swipe`: 80 Hz, the stamps 12 and 13 ms apart in turn.

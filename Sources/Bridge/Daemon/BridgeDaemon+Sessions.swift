@@ -34,6 +34,7 @@ extension BridgeDaemon {
             recordState(of: address)
         case .recentered:
             Logger.info("\(session.address ?? "controller"): tilt recentred")
+            headTracker?.recenter(address: address)
         case .gyroCalibrationStarted:
             Logger.notice("\(address): measuring the gyro's bias: hold the controller still")
             recordState(of: address)

@@ -46,6 +46,8 @@ public final class BridgeDaemon {
     /// The DSU server beside the devices, when `run --dsu` or `[dsu]` started one: the control
     /// socket's `dsu` answers with its clients.
     public var dsuServer: DSUServer?
+    /// The opentrack output, when `[opentrack]` started one: told when its controller recentres.
+    public var headTracker: OpenTrackSender?
 
     /// What the daemon shows, told each change as it happens: `status`, systemd, the D-Bus API
     /// and `watch` read it and hear its announcements.
