@@ -112,8 +112,12 @@ let package = Package(
         // libmicrohttpd (Debian's libmicrohttpd-dev for the header), loaded with dlopen when a
         // server starts rather than linked (see chttp.h), behind C wrappers.
         .target(name: "CHTTP"),
-        // A local HTTP server for the editor page, on the Reactor: requests, Server-Sent Events, the page's access rules.
-        .target(name: "LocalHTTP", dependencies: ["CHTTP", "Descriptors", "EventLoop", "Timebase"]),
+        // libqrencode (Debian's libqrencode-dev for the header), loaded with dlopen when `ui`
+        // draws its address as a QR code rather than linked (see cqrencode.h).
+        .target(name: "CQRencode"),
+        // A local HTTP server for the editor page, on the Reactor: requests, Server-Sent Events, the
+        // page's access rules and the addresses it is reached at.
+        .target(name: "LocalHTTP", dependencies: ["CHTTP", "CQRencode", "Descriptors", "EventLoop", "Timebase"]),
         // Which application has the focus, from the desktop: X11, wlroots compositors.
         .target(name: "FocusTracking", dependencies: ["CXCB", "CWaylandToplevel", "EventLoop"]),
         // The tools beside the daemon: the terminal monitor, the recorder, and replay.

@@ -21,7 +21,8 @@ public final class PageAccess {
         case answered(HTTPResponse)
     }
 
-    /// The `Host` values accepted: `IP:PORT`, and `localhost:PORT` on loopback.
+    /// The `Host` values accepted: `IP:PORT`, `localhost:PORT` on loopback, and each address
+    /// the page is reached at (`PageAddresses.reachable`) with the port.
     public let hosts: [String]
     /// The cookie that carries the session, named for the port: cookies do not tell ports apart.
     public let cookieName: String
@@ -33,12 +34,14 @@ public final class PageAccess {
     /// The one-time tokens not used yet, with when each stops being valid.
     private var tokens: [(token: String, expiry: MonotonicTime)] = []
 
-    /// Access for a page served at `address`; nil when the kernel's random source cannot be read.
-    public init?(address: ListenAddress) {
+    /// Access for a page served at `address` and reached at `reachable` too (each interface's
+    /// address when it listens on every one); nil when the kernel's random source cannot be read.
+    public init?(address: ListenAddress, reachable: [ListenAddress] = []) {
         guard let session = Self.randomToken() else { return nil }
         self.session = session
         var hosts = [address.description]
         if address.isLoopback { hosts.append("localhost:\(address.port)") }
+        for other in reachable where !hosts.contains(other.description) { hosts.append(other.description) }
         self.hosts = hosts
         cookieName = "daydream-session-\(address.port)"
     }

@@ -13,7 +13,8 @@ enum UICommand: Subcommand {
     enum Option {
         static let listen = CommandOption.value(
             "--listen", named: "ADDRESS:PORT",
-            help: "Where to serve the page (default 127.0.0.1:7355; port 0 picks a free one). Another address than loopback is warned about.")
+            help: "Where to serve the page (default 127.0.0.1:7355; port 0 picks a free one). Another address than loopback is warned about; "
+                + "0.0.0.0 prints the page's address on each of the machine's, and the first other machines reach as a QR code.")
         static let config = CommandOption.value("--config", named: "FILE", help: "The config to edit (default: the lookup, as 'run' does).")
         static let replay = CommandOption.value(
             "--replay", named: "FILE",
@@ -91,7 +92,10 @@ enum UICommand: Subcommand {
             return .response(Self.guarded(response))
         }
         defer { server.stop() }
-        guard let access = PageAccess(address: server.address), let printedToken = access.issueToken(lifetime: printedTokenLifetime) else {
+        let reachable = address.isLoopback ? [server.address]
+            : PageAddresses.reachable(server.address, interfaces: InterfaceAddresses.current())
+        guard let access = PageAccess(address: server.address, reachable: reachable),
+              let printedToken = access.issueToken(lifetime: printedTokenLifetime) else {
             printError("Error: cannot read /dev/urandom for the page's token")
             return ExitCode.failure
         }
@@ -99,7 +103,7 @@ enum UICommand: Subcommand {
         if !address.isLoopback {
             printError("Warning: serving on \(server.address), which other machines may reach; the one-time address and the cookie are all that guard it")
         }
-        printOut("Open http://\(server.address)/?token=\(printedToken)")
+        UIAddressPrinter.print(reachable.isEmpty ? [server.address] : reachable, token: printedToken, withQRCode: !address.isLoopback)
         var launchFile: BrowserLaunchFile?
         defer { launchFile?.remove() }
         if !options.flag(Option.noOpen), let browserToken = access.issueToken() {

@@ -21,7 +21,9 @@ struct LocalHTTPTests {
         var streams: [EventStream] = []
         var closed = 0
 
-        init() throws {
+        /// `reachable`: the addresses (besides the listen address) the page says it is reached
+        /// at, as `ui --listen 0.0.0.0:PORT` finds its interfaces'; the port is the server's.
+        init(reachable: [[UInt8]] = []) throws {
             reactor = try Reactor()
             scratch = try TemporaryDirectory(prefix: "daydream-http")
             try FileManager.default.createDirectory(atPath: scratch.path("web"), withIntermediateDirectories: true)
@@ -34,7 +36,8 @@ struct LocalHTTPTests {
             let server = try HTTPServer(listening: ListenAddress(octets: [127, 0, 0, 1], port: 0), reactor: reactor, maximumBody: 1024) { _ in
                 .response(.text(500, "not ready"))
             }
-            access = try #require(PageAccess(address: server.address))
+            access = try #require(PageAccess(
+                address: server.address, reachable: reachable.map { ListenAddress(octets: $0, port: server.address.port) }))
             server.stop()
             self.server = try HTTPServer(listening: server.address, reactor: reactor, maximumBody: 1024,
                                          keepAlive: .milliseconds(50)) { [unowned self] request in
