@@ -8,6 +8,7 @@ import { ProfileList } from "./profile-list.js";
 import { wireTOMLToggle } from "./raw-view.js";
 import { clearErrors, save, showFile } from "./save-flow.js";
 import { SettingForm } from "./setting-form.js";
+import { bringEditorIntoView } from "./tap-to-edit.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -55,10 +56,12 @@ export class Bindings {
 
   // MARK: The form
 
-  /** The user picked `key` in the table: the choice holds, so pressing stops selecting. */
+  /** The user picked `key` (its row, or its control on the picture): the choice holds, so
+   *  pressing stops selecting; the form comes into view. */
   chose(key) {
     this.select(key);
     if (this.armed) this.arm(false);
+    bringEditorIntoView();
   }
 
   select(key) {

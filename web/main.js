@@ -4,11 +4,13 @@ import { getJSON, openEvents } from "./api.js";
 import { Bindings } from "./bindings.js";
 import { ControllerView } from "./controller-view.js";
 import { Preview } from "./preview.js";
+import { makeControlsTappable } from "./tap-to-edit.js";
 
 const status = document.getElementById("bridge-status");
 let bindings = null;
 const view = new ControllerView((button) => bindings?.pressed(button));
 const preview = new Preview();
+makeControlsTappable((button) => bindings?.chose(button));
 
 async function load() {
   try {
