@@ -574,7 +574,8 @@ class GattCharacteristic(FakeObject):
             return
         mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.socket = mine
-        self.props[CHARACTERISTIC]["NotifyAcquired"] = dbus.Boolean(True)
+        # Like bluetoothd: the change is announced (a lender watches it to take the controller back).
+        self.set(CHARACTERISTIC, "NotifyAcquired", dbus.Boolean(True))
         handed = dbus.types.UnixFd(theirs.fileno())
         theirs.close()
         # A watch is on a descriptor number, which the next socket may get once this one is
@@ -596,7 +597,7 @@ class GattCharacteristic(FakeObject):
         if self.socket is not None:
             self.socket.close()
             self.socket = None
-            self.props[CHARACTERISTIC].pop("NotifyAcquired", None)
+            self.set(CHARACTERISTIC, "NotifyAcquired", dbus.Boolean(False))
         for client in self.sessions:
             self.sessions[client] = False
         if self.props[CHARACTERISTIC]["Notifying"]:

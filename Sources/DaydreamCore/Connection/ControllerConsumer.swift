@@ -21,6 +21,9 @@ public protocol ControllerConsumer: AnyObject {
     func malformedNotificationDropped(at time: MonotonicTime)
     /// Device Information strings were read; the ones not read yet are nil.
     func deviceInformationChanged(_ information: ControllerDeviceInformation)
+    /// The controller was lent to another program (`true`: its link reports down as well) or
+    /// taken back (`false`: its link reports up once it streams again).
+    func lendingChanged(lent: Bool, at time: MonotonicTime)
 }
 
 extension ControllerConsumer {
@@ -30,4 +33,6 @@ extension ControllerConsumer {
     public func malformedNotificationDropped(at time: MonotonicTime) {}
     /// Device Information is ignored unless a consumer asks for it.
     public func deviceInformationChanged(_ information: ControllerDeviceInformation) {}
+    /// Lending is ignored unless a consumer shows it: the link's report is what releases.
+    public func lendingChanged(lent: Bool, at time: MonotonicTime) {}
 }

@@ -27,6 +27,12 @@ public final class ControllerFeed: ControllerConsumer {
     public internal(set) var inputHeldByAnotherProgram = false
     /// Set by the transport: reads the battery level, which then arrives as `batteryChanged`.
     public var batteryReader: (@MainActor () -> Void)?
+    /// Whether the input notifications are lent to another program (Monado): the link stays
+    /// connected, and nothing is streamed here until the controller is taken back.
+    public private(set) var isLent = false
+    /// Set by a transport that can lend the controller: lends it (`true`) or takes it back
+    /// (`false`); false when it cannot lend it now (not connected).
+    public var lender: (@MainActor (_ lend: Bool) -> Bool)?
     /// The packets received, lost on the way (gaps in the sequence) and malformed (dropped).
     public var statistics: DDControllerStatistics { counter.statistics }
 
@@ -75,6 +81,13 @@ public final class ControllerFeed: ControllerConsumer {
         batteryReader?()
     }
 
+    /// Lends the controller to another program (`true`) or takes it back (`false`), through the
+    /// transport; nil when the transport cannot lend (a recording), false when the controller is
+    /// not connected now.
+    public func setLent(_ lent: Bool) -> Bool? {
+        lender?(lent)
+    }
+
     // MARK: From the transport
 
     /// Decodes one notification, received at `time`, and hands the packet to every consumer:
@@ -118,6 +131,13 @@ public final class ControllerFeed: ControllerConsumer {
         counter.restartSequence()
         isConnected = connected
         for consumer in consumers { consumer.linkChanged(connected: connected, at: time) }
+    }
+
+    /// Records whether the controller is lent and tells every consumer; nothing when unchanged.
+    public func lendingChanged(lent: Bool, at time: MonotonicTime) {
+        guard lent != isLent else { return }
+        isLent = lent
+        for consumer in consumers { consumer.lendingChanged(lent: lent, at: time) }
     }
 
     /// Records a battery reading (clamped to 0...100) and tells every consumer.

@@ -27,6 +27,12 @@ import Timebase
 /// too (`resolveTimeout`, `subscribeTimeout`): a link that never gets there
 /// is disconnected and tried again.
 ///
+/// Lending (`lend()`) lets go of the input notifications for another program (Monado's
+/// `AcquireNotify`) and keeps the connection and the bond, which that program cannot make: the
+/// link is `lent`, reads nothing and judges no silence; a reconnection while lent stays lent.
+/// It takes the controller back on `reclaim()`, or by itself when the other holder lets go
+/// (the input characteristic's `NotifyAcquired` goes false after it was seen true).
+///
 /// The link's states are `State`, moved only by `apply` through the table in
 /// `transition(from:on:)`; an event its state has no edge for is logged and ignored.
 @MainActor
@@ -37,10 +43,10 @@ final class ControllerLink {
     let model: DDController?
     private(set) var devicePath: String?
 
-    private unowned let manager: DaydreamControllerManager
-    private var client: BlueZClient { manager.client }
-    private var reactor: Reactor { manager.reactor }
-    private var log: LogSink { manager.log }
+    unowned let manager: DaydreamControllerManager
+    var client: BlueZClient { manager.client }
+    var reactor: Reactor { manager.reactor }
+    var log: LogSink { manager.log }
     private var machine: StateMachine<State, Event>
     /// The deadline of the current state (its retry, its timeout, the next silence check, the
     /// end of an interruption): cancelled on every change of state.
@@ -60,6 +66,12 @@ final class ControllerLink {
     /// After that, no connection attempt before this time, so that a restarted
     /// bluetoothd is not brought down again before the user can `forget`.
     private var holdOffUntil: MonotonicTime?
+    /// Whether the input notifications are left to another program (see `lend()`).
+    private(set) var isLent = false
+    /// Whether, while lent, another program was seen holding the notifications: its letting go
+    /// (`NotifyAcquired` false) then takes the controller back. The false that follows the link's
+    /// own release is not such a letting go.
+    var otherHolderSeen = false
 
     /// What an attempt acquires on the way to the stream, released together.
     private struct Held {
@@ -80,6 +92,12 @@ final class ControllerLink {
         backoff = Backoff(initial: manager.options.reconnectDelay, maximum: manager.options.maximumReconnectDelay)
         sessions = NotifySessions(client: manager.client, label: address, log: manager.log)
         feed.batteryReader = { [weak self] in self?.readBattery() }
+        feed.lender = { [weak self] lend in
+            guard let self else { return false }
+            if lend { return self.lend() }
+            reclaim()
+            return true
+        }
         model?.follow(feed)
     }
 
@@ -98,7 +116,7 @@ final class ControllerLink {
 
     /// The only place the state changes: a new state gets its own deadline.
     @discardableResult
-    private func apply(_ event: Event) -> Bool {
+    func apply(_ event: Event) -> Bool {
         let previous = state
         guard machine.apply(event, log: log) else { return false }
         if state != previous {
@@ -115,7 +133,7 @@ final class ControllerLink {
         case .idle(retryAt: let time?), .resolving(let time), .subscribing(let time, _): deadline = time
         case .streaming: deadline = lastReceived + silenceTimeout  // one check, not a timer per packet
         case .reportedDown(_, let since): deadline = since + silenceTimeout
-        case .idle(retryAt: nil), .pairing, .connecting, .silent: return
+        case .idle(retryAt: nil), .pairing, .connecting, .silent, .lent: return
         }
         stateTimer?.cancel()
         stateTimer = reactor.schedule(at: deadline) { [weak self] in
@@ -136,7 +154,7 @@ final class ControllerLink {
             giveUp("subscribing took over \(manager.options.subscribeTimeout)")
         case .streaming, .reportedDown:
             checkStream()
-        case .pairing, .connecting, .silent:
+        case .pairing, .connecting, .silent, .lent:
             break  // no deadline
         }
     }
@@ -173,6 +191,9 @@ final class ControllerLink {
             } else if device.servicesResolved {
                 subscribe()
             }
+        case .lent:
+            // No stream to judge by: BlueZ's word ends the link; the reconnection stays lent.
+            if !device.isConnected { lost("BlueZ reports the controller disconnected while lent") }
         case .pairing, .connecting:
             break
         case .idle(let retryAt):
@@ -291,7 +312,7 @@ final class ControllerLink {
 
     // MARK: Subscribing
 
-    private func characteristic(_ uuid: String, in service: String? = nil) -> CharacteristicInfo? {
+    func characteristic(_ uuid: String, in service: String? = nil) -> CharacteristicInfo? {
         guard let path = devicePath else { return nil }
         return client.cache.characteristics(of: path).first { characteristic in
             characteristic.uuid == uuid && (service == nil || characteristic.serviceUUID == service)
@@ -302,7 +323,12 @@ final class ControllerLink {
         apply(.connected(resolveBy: reactor.now + manager.options.resolveTimeout))
     }
 
-    private func subscribe() {
+    func subscribe() {
+        if isLent {
+            log.info("\(address): connected, lent: the input notifications are left to another program")
+            apply(.lend)
+            return
+        }
         if !state.isSubscribing {
             apply(.servicesResolved(subscribeBy: reactor.now + manager.options.subscribeTimeout))
         }
@@ -486,6 +512,27 @@ final class ControllerLink {
         }
     }
 
+    // MARK: Lending
+
+    /// Records whether the controller is lent; the feed's consumers hear it.
+    func setLent(_ lent: Bool) {
+        isLent = lent
+        otherHolderSeen = false
+        feed.lendingChanged(lent: lent, at: reactor.now)
+    }
+
+    /// Closes the acquired socket, ends the StartNotify sessions and stops the battery's
+    /// reads, keeping the connection; an answer to a subscription under way is ignored (its
+    /// socket, if any, closed).
+    func letGoOfNotifications() {
+        generation += 1
+        held.stream?.close()
+        for path in held.valueObserved { client.setValueObserver(characteristic: path, nil) }
+        held.battery?.stop()
+        sessions.stopAll()
+        held = Held()
+    }
+
     // MARK: Loss
 
     /// The link is gone: release everything, report the disconnect (every held
@@ -511,8 +558,8 @@ final class ControllerLink {
             log.info("\(address): disconnected: \(reason)")
             feed.linkChanged(connected: false, at: reactor.now)
             manager.linkDisconnected(self)
-        case .silent, .reportedDown:
-            log.info("\(address): disconnected: \(reason)")  // released and reported when interrupted
+        case .silent, .reportedDown, .lent:
+            log.info("\(address): disconnected: \(reason)")  // released and reported when interrupted or lent
         case .pairing, .connecting, .resolving, .subscribing:
             log.debug("\(address): connection attempt ended: \(reason)")
         case .idle:

@@ -24,6 +24,9 @@ extension ControllerLink {
         /// BlueZ reported `Connected=false` at `since` while the stream lived: everything is
         /// released, and the next `silenceTimeout` decides between resuming and losing the link.
         case reportedDown(Subscription, since: MonotonicTime)
+        /// Connected and bonded, the input notifications left to another program (Monado):
+        /// nothing is read and no silence is judged; a resubscription ends it.
+        case lent
 
         /// Not connected (whether or not a retry is pending).
         var isIdle: Bool { if case .idle = self { true } else { false } }
@@ -35,7 +38,7 @@ extension ControllerLink {
         var subscription: Subscription? {
             switch self {
             case .streaming(let subscription), .silent(let subscription), .reportedDown(let subscription, _): subscription
-            case .idle, .pairing, .connecting, .resolving, .subscribing: nil
+            case .idle, .pairing, .connecting, .resolving, .subscribing, .lent: nil
             }
         }
 
@@ -43,7 +46,7 @@ extension ControllerLink {
         var isInterrupted: Bool {
             switch self {
             case .silent, .reportedDown: true
-            case .idle, .pairing, .connecting, .resolving, .subscribing, .streaming: false
+            case .idle, .pairing, .connecting, .resolving, .subscribing, .streaming, .lent: false
             }
         }
 
@@ -57,6 +60,7 @@ extension ControllerLink {
             case .streaming: "streaming"
             case .silent: "silent"
             case .reportedDown: "reported down"
+            case .lent: "lent"
             }
         }
     }
@@ -95,6 +99,8 @@ extension ControllerLink {
         case notificationWhileInterrupted
         /// Notifications kept coming through the `silenceTimeout` after `Connected=false`.
         case streamWentOn
+        /// The input notifications were let go for another program (or found so on a connection).
+        case lend
         /// The link is gone (or was never up): a pending retry stays.
         case lost
         /// The next attempt is due at `at`.
@@ -118,6 +124,7 @@ extension ControllerLink {
             case .reportedDown: "reported down"
             case .notificationWhileInterrupted: "notification while interrupted"
             case .streamWentOn: "stream went on"
+            case .lend: "lend"
             case .lost: "lost"
             case .retryScheduled: "retry scheduled"
             case .retryDue: "retry due"
@@ -159,8 +166,15 @@ extension ControllerLink {
         case (.reportedDown, .notificationWhileInterrupted): state
         case (.reportedDown(let subscription, _), .streamWentOn): .streaming(subscription)
 
+        // Lent from wherever the link is up (services resolved while lent go straight here);
+        // taking it back subscribes again.
+        case (.idle, .lend), (.resolving, .lend), (.subscribing, .lend), (.streaming, .lend),
+             (.silent, .lend), (.reportedDown, .lend), (.lent, .lend):
+            .lent
+        case (.lent, .servicesResolved(let deadline)): .subscribing(until: deadline, requested: false)
+
         case (.pairing, .lost), (.connecting, .lost), (.resolving, .lost), (.subscribing, .lost),
-             (.streaming, .lost), (.silent, .lost), (.reportedDown, .lost):
+             (.streaming, .lost), (.silent, .lost), (.reportedDown, .lost), (.lent, .lost):
             .idle(retryAt: nil)
 
         default: nil

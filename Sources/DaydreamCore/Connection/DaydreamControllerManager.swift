@@ -402,6 +402,8 @@ public final class DaydreamControllerManager {
                 links.values.first { $0.devicePath == path }?.batteryPluginChanged()
             } else if interface == BlueZNames.device, let device = client.cache.device(at: path) {
                 deviceChanged(device, sighting: names.contains("RSSI") || names.contains("ManufacturerData"))
+            } else if interface == BlueZNames.gattCharacteristic, names.contains("NotifyAcquired") {
+                links.values.first { $0.devicePath.map { path.hasPrefix($0 + "/") } ?? false }?.notifyAcquiredChanged(at: path)
             }
         }
     }
