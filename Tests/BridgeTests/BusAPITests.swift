@@ -96,7 +96,7 @@ struct BusAPITests {
         let all = try rig.gdbus("call", "--dest", Self.name, "--object-path", Self.controller, "--method",
                                 "org.freedesktop.DBus.Properties.GetAll", BridgeBusNames.controllerInterface)
         #expect(all.stdout == "({'Address': <'C0:DD:EE:00:00:01'>, 'Battery': <byte 0x57>, 'Calibrating': <false>, 'Connected': <true>, "
-            + "'Firmware': <'1.2.3'>, 'GyroBias': <@ad []>, 'Name': <''>, 'Packets': <uint64 3>, 'PacketsLost': <uint64 2>, "
+            + "'Firmware': <'1.2.3'>, 'GyroBias': <@ad []>, 'Lent': <false>, 'Name': <''>, 'Packets': <uint64 3>, 'PacketsLost': <uint64 2>, "
             + "'PacketsMalformed': <uint64 1>, 'Profile': <'pad'>},)\n", "\(all.stderr)")
         let managed = try rig.gdbus("call", "--dest", Self.name, "--object-path", Self.bridge, "--method",
                                     "org.freedesktop.DBus.ObjectManager.GetManagedObjects")

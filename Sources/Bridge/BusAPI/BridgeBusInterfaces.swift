@@ -56,7 +56,8 @@ enum BridgeBusInterfaces {
 
     /// `Controller1` for the controller at `address`: `Address`, `Name`, `Connected`, `Battery`,
     /// `Firmware`, `Profile` (writable), `Packets`, `PacketsLost`, `PacketsMalformed`, `GyroBias`
-    /// (deg/s about x, y, z; empty until calibrated), `Calibrating`; `Recenter`, `CalibrateGyro`.
+    /// (deg/s about x, y, z; empty until calibrated), `Calibrating`, `Lent`; `Recenter`,
+    /// `CalibrateGyro`, `Lend`, `Reclaim`.
     static func controller(_ backend: some BridgeBusBackend, address: String) -> ExportedInterface {
         func status() -> ControllerStatus? { backend.state.controller(address) }
         return ExportedInterface(
@@ -67,6 +68,12 @@ enum BridgeBusInterfaces {
                 },
                 ExportedMethod("CalibrateGyro") { _ in
                     perform(.calibrateGyro(controller: address), on: backend)
+                },
+                ExportedMethod("Lend") { _ in
+                    perform(.lend(controller: address), on: backend)
+                },
+                ExportedMethod("Reclaim") { _ in
+                    perform(.reclaim(controller: address), on: backend)
                 },
             ],
             properties: [
@@ -83,6 +90,7 @@ enum BridgeBusInterfaces {
                 ExportedProperty("PacketsMalformed", "t", emitsChangedSignal: false) { .uint64(UInt64(status()?.statistics.malformed ?? 0)) },
                 ExportedProperty("GyroBias", "ad") { .array(element: "d", gyroBiasDegrees(status()?.gyroBias)) },
                 ExportedProperty("Calibrating", "b") { .boolean(status()?.isCalibrating == true) },
+                ExportedProperty("Lent", "b") { .boolean(status()?.isLent == true) },
             ])
     }
 
@@ -90,7 +98,7 @@ enum BridgeBusInterfaces {
     static func propertyNames(_ fields: Set<BridgeState.ControllerField>) -> [String] {
         let names: [(BridgeState.ControllerField, String)] = [
             (.name, "Name"), (.connected, "Connected"), (.battery, "Battery"), (.firmware, "Firmware"),
-            (.profile, "Profile"), (.gyroBias, "GyroBias"), (.calibrating, "Calibrating"),
+            (.profile, "Profile"), (.gyroBias, "GyroBias"), (.calibrating, "Calibrating"), (.lent, "Lent"),
         ]
         return names.filter { fields.contains($0.0) }.map(\.1)
     }

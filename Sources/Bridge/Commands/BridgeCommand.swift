@@ -16,6 +16,11 @@ public enum BridgeCommand: Equatable, Sendable {
     case recenter(controller: String?)
     /// Measure the gyro's bias of every connected controller (or one), held still.
     case calibrateGyro(controller: String?)
+    /// Lend every connected controller (or one) to another program (Monado): everything
+    /// released, the input notifications let go, the connection and the bond kept.
+    case lend(controller: String?)
+    /// Take every lent controller (or one) back: subscribe to its input again.
+    case reclaim(controller: String?)
 }
 
 /// What came of a command: the lines that say what was done (the status after a switch, the

@@ -9,6 +9,12 @@ public enum BridgeRefusal: Error, Equatable, Sendable, CustomStringConvertible {
     case noneConnected
     /// The controller at `address` is known but not connected, so it cannot be measured.
     case notConnected(_ address: String)
+    /// Lending needs a connected controller: the one at `address` is not (nil: none is).
+    case notConnectedToLend(_ address: String?)
+    /// The controller at `address` is lent already.
+    case alreadyLent(_ address: String)
+    /// The controller at `address` comes from a recording, which has nothing to lend.
+    case cannotLend(_ address: String)
     /// The new configuration has these errors, so the running one stays.
     case invalidConfig(_ reasons: [String])
     /// The bridge is shutting down.
@@ -30,6 +36,14 @@ public enum BridgeRefusal: Error, Equatable, Sendable, CustomStringConvertible {
             ("NotConnected", "no controller is connected to measure; connect one, hold it still and calibrate again")
         case .notConnected(let address):
             ("NotConnected", "controller \(address) is not connected; connect it, hold it still and calibrate again")
+        case .notConnectedToLend(let address?):
+            ("NotConnected", "controller \(address) is not connected, so there is nothing to lend; connect it and lend it again")
+        case .notConnectedToLend(nil):
+            ("NotConnected", "no controller is connected to lend; connect one and lend it again")
+        case .alreadyLent(let address):
+            ("AlreadyLent", "controller \(address) is lent already; 'daydream-bridge reclaim' takes it back")
+        case .cannotLend(let address):
+            ("CannotLend", "controller \(address) plays from a recording, which has no connection to lend")
         case .invalidConfig(let reasons):
             ("InvalidConfig", (["the config has errors, so the running one stays:"] + reasons).joined(separator: "\n"))
         case .stopping:

@@ -46,6 +46,8 @@ extension ControlRequest {
         case .nextProfile(let address): .nextProfile(controller: address)
         case .focus(let ids): .focusChanged(FocusedApplication(ids: ids))
         case .calibrate(let address): .calibrateGyro(controller: address)
+        case .lend(let address): .lend(controller: address)
+        case .reclaim(let address): .reclaim(controller: address)
         case .status, .controllers, .dsu, .activeProfile, .watch: nil
         }
     }

@@ -4,15 +4,18 @@
 /// ```
 /// profile NAME [ADDRESS]     switch every controller (or one) to NAME, releasing everything first
 /// next-profile [ADDRESS]     switch to the next profile in config order (like SIGUSR1)
-/// status                     one line per controller: ADDRESS PROFILE connected|disconnected
+/// status                     one line per controller: ADDRESS: PROFILE, connected|disconnected|lent
 /// controllers                one line per controller the bridge has seen, its whole record
-///                            (`ControllerLine`: address, link, battery, firmware, profile, name)
+///                            (`ControllerLine`: address, link (or lent), battery, firmware, profile, name)
 /// dsu                        the DSU server's address, drops and clients, one line each; or DSU off
 /// focus [ID...]              the focused application's ids (app_id, or WM_CLASS instance and class);
 ///                            none: nothing has the focus. Profiles follow it (`applications`)
 /// active-profile             the profile every controller was last switched to (new ones start in it)
 /// watch                      stream each controller's packets (at most 60 a second), link, battery,
 ///                            profile and output events as they happen (see `ControllerWatch`)
+/// lend [ADDRESS]             lend every connected controller (or one) to another program (Monado):
+///                            everything released, the input notifications let go, the connection kept
+/// reclaim [ADDRESS]          take every lent controller (or one) back
 /// calibrate [ADDRESS]        measure the gyro's bias of every controller (or one) held still; the
 ///                            reply streams: `ok`, progress lines as the hold goes on, then each result
 /// ```
@@ -35,6 +38,10 @@ public enum ControlRequest: Hashable, Sendable {
     case calibrate(address: String?)
     /// `watch`: a streamed reply that lasts until the client leaves.
     case watch
+    /// `lend [ADDRESS]`.
+    case lend(address: String?)
+    /// `reclaim [ADDRESS]`.
+    case reclaim(address: String?)
 
     /// The longest request line accepted, in bytes.
     public static let maximumLength = 512
@@ -57,6 +64,12 @@ public enum ControlRequest: Hashable, Sendable {
         case ("calibrate", 1): return .success(.calibrate(address: nil))
         case ("calibrate", 2): return .success(.calibrate(address: words[1]))
         case ("calibrate", _): return .failure(ControlError("usage: calibrate [ADDRESS]"))
+        case ("lend", 1): return .success(.lend(address: nil))
+        case ("lend", 2): return .success(.lend(address: words[1]))
+        case ("lend", _): return .failure(ControlError("usage: lend [ADDRESS]"))
+        case ("reclaim", 1): return .success(.reclaim(address: nil))
+        case ("reclaim", 2): return .success(.reclaim(address: words[1]))
+        case ("reclaim", _): return .failure(ControlError("usage: reclaim [ADDRESS]"))
         case ("watch", 1): return .success(.watch)
         case ("watch", _): return .failure(ControlError("usage: watch"))
         case (nil, _): return .failure(ControlError("empty request; requests: \(requestNames)"))
@@ -64,7 +77,7 @@ public enum ControlRequest: Hashable, Sendable {
         }
     }
 
-    private static let requestNames = "profile, next-profile, status, controllers, dsu, focus, active-profile, calibrate, watch"
+    private static let requestNames = "profile, next-profile, status, controllers, dsu, focus, active-profile, calibrate, lend, reclaim, watch"
 
     /// The line a client sends, without the newline.
     public var line: String {
@@ -78,6 +91,8 @@ public enum ControlRequest: Hashable, Sendable {
         case .activeProfile: "active-profile"
         case .calibrate(let address): (["calibrate"] + (address.map { [$0] } ?? [])).joined(separator: " ")
         case .watch: "watch"
+        case .lend(let address): (["lend"] + (address.map { [$0] } ?? [])).joined(separator: " ")
+        case .reclaim(let address): (["reclaim"] + (address.map { [$0] } ?? [])).joined(separator: " ")
         }
     }
 

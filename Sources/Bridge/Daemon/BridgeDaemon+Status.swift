@@ -28,16 +28,18 @@ extension BridgeDaemon {
         return controllers.map(Self.statusLine).joined(separator: "; ") + problemText
     }
 
-    /// `C0:DD:EE:00:00:01: gamepad, connected`, for STATUS= and `status`.
+    /// `C0:DD:EE:00:00:01: gamepad, connected` (`lent` for one lent to another program), for
+    /// STATUS= and `status`.
     static func statusLine(_ controller: ControllerStatus) -> String {
-        "\(controller.address): \(controller.profile), \(controller.isConnected ? "connected" : "disconnected")"
+        let link = controller.isLent ? "lent" : controller.isConnected ? "connected" : "disconnected"
+        return "\(controller.address): \(controller.profile), \(link)"
     }
 
     /// Whether `change` changes the status line (systemd hears only those).
     static func changesStatusLine(_ change: BridgeState.Change) -> Bool {
         switch change {
         case .controllerAdded: true
-        case .controller(_, let fields): !fields.isDisjoint(with: [.connected, .profile])
+        case .controller(_, let fields): !fields.isDisjoint(with: [.connected, .profile, .lent])
         case .bridge(let fields): !fields.isDisjoint(with: [.activeProfile, .problem])
         }
     }
@@ -67,7 +69,8 @@ extension BridgeDaemon {
             address: address, name: slot.feed?.name, isConnected: slot.feed?.isConnected == true,
             batteryPercent: slot.feed?.batteryPercent, firmware: slot.feed?.deviceInformation.firmwareVersion,
             profile: session.profileName, statistics: DDControllerStatistics(),
-            gyroBias: session.refinedGyroBias ?? calibrations.biases[address.uppercased()], isCalibrating: session.gyroCalibrationProgress != nil))
+            gyroBias: session.refinedGyroBias ?? calibrations.biases[address.uppercased()], isCalibrating: session.gyroCalibrationProgress != nil,
+            isLent: slot.feed?.isLent == true))
     }
 
     /// Tells the state the bridge's record as it is now.

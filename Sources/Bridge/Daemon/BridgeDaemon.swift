@@ -165,6 +165,10 @@ public final class BridgeDaemon {
             }
         case .calibrateGyro(let address):
             return startCalibration(address: address).map { $0.map { "\($0): measuring the gyro's bias" } }
+        case .lend(let address):
+            return lend(address: address)
+        case .reclaim(let address):
+            return reclaim(address: address)
         }
     }
 

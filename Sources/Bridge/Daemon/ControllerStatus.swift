@@ -21,4 +21,6 @@ public struct ControllerStatus: Equatable, Sendable {
     public var gyroBias: Vector3?
     /// Whether the gyro's bias is being measured now.
     public var isCalibrating: Bool
+    /// Whether it is lent to another program (Monado): connected, its input left to that program.
+    public var isLent = false
 }

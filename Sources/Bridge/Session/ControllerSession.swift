@@ -92,6 +92,12 @@ public final class ControllerSession: ControllerConsumer {
         linkHandler?(self, connected)
     }
 
+    /// Tells `readingHandler` (lent or taken back, for the status and the D-Bus API); the link's
+    /// report that comes with a lending is what releases everything.
+    public func lendingChanged(lent: Bool, at time: MonotonicTime) {
+        readingHandler?(self)
+    }
+
     /// Tells `readingHandler` (the battery level, for the D-Bus API).
     public func batteryChanged(percent: Int, at time: MonotonicTime) {
         readingHandler?(self)

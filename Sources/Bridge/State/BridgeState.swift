@@ -2,7 +2,7 @@ import DaydreamCore
 import Mapping
 
 /// What the bridge shows, in one place: each controller's record (address, name, link, battery,
-/// firmware, profile, gyro bias, calibrating), the configuration's profiles and identity, the
+/// firmware, profile, gyro bias, calibrating, lent), the configuration's profiles and identity, the
 /// profile new controllers start in, the focused application, and the last source problem.
 ///
 /// The daemon tells it each change as it happens; the state announces to its observers only what
@@ -14,7 +14,7 @@ import Mapping
 public final class BridgeState {
     /// A field of a controller's record.
     public enum ControllerField: Hashable, Sendable, CaseIterable {
-        case name, connected, battery, firmware, profile, gyroBias, calibrating
+        case name, connected, battery, firmware, profile, gyroBias, calibrating, lent
     }
 
     /// A field of the bridge's own record.
@@ -111,7 +111,7 @@ public final class BridgeState {
             (.name, old.name != new.name), (.connected, old.isConnected != new.isConnected),
             (.battery, old.batteryPercent != new.batteryPercent), (.firmware, old.firmware != new.firmware),
             (.profile, old.profile != new.profile), (.gyroBias, old.gyroBias != new.gyroBias),
-            (.calibrating, old.isCalibrating != new.isCalibrating),
+            (.calibrating, old.isCalibrating != new.isCalibrating), (.lent, old.isLent != new.isLent),
         ]))
     }
 
