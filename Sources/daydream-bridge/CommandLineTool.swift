@@ -16,6 +16,8 @@ enum CommandLineTool {
         RunCommand.self,
         ProfileCommand.self,
         CalibrateCommand.self,
+        LendCommand.self,
+        ReclaimCommand.self,
         FollowFocusCommand.self,
         UICommand.self,
         DecodeCommand.self,

@@ -11,13 +11,14 @@ enum ListCommand: Subcommand {
         abstract: "List the Daydream controllers BlueZ knows: connected, paired, battery, firmware, profile.",
         options: [CommandOption.controlSocket],
         discussion: """
-        One line per controller: address, name, whether it is connected and
-        paired, for a connected controller its battery level and firmware
-        version (read from the controller), and the profile the running bridge
-        gives it ('-' when no bridge is running or it has not seen the
-        controller). When BlueZ cannot be reached, the controllers the running
-        bridge knows are listed from it, with a line on standard error saying
-        why ('-' where only BlueZ could tell). Nothing is changed.
+        One line per controller: address, name, whether it is connected ('lent'
+        while the running bridge lends it to another program) and paired, for a
+        connected controller its battery level and firmware version (read from
+        the controller), and the profile the running bridge gives it ('-' when
+        no bridge is running or it has not seen the controller). When BlueZ
+        cannot be reached, the controllers the running bridge knows are listed
+        from it, with a line on standard error saying why ('-' where only BlueZ
+        could tell). Nothing is changed.
         """)
 
     static func run(_ arguments: [String]) throws -> Int32 {
@@ -32,7 +33,7 @@ enum ListCommand: Subcommand {
             guard !bridge.isEmpty else { throw error }
             printError("\(error); these are the controllers the running bridge knows:")
             printTable(bridge.map { line in
-                [line.address, line.name ?? "(no name)", line.isConnected ? "yes" : "no", "-",
+                [line.address, line.name ?? "(no name)", line.isLent ? "lent" : line.isConnected ? "yes" : "no", "-",
                  line.batteryPercent.map { "\($0)%" } ?? "-", line.firmware ?? "-", line.profile]
             })
             return ExitCode.success
@@ -65,7 +66,8 @@ enum ListCommand: Subcommand {
         printTable(controllers.map { device in
             let seen = known[device.address.uppercased()]
             return [
-                device.address, device.name ?? "(no name)", device.isConnected ? "yes" : "no", device.isPaired ? "yes" : "no",
+                device.address, device.name ?? "(no name)", device.isConnected ? (seen?.isLent == true ? "lent" : "yes") : "no",
+                device.isPaired ? "yes" : "no",
                 readings[device.address + "battery"] ?? pluginBattery(client, device) ?? seen?.batteryPercent.map { "\($0)%" } ?? "-",
                 readings[device.address + "firmware"] ?? seen?.firmware ?? "-",
                 seen?.profile ?? "-",
