@@ -104,6 +104,29 @@ import Timebase
             #expect(!(try fake.log()).contains { $0.hasPrefix("Disconnect") })
         }
     }
+
+    @Test(.requires(BuiltBinary.exists, "the daydream-bridge binary is not built next to the tests"))
+    func theLaunchWrapperLendsWhileItsCommandRuns() throws {
+        try withOneController { bus, reactor, fake in
+            let socket = bus.directory.appendingPathComponent("control").path
+            let daemon = try Daemon(bus: bus, arguments: [
+                "run", "--print", "--socket", socket, "--config", DaemonOverBlueZTests.defaultConfig,
+            ])
+            defer { _ = daemon.stop() }
+            let streaming = "C0:DD:EE:00:00:01: connected, streaming through acquireNotify"
+            #expect(wait(reactor) { count(streaming, in: daemon.stderr) == 1 }, "\(daemon.stderr)")
+            // The command (here `list`) runs while the controller is lent; it is taken back after.
+            let wrapped = command(["lend", "--socket", socket, "--", BuiltBinary.url.path, "list", "--socket", socket],
+                                  bus: bus, reactor: reactor)
+            #expect(wrapped?.status == 0, "\(wrapped?.stderr ?? "")")
+            #expect(wrapped?.stdout.contains("C0:DD:EE:00:00:01  Daydream controller  lent ") == true, "\(wrapped?.stdout ?? "")")
+            #expect(wait(reactor) { count(streaming, in: daemon.stderr) == 2 }, "\(daemon.stderr)")
+            let log = daemon.stderr
+            let lent = try #require(log.range(of: "C0:DD:EE:00:00:01: lent; everything released"))
+            let back = try #require(log.range(of: "C0:DD:EE:00:00:01: taken back"))
+            #expect(lent.upperBound <= back.lowerBound)
+        }
+    }
 }
 
 extension [String: Any] {
