@@ -222,6 +222,7 @@ enum RunCommand: Subcommand {
             daemon.shutdown()
             return ExitCode.failure
         }
+        daemon.bluetooth = bluetooth
         bluetooth.start(found: { add($0) }, problem: { daemon.report(problem: $0) })
         reactor.run()
         bluetooth.stop()

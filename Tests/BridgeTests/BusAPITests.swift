@@ -134,6 +134,19 @@ struct BusAPITests {
         #expect(try rig.busctl("call", Self.name, Self.controller, BridgeBusNames.controllerInterface, "Recenter").status == 0)
     }
 
+    /// `Pair` and `Forget` are the bridge's commands, refused as every door refuses them: this
+    /// daemon reads no Bluetooth (over BlueZ they pair and forget: BridgePairingTests).
+    @Test func pairAndForgetAreTheBridgesCommands() throws {
+        let rig = try Rig()
+        defer { rig.finish() }
+        let interface = BridgeBusNames.bridgeInterface
+        for (method, argument) in [("Pair", ""), ("Forget", "C0:DD:EE:00:00:01")] {
+            let refused = try rig.gdbus("call", "--dest", Self.name, "--object-path", Self.bridge, "--method", "\(interface).\(method)", argument)
+            #expect(refused.status != 0)
+            #expect(refused.stderr.contains("org.daydream_bridge.Error.NoBluetooth: \(BridgeRefusal.noBluetooth.message)"), "\(refused.stderr)")
+        }
+    }
+
     /// A 60 MiB app_id stalled the loop 6.4 s and took 1.2 GB; a 16 MiB profile name came back
     /// whole in the error. Both are refused by their size, quoting 64 bytes of them; a long
     /// title is cut, not refused. Sent with the project's own client: busctl and gdbus take the

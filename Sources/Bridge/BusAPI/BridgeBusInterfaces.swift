@@ -14,7 +14,9 @@ enum BridgeBusInterfaces {
     static let longestTitle = 1024
 
     /// `Bridge1`: `Version`, `Profiles`, `Identity`; `SetProfile`, `NextProfile`, `Reload`,
-    /// `SetFocusedApplication`.
+    /// `SetFocusedApplication`, `Pair` (an address, or empty: the one unpaired controller in
+    /// range; it returns once the search started, and the controller's object appears when
+    /// it is paired and connects), `Forget`.
     static func bridge(_ backend: some BridgeBusBackend, version: String) -> ExportedInterface {
         ExportedInterface(
             name: BridgeBusNames.bridgeInterface,
@@ -28,6 +30,13 @@ enum BridgeBusInterfaces {
                 },
                 ExportedMethod("Reload") { _ in
                     perform(.reload, on: backend)
+                },
+                ExportedMethod("Pair", arguments: [ExportedArgument("address", "s")]) { arguments in
+                    let address = arguments[0].string ?? ""
+                    return perform(.pair(controller: address.isEmpty ? nil : address), on: backend)
+                },
+                ExportedMethod("Forget", arguments: [ExportedArgument("address", "s")]) { arguments in
+                    perform(.forget(controller: arguments[0].string ?? ""), on: backend)
                 },
                 ExportedMethod("SetFocusedApplication", arguments: [ExportedArgument("app_id", "s"), ExportedArgument("title", "s")]) {
                     arguments in

@@ -21,6 +21,11 @@ public enum BridgeCommand: Equatable, Sendable {
     case lend(controller: String?)
     /// Take every lent controller (or one) back: subscribe to its input again.
     case reclaim(controller: String?)
+    /// Find an unpaired controller (or the one at `controller`) and pair it, its services checked
+    /// first as `daydream-bridge pair` checks them; it then connects like every paired one.
+    case pair(controller: String?)
+    /// Remove the controller at `controller` and its pairing from BlueZ.
+    case forget(controller: String)
 }
 
 /// What came of a command: the lines that say what was done (the status after a switch, the

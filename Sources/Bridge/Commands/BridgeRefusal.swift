@@ -19,6 +19,14 @@ public enum BridgeRefusal: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidConfig(_ reasons: [String])
     /// The bridge is shutting down.
     case stopping
+    /// The bridge reads no Bluetooth (it plays a recording), so it pairs and forgets nothing.
+    case noBluetooth
+    /// A pairing is under way already: one at a time.
+    case alreadyPairing
+    /// BlueZ does not know a device at `address`.
+    case unknownDevice(_ address: String)
+    /// `text` is not a Bluetooth address.
+    case badAddress(_ text: String)
 
     /// The error's short name, as the D-Bus API sends it.
     public var name: String { nameAndMessage.name }
@@ -48,6 +56,14 @@ public enum BridgeRefusal: Error, Equatable, Sendable, CustomStringConvertible {
             ("InvalidConfig", (["the config has errors, so the running one stays:"] + reasons).joined(separator: "\n"))
         case .stopping:
             ("Stopping", "the bridge is stopping")
+        case .noBluetooth:
+            ("NoBluetooth", "this bridge reads no Bluetooth (it plays a recording): pair with the bridge that runs on BlueZ")
+        case .alreadyPairing:
+            ("AlreadyPairing", "a pairing is under way already; wait for it to end")
+        case .unknownDevice(let address):
+            ("UnknownDevice", "BlueZ does not know \(Self.excerpt(address)); the controllers list shows the known ones")
+        case .badAddress(let text):
+            ("BadAddress", "'\(Self.excerpt(text))' is not a Bluetooth address (AA:BB:CC:DD:EE:FF)")
         }
     }
 

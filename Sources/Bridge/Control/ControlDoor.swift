@@ -12,6 +12,7 @@ struct ControlDoor {
         case .controllers: return .ok(daemon.state.controllers.map { ControllerLine($0).text })
         case .dsu: return .ok(daemon.dsuStatusLines)
         case .activeProfile: return .ok([daemon.activeProfile])
+        case .profiles: return .ok(daemon.state.bridge.profiles)
         default: return .error("'\(request.line)' is answered as a stream")
         }
     }
@@ -31,10 +32,48 @@ struct ControlDoor {
             }
         case .watch:
             daemon.registry.startWatching(stream)
+        case .pair(let address):
+            pair(address, on: stream)
+        case .forget(let address):
+            forget(address, on: stream)
         default:
             stream.send("error: '\(stream.request.line)' does not stream")
             stream.finish()
         }
+    }
+}
+
+extension ControlDoor {
+    /// `pair`: `ok`, then each step of the pairing as it happens; the client leaving stops the search.
+    private func pair(_ address: String?, on stream: ControlStream) {
+        switch daemon.preparePairing(address: address) {
+        case .success(let run):
+            stream.send("ok")
+            stream.onEnd = { [weak run] in run?.cancel() }
+            daemon.start(run) { step in
+                step.lines.forEach(stream.send)
+                if step.ends { stream.finish() }
+            }
+        case .failure(let refusal):
+            refuse(refusal, on: stream)
+        }
+    }
+
+    /// `forget`: `ok`, then how it went once BlueZ answered.
+    private func forget(_ address: String, on stream: ControlStream) {
+        let started = daemon.forget(address: address) { line in
+            stream.send(line)
+            stream.finish()
+        }
+        switch started {
+        case .success: stream.send("ok")
+        case .failure(let refusal): refuse(refusal, on: stream)
+        }
+    }
+
+    private func refuse(_ refusal: BridgeRefusal, on stream: ControlStream) {
+        ControlReply.error(refusal.message).lines.forEach(stream.send)
+        stream.finish()
     }
 }
 
@@ -48,7 +87,10 @@ extension ControlRequest {
         case .calibrate(let address): .calibrateGyro(controller: address)
         case .lend(let address): .lend(controller: address)
         case .reclaim(let address): .reclaim(controller: address)
-        case .status, .controllers, .dsu, .activeProfile, .watch: nil
+        case .recenter(let address): .recenter(controller: address)
+        case .pair(let address): .pair(controller: address)
+        case .forget(let address): .forget(controller: address)
+        case .status, .controllers, .dsu, .activeProfile, .profiles, .watch: nil
         }
     }
 }

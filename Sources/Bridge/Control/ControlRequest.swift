@@ -10,6 +10,7 @@
 /// dsu                        the DSU server's address, drops and clients, one line each; or DSU off
 /// focus [ID...]              the focused application's ids (app_id, or WM_CLASS instance and class);
 ///                            none: nothing has the focus. Profiles follow it (`applications`)
+/// profiles                   the running configuration's profiles, one a line, in its order
 /// active-profile             the profile every controller was last switched to (new ones start in it)
 /// watch                      stream each controller's packets (at most 60 a second), link, battery,
 ///                            profile and output events as they happen (see `ControllerWatch`)
@@ -18,6 +19,13 @@
 /// reclaim [ADDRESS]          take every lent controller (or one) back
 /// calibrate [ADDRESS]        measure the gyro's bias of every controller (or one) held still; the
 ///                            reply streams: `ok`, progress lines as the hold goes on, then each result
+/// recenter [ADDRESS]         take the next motion packet's orientation as the tilt's zero
+/// pair [ADDRESS]             find the one unpaired controller in range (or ADDRESS) and pair it; the
+///                            reply streams: `ok`, `looking for ...`, `pairing ADDRESS`, then
+///                            `paired and trusted ADDRESS` or `failed: WHY` (after `candidate ADDRESS
+///                            NAME` lines when several are in range)
+/// forget ADDRESS             remove the controller and its pairing from BlueZ; the reply streams:
+///                            `ok`, then `forgot ADDRESS` or `failed: WHY` once BlueZ answered
 /// ```
 public enum ControlRequest: Hashable, Sendable {
     /// `profile NAME [ADDRESS]`.
@@ -34,6 +42,8 @@ public enum ControlRequest: Hashable, Sendable {
     case focus(ids: [String])
     /// `active-profile`.
     case activeProfile
+    /// `profiles`.
+    case profiles
     /// `calibrate [ADDRESS]`: a streamed reply.
     case calibrate(address: String?)
     /// `watch`: a streamed reply that lasts until the client leaves.
@@ -42,6 +52,12 @@ public enum ControlRequest: Hashable, Sendable {
     case lend(address: String?)
     /// `reclaim [ADDRESS]`.
     case reclaim(address: String?)
+    /// `recenter [ADDRESS]`.
+    case recenter(address: String?)
+    /// `pair [ADDRESS]`: a streamed reply.
+    case pair(address: String?)
+    /// `forget ADDRESS`: a streamed reply.
+    case forget(address: String)
 
     /// The longest request line accepted, in bytes.
     public static let maximumLength = 512
@@ -61,6 +77,7 @@ public enum ControlRequest: Hashable, Sendable {
         case ("dsu", 1): return .success(.dsu)
         case ("focus", _): return .success(.focus(ids: Array(words.dropFirst())))
         case ("active-profile", 1): return .success(.activeProfile)
+        case ("profiles", 1): return .success(.profiles)
         case ("calibrate", 1): return .success(.calibrate(address: nil))
         case ("calibrate", 2): return .success(.calibrate(address: words[1]))
         case ("calibrate", _): return .failure(ControlError("usage: calibrate [ADDRESS]"))
@@ -72,12 +89,20 @@ public enum ControlRequest: Hashable, Sendable {
         case ("reclaim", _): return .failure(ControlError("usage: reclaim [ADDRESS]"))
         case ("watch", 1): return .success(.watch)
         case ("watch", _): return .failure(ControlError("usage: watch"))
+        case ("recenter", 1): return .success(.recenter(address: nil))
+        case ("recenter", 2): return .success(.recenter(address: words[1]))
+        case ("recenter", _): return .failure(ControlError("usage: recenter [ADDRESS]"))
+        case ("pair", 1): return .success(.pair(address: nil))
+        case ("pair", 2): return .success(.pair(address: words[1]))
+        case ("pair", _): return .failure(ControlError("usage: pair [ADDRESS]"))
+        case ("forget", 2): return .success(.forget(address: words[1]))
+        case ("forget", _): return .failure(ControlError("usage: forget ADDRESS"))
         case (nil, _): return .failure(ControlError("empty request; requests: \(requestNames)"))
         case (let word?, _): return .failure(ControlError("unknown request '\(word)'; requests: \(requestNames)"))
         }
     }
 
-    private static let requestNames = "profile, next-profile, status, controllers, dsu, focus, active-profile, calibrate, lend, reclaim, watch"
+    private static let requestNames = "profile, next-profile, status, controllers, dsu, focus, active-profile, profiles, calibrate, lend, reclaim, watch, recenter, pair, forget"
 
     /// The line a client sends, without the newline.
     public var line: String {
@@ -89,10 +114,14 @@ public enum ControlRequest: Hashable, Sendable {
         case .dsu: "dsu"
         case .focus(let ids): (["focus"] + ids).joined(separator: " ")
         case .activeProfile: "active-profile"
+        case .profiles: "profiles"
         case .calibrate(let address): (["calibrate"] + (address.map { [$0] } ?? [])).joined(separator: " ")
         case .watch: "watch"
         case .lend(let address): (["lend"] + (address.map { [$0] } ?? [])).joined(separator: " ")
         case .reclaim(let address): (["reclaim"] + (address.map { [$0] } ?? [])).joined(separator: " ")
+        case .recenter(let address): (["recenter"] + (address.map { [$0] } ?? [])).joined(separator: " ")
+        case .pair(let address): (["pair"] + (address.map { [$0] } ?? [])).joined(separator: " ")
+        case .forget(let address): "forget \(address)"
         }
     }
 
@@ -100,7 +129,7 @@ public enum ControlRequest: Hashable, Sendable {
     /// arriving whole.
     public var streamsReply: Bool {
         switch self {
-        case .calibrate, .watch: true
+        case .calibrate, .watch, .pair, .forget: true
         default: false
         }
     }

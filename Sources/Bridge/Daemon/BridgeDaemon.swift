@@ -49,6 +49,11 @@ public final class BridgeDaemon {
     /// The opentrack output, when `[opentrack]` started one: told when its controller recentres.
     public var headTracker: OpenTrackSender?
 
+    /// What pairs and forgets controllers (the Bluetooth source); none: `pair` and `forget` are refused.
+    public weak var bluetooth: BluetoothPairing?
+    /// The pairing under way, if any: one at a time.
+    var pairing: PairingRun?
+
     /// What the daemon shows, told each change as it happens: `status`, systemd, the D-Bus API
     /// and `watch` read it and hear its announcements.
     public let state = BridgeState()
@@ -169,6 +174,14 @@ public final class BridgeDaemon {
             return lend(address: address)
         case .reclaim(let address):
             return reclaim(address: address)
+        case .pair(let address):
+            // Its steps are logged; the control socket's `pair` streams them.
+            return preparePairing(address: address).map { run in
+                start(run) { _ in }
+                return PairingStep.looking(address: run.address).lines
+            }
+        case .forget(let address):
+            return forget(address: address) { _ in }.map { ["forgetting \($0)"] }
         }
     }
 
