@@ -7,7 +7,7 @@ import LocalHTTP
 /// What the editor page asks `daydream-bridge ui` for, after `PageAccess` let the request in:
 /// the page's files, `GET /api/config` (the file, its text and its profiles' outline),
 /// `GET /api/vocabulary` (what settings may say), `GET /api/events` (the bridge's `watch`
-/// stream as events, packets decoded), `POST /api/setting` (one setting changed where it is
+/// stream as events, packets decoded), `/api/controllers...` (`EditorControllersAPI`), `POST /api/setting` (one setting changed where it is
 /// written, checked first, and only over the revision the page loaded: `ConfigEdit`).
 @MainActor
 final class EditorAPI {
@@ -16,15 +16,19 @@ final class EditorAPI {
     let socketPaths: [String]
     let reactor: Reactor
     private var watchers: [ControlWatchClient] = []
+    /// The controllers panel's requests (`/api/controllers...`).
+    let controllers: EditorControllersAPI
 
     init(files: PageFiles, configPath: String?, socketPaths: [String], reactor: Reactor) {
         self.files = files
         self.configPath = configPath
         self.socketPaths = socketPaths
         self.reactor = reactor
+        controllers = EditorControllersAPI(socketPaths: socketPaths, reactor: reactor)
     }
 
     func answer(_ request: HTTPRequest) -> HTTPAnswer {
+        if let answer = controllers.answer(request) { return answer }
         switch (request.method, request.path) {
         case ("GET", "/api/config"): return .response(config())
         case ("GET", "/api/vocabulary"): return .response(.json(200, EditorJSON.vocabulary))

@@ -37,6 +37,8 @@ enum UICommand: Subcommand {
         live (the control socket's watch stream) and saves each change where it
         is written in the config, keeping every other byte, after checking it,
         and only over the file the page loaded; the running bridge reloads it.
+        Its Controllers panel pairs, forgets, recentres, calibrates and switches
+        the bridge's controllers through the bridge's control socket.
         On a box without a desktop, reach it through SSH: ssh -L
         7355:127.0.0.1:7355 HOST, then open the printed address here. The page's
         files are found in $DAYDREAM_BRIDGE_WEB, else beside the program
