@@ -20,6 +20,9 @@ final class EditorControllersAPI {
     let socketPaths: [String]
     let reactor: Reactor
     private var relays: [ControlStreamClient] = []
+    /// Answers requests in this process when the bridge runs on this loop (`ui --replay`): a
+    /// blocking request to its socket would wait for the loop it blocks.
+    var answerHere: (@MainActor (ControlRequest) -> ControlReply)?
 
     init(socketPaths: [String], reactor: Reactor) {
         self.socketPaths = socketPaths
@@ -81,9 +84,9 @@ final class EditorControllersAPI {
     /// `{"bridge": true, "controllers", "profiles", "activeProfile"}`, or `{"bridge": false, "advice"}`.
     private func list() -> HTTPResponse {
         do {
-            let controllers = try ControlClient.send(.controllers, paths: socketPaths)
-            let profiles = try ControlClient.send(.profiles, paths: socketPaths)
-            let active = try ControlClient.send(.activeProfile, paths: socketPaths)
+            let controllers = try send(.controllers)
+            let profiles = try send(.profiles)
+            let active = try send(.activeProfile)
             let records = controllers.details.compactMap(ControllerLine.init(text:)).map(Self.json)
             return .json(200, .object([
                 ("bridge", .bool(true)), ("controllers", .array(records)),
@@ -105,10 +108,17 @@ final class EditorControllersAPI {
         ])
     }
 
+    /// The bridge's reply to a request answered whole: from this process's own bridge, else
+    /// through the control socket (blocking, `ControlClient.replyTimeout` at most).
+    private func send(_ request: ControlRequest) throws(ControlClientError) -> ControlReply {
+        if let answerHere { return answerHere(request) }
+        return try ControlClient.send(request, paths: socketPaths)
+    }
+
     /// A request answered whole: `{"lines"}`, 409 with the bridge's reason, 503 without a bridge.
     private func whole(_ request: ControlRequest) -> HTTPResponse {
         do {
-            let reply = try ControlClient.send(request, paths: socketPaths)
+            let reply = try send(request)
             guard reply.succeeded else { return .text(409, reply.message) }
             return .json(200, .object([("lines", .array(reply.details.map { .string($0) }))]))
         } catch .noDaemon {

@@ -26,6 +26,11 @@ final class EditorReplay {
         let description: String
     }
 
+    /// The page's bridge's reply to a request answered whole, asked on this loop.
+    func reply(to request: ControlRequest) -> ControlReply {
+        daemon.reply(to: request)
+    }
+
     /// Loads the config (`configPath`, else the lookup), opens the recording and starts playing it
     /// on `reactor`. The daemon's SIGINT and SIGTERM handling stops the loop.
     init(recordingPath: String, configPath: String?, reactor: Reactor) throws(Failure) {

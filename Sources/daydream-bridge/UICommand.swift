@@ -84,6 +84,7 @@ enum UICommand: Subcommand {
         defer { replay?.stop() }
         let socketPaths = replay.map { [$0.socketPath] } ?? options.controlSocketPaths
         let api = EditorAPI(files: files, configPath: configPath, socketPaths: socketPaths, reactor: reactor)
+        if let replay { api.controllers.answerHere = { replay.reply(to: $0) } }
         // The rules need the port the kernel chose for port 0: known once the server listens.
         let rules = RulesHolder()
         let server = try HTTPServer(listening: address, reactor: reactor) { request in

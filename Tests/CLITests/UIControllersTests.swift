@@ -79,6 +79,27 @@ struct UIControllersTests {
         #expect(forget.body.contains("data: error: this bridge reads no Bluetooth"), "\(forget.body)")
     }
 
+    /// `ui --replay` runs its bridge on its own loop: the panel asks it there, not through a
+    /// blocking request to its own socket (which waited 2 s for itself and said no bridge answered).
+    @Test func theReplaysOwnBridgeIsListedAndSwitched() throws {
+        let scratch = try RunCommandTests.makeDirectory()
+        try Self.config.save(toFile: scratch.path("config.toml"))
+        let recording = ReplayCommandTests.root.appendingPathComponent("Tests/Recordings/buttons.recording").path
+        let ui = try RunningBinary(["ui", "--no-open", "--listen", "127.0.0.1:0", "--config", scratch.path("config.toml"), "--replay", recording],
+                                   directory: scratch.path, environment: ["XDG_RUNTIME_DIR": scratch.path])
+        defer { ui.signal(SIGTERM); _ = ui.waitForExit() }
+        #expect(ui.waitFor { ui.stdout.contains("?token=") }, "\(ui.stderr)")
+        let url = try #require(ui.stdout.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
+        let base = try #require(url.range(of: "/?token=").map { String(url[..<$0.lowerBound]) })
+        let cookie = try UICommandTests.session(url, scratch: scratch)
+        let list = try UICommandTests.fetch(["-H", cookie, base + "/api/controllers"], scratch: scratch)
+        #expect(list.status == 200 && list.body.hasPrefix("{\"bridge\": true, \"controllers\": [{\"address\": \"C0:DD:EE:00:00:01\""),
+                "\(list.body)")
+        let switched = try UICommandTests.fetch(["-H", "Origin: \(base)", "-H", cookie, "--data", "address=C0:DD:EE:00:00:01&profile=keys",
+                                                 base + "/api/controllers/profile"], scratch: scratch)
+        #expect(switched.status == 200 && switched.body.contains("C0:DD:EE:00:00:01: keys"), "\(switched)")
+    }
+
     @Test func withoutABridgeThePanelSaysHowToStartOne() throws {
         let scratch = try RunCommandTests.makeDirectory()
         try Self.config.save(toFile: scratch.path("config.toml"))
