@@ -9,7 +9,8 @@ that socket. Headless Chromium, driven by selenium, clicks as a user would:
 1. the panel lists A: family, name, address, connected, battery, firmware and profile;
 2. A switched to another profile with "Switch now": the bridge runs it (the card and the bridge's
    own `profile` answer say so);
-3. A recentred: the page says it was;
+3. A recentred: the page says it was; A calibrated (held still: the rig's packets at rest),
+   the progress bar full and the bias shown;
 4. "Find and pair a controller": the steps shown as they come, B paired and trusted in BlueZ,
    then listed as connected;
 5. B forgotten (with the confirmation): gone from BlueZ, and the page says so;
@@ -100,7 +101,7 @@ class PanelRig:
         self.command("add_device", address=PAIRED, name="Daydream controller", paired=True, uuids=UUIDS)
         self.command("add_device", address=UNPAIRED, name="Daydream controller", paired=False, uuids=UUIDS)
         threading.Thread(target=self.keep_talking, daemon=True).start()
-        environment = dict(os.environ, DAYDREAM_DBUS_ADDRESS=address, XDG_RUNTIME_DIR=self.workdir)
+        environment = dict(os.environ, DAYDREAM_DBUS_ADDRESS=address, XDG_RUNTIME_DIR=self.workdir, XDG_STATE_HOME=self.workdir)
         self.bridge = subprocess.Popen(
             [self.binary, "run", "--print", "--socket", self.socket, "--config", os.path.join(ROOT, "config", "default.toml")],
             stdout=subprocess.DEVNULL, stderr=open(os.path.join(self.output, "bridge.log"), "wb"), env=environment)
@@ -214,6 +215,17 @@ def step_recentre(rig):
     return f"recentred: {said!r}"
 
 
+def step_calibrate(rig):
+    card = rig.card(PAIRED)
+    card.find_element(By.CLASS_NAME, "calibrate").click()
+    text = rig.wait("the calibration's result", lambda d: (t := rig.field(PAIRED, "calibration-text")).startswith("Calibrated") and t)
+    progress = card.find_element(By.TAG_NAME, "progress").get_attribute("value")
+    if progress != "100":
+        raise StepFailed(f"the progress bar shows {progress} after {text!r}")
+    rig.shot("calibrated")
+    return f"calibrated: {text!r}, progress {progress}"
+
+
 def step_pair(rig):
     hint = rig.driver.find_element(By.ID, "pair-hint").text
     if "home button" not in hint:
@@ -255,7 +267,7 @@ def step_no_bridge(rig):
     return f"no bridge: {note!r}"
 
 
-STEPS = [step_lists, step_switch_profile, step_recentre, step_pair, step_forget, step_no_bridge]
+STEPS = [step_lists, step_switch_profile, step_recentre, step_calibrate, step_pair, step_forget, step_no_bridge]
 
 
 def main():
