@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The presets the editor page offers: the files in config/ byte for byte, each a config the
-/// checker passes, each with a profile to add.
+/// checker passes, each with a profile to add, and made into a new file never over one.
 @Suite("config presets")
 struct ConfigPresetTests {
     @Test("the page offers the seven presets the issue names, in order")
@@ -30,5 +30,22 @@ struct ConfigPresetTests {
         } catch {
             Issue.record("\(preset.file): \(error)")
         }
+    }
+
+    @Test("a preset makes the file and its directories, and never replaces a file")
+    func createsButNeverOverwrites() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("presets-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("config/daydream-bridge/config.toml").path
+        let gamepad = try #require(ConfigPreset.named("gamepad"))
+        try gamepad.create(at: path)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == gamepad.text)
+        let made = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("config/daydream-bridge").path)
+        #expect((made[.posixPermissions] as? Int) == 0o700)
+        let mouse = try #require(ConfigPreset.named("mouse"))
+        #expect(throws: ConfigPreset.CreationFailure.self) { try mouse.create(at: path) }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == gamepad.text)
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("config/daydream-bridge").path)
+        #expect(left == ["config.toml"], "no temporary file is left behind")
     }
 }
