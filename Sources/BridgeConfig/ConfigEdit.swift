@@ -45,24 +45,7 @@ public struct ConfigEdit: Sendable, Equatable {
     /// as read here, compared again as the new one takes its place
     /// (`FileReplacement.write(_:to:replacing:)`). The new text on success.
     public func apply(toFileAt path: String, revision: String? = nil) -> Result<String, Failure> {
-        let bytes: [UInt8]
-        do {
-            bytes = try ConfigFile.read(path)
-        } catch {
-            return .failure(.file(error.description))
-        }
-        let changed = Failure.changed(
-            "not saved: \(path) changed since it was loaded, or another program is writing it; reload to see it, then make the change again")
-        if let revision, revision != Self.revision(of: bytes) { return .failure(changed) }
-        let result = applied(to: String(decoding: bytes, as: UTF8.self))
-        guard case .success(let text) = result else { return result }
-        do {
-            let replaced = try FileReplacement.write(Array(text.utf8), to: path, replacing: bytes)
-            guard replaced else { return .failure(changed) }
-        } catch {
-            return .failure(.file(error.description))
-        }
-        return result
+        ConfigFileEdit.apply(toFileAt: path, revision: revision) { applied(to: $0) }
     }
 
     /// The revision of a config's bytes, as `apply(toFileAt:revision:)` compares it: 16 hex
