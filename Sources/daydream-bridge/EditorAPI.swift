@@ -8,11 +8,13 @@ import LocalHTTP
 /// the page's files, `GET /api/config` (the file, its text and its profiles' outline),
 /// `GET /api/vocabulary` (what settings may say), `GET /api/events` (the bridge's `watch`
 /// stream as events, packets decoded), `/api/controllers...` (`EditorControllersAPI`), `POST /api/setting` (one setting changed where it is
-/// written, checked first, and only over the revision the page loaded: `ConfigEdit`).
+/// written, checked first, and only over the revision the page loaded: `ConfigEdit`); presets
+/// and whole profiles in `EditorAPI+Profiles.swift`.
 @MainActor
 final class EditorAPI {
     let files: PageFiles
-    let configPath: String?
+    /// The config edited; set when the page makes one from a preset.
+    var configPath: String?
     let socketPaths: [String]
     let reactor: Reactor
     private var watchers: [ControlWatchClient] = []
@@ -34,6 +36,9 @@ final class EditorAPI {
         case ("GET", "/api/vocabulary"): return .response(.json(200, EditorJSON.vocabulary))
         case ("GET", "/api/events"): return .eventStream { [weak self] stream in self?.watch(into: stream) }
         case ("POST", "/api/setting"): return .response(setting(request.formFields))
+        case ("GET", "/api/presets"): return .response(presets())
+        case ("POST", "/api/create"): return .response(create(request.formFields))
+        case ("POST", "/api/profile"): return .response(profile(request.formFields))
         case ("GET", _), ("HEAD", _): return .response(files.response(for: request.path))
         default: return .response(.text(405, "\(request.method) is not allowed here"))
         }
@@ -55,8 +60,8 @@ final class EditorAPI {
         }
     }
 
-    private var noFile: HTTPResponse {
-        .text(404, "no config file to edit: give one with --config FILE, or copy the example to ~/.config/daydream-bridge/config.toml")
+    var noFile: HTTPResponse {
+        .text(404, "no config file to edit: make one from a preset, give one with --config FILE, or copy an example to ~/.config/daydream-bridge/config.toml")
     }
 
     /// Form fields `profile`, `key`, `value` (TOML; empty removes the key) and `revision` (the
@@ -69,7 +74,14 @@ final class EditorAPI {
             return .text(400, "a setting needs the form fields profile, key, value and revision")
         }
         let value = fields["value"].flatMap { $0.isEmpty ? nil : $0 }
-        switch ConfigEdit(profile: profile, key: key, value: value).apply(toFileAt: configPath, revision: revision) {
+        return edited(ConfigEdit(profile: profile, key: key, value: value).apply(toFileAt: configPath, revision: revision))
+    }
+
+    /// An edit's outcome as the page reads it: the new text, revision and outline, or 422 with
+    /// the diagnostics, 409 for an edit refused or made over a file that changed, 400 for a value
+    /// of more than one line.
+    func edited(_ result: Result<String, ConfigEdit.Failure>) -> HTTPResponse {
+        switch result {
         case .success(let text):
             let revision = ConfigEdit.revision(of: Array(text.utf8))
             return .json(200, .object([("text", .string(text)), ("revision", .string(revision))] + EditorJSON.outlineMembers(text)))
