@@ -77,6 +77,28 @@ enum Scenarios {
         ("editor-tour", editorTour), ("head-track", headTrack),
     ]
 
+    /// Recordings only the editor page's browser tests play (not replayed through every profile).
+    static let forThePage: [(name: String, recording: Recording)] = [("gyro-turn", gyroTurn)]
+
+    /// For the gyro panel's browser test (`Tests/browser/gyro_panel.py`): at rest, a smooth turn of
+    /// 90 degrees to the right in 1 s (peaking at 180 deg/s), at rest 2 s, the same turn back to the
+    /// left, at rest. The rate is 90 (1 - cos 2 pi t) deg/s, whose 50 samples a turn sum to 90
+    /// degrees exactly before the gyro's counts (2048/4095 deg/s) round them (within 0.25).
+    static var gyroTurn: Recording {
+        let degreesPerCount = 2048.0 / 4095.0
+        var s = ScenarioBuilder()
+        s.stream(for: 1500)
+        for direction in [-1.0, 1.0] {
+            s.stream(for: 1000) { s, done in
+                let rate = 90 * (1 - cos(2 * Double.pi * done))
+                s.gyro = RawVector(0, Int16((direction * rate / degreesPerCount).rounded()), 0)
+            }
+            s.gyro = .zero
+            s.stream(for: 2000)
+        }
+        return s.recording("at rest; turns right 90 degrees in 1 s; at rest 2 s; turns left 90 degrees in 1 s; at rest")
+    }
+
     /// For trying the editor page (`ui --replay`) and its browser test: click held a second, a
     /// finger circling the pad while the controller turns, app held a second, each apart.
     static var editorTour: Recording {
