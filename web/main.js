@@ -3,6 +3,7 @@
 import { getJSON, openEvents } from "./api.js";
 import { Bindings } from "./bindings.js";
 import { ControllerView } from "./controller-view.js";
+import { gyroLive } from "./gyro-live.js";
 import { Preview } from "./preview.js";
 import { makeControlsTappable } from "./tap-to-edit.js";
 import { offerPresets, ProfilePanel } from "./presets.js";
@@ -43,8 +44,11 @@ function liveProfile(name) {
 function watchLine(line) {
   const [address, , ...rest] = line.split(" ");
   const event = rest.join(" ");
-  if (event.startsWith("event ")) preview.event(event.slice(6));
-  else if (event.startsWith("profile ")) liveProfile(event.slice(8));
+  gyroLive.line(event);
+  if (event.startsWith("event ")) {
+    preview.event(event.slice(6));
+    gyroLive.event(event.slice(6));
+  } else if (event.startsWith("profile ")) liveProfile(event.slice(8));
   else view.line(address, event);
 }
 
@@ -55,7 +59,11 @@ load().then(() => {
         data === "none" ? "No bridge is running: start it with 'daydream-bridge run' (this page then follows it)." : "Following the bridge at " + data + ".";
       document.body.dataset.bridge = data === "none" ? "none" : "live";
     },
-    state: (data) => view.state(JSON.parse(data)),
+    state: (data) => {
+      const message = JSON.parse(data);
+      view.state(message);
+      gyroLive.state(message);
+    },
     watch: watchLine,
   });
 });

@@ -2,6 +2,7 @@
 // and hold, or codes pressed together), the touchpad's mode and options, the gyro's settings,
 // the chords; and the TOML value the fields say.
 
+import { GyroPanel } from "./gyro-panel.js";
 import { showModePicture } from "./touchpad-pictures.js";
 import * as toml from "./toml-value.js";
 
@@ -15,6 +16,7 @@ export class SettingForm {
     this.key = null;
     this.tableValues = {};
     this.chords = {};
+    this.gyro = new GyroPanel(vocabulary);
     for (const radio of this.form.elements.shape) {
       radio.addEventListener("change", () => {
         this.showShape(radio.value);
@@ -31,6 +33,7 @@ export class SettingForm {
   /** `key`'s fields, filled from `written` (the profile's setting, or null). */
   show(key, written) {
     this.key = key;
+    this.written = written;
     this.form.hidden = false;
     const isButton = this.vocabulary.buttons.includes(key);
     $("button-fields").hidden = !isButton;
@@ -80,8 +83,9 @@ export class SettingForm {
     this.renderOptions();
   }
 
-  /** One labelled field per option, prefilled with what is written. */
+  /** One labelled field per option, prefilled with what is written (the gyro: its panel). */
   renderOptions() {
+    if (this.key === "gyro") return this.gyro.show($("options"), this.written);
     const keys = this.key === "touchpad"
       ? this.vocabulary.touchpadModes.find((entry) => entry.mode === $("mode").value)?.options || []
       : this.vocabulary.gyroKeys;
@@ -155,6 +159,7 @@ export class SettingForm {
       if ($("hold-time").value.trim()) pairs.push(["hold-time", toml.quoted($("hold-time").value.trim())]);
       return pairs.length ? toml.inlineTable(pairs) : "";
     }
+    if (this.key === "gyro") return this.gyro.composed();
     const pairs = [];
     if (this.key === "touchpad") pairs.push(["mode", toml.quoted($("mode").value)]);
     for (const input of $("options").querySelectorAll("input")) {
