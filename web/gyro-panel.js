@@ -52,7 +52,9 @@ export class GyroPanel {
     this.pairs = entries(written?.text) ?? Object.entries(this.table).map(([key, value]) => [key, toml.fromJSON(value)]);
     this.root = element("div", { id: "gyro-panel" });
     const plots = element("div", { className: "gyro-plots" });
-    plots.append(this.figure(this.curve.svg, "Sensitivity against speed"), this.figure(this.trace.svg, "The last seconds: input and output"));
+    plots.append(
+      this.figure(this.curve.svg, "Sensitivity against speed: dashed the curve, solid what a steady turn gets; yellow: the controller now"),
+      this.figure(this.trace.svg, "The last seconds: blue the gyro's speed, yellow the motion the bridge sent"));
     this.root.append(plots);
     if (written && !written.text) {
       this.root.append(element("p", { className: "gyro-hint" },

@@ -7,7 +7,7 @@ import { cutoffFactor, gain, sensitivity } from "./gyro-curve.js";
 import { gyroLive, traceSeconds } from "./gyro-live.js";
 
 const svgNS = "http://www.w3.org/2000/svg";
-const size = { width: 360, height: 190, left: 38, right: 10, top: 10, bottom: 30 };
+const size = { width: 360, height: 196, left: 38, right: 10, top: 16, bottom: 30 };
 
 function node(name, attributes = {}, text) {
   const element = document.createElementNS(svgNS, name);
@@ -34,7 +34,7 @@ function axes(group, xMax, yMax, xUnit, yUnit) {
     group.append(node("text", { x: left - 4, y: y(yMax * fraction) + 4, class: "tick", "text-anchor": "end" }, String(+(yMax * fraction).toFixed(2))));
   }
   group.append(node("text", { x: (left + width - right) / 2, y: height - 2, class: "tick", "text-anchor": "middle" }, xUnit));
-  group.append(node("text", { x: 2, y: top - 1, class: "tick" }, yUnit));
+  group.append(node("text", { x: 2, y: top - 6, class: "tick" }, yUnit));
   return { x, y };
 }
 
