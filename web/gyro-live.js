@@ -9,7 +9,7 @@ import { inSpace } from "./gyro-curve.js";
 /** How much of the past the trace keeps, in seconds. */
 export const traceSeconds = 5;
 /** A gap longer than this between packets (the stream paused) adds no turn. */
-const longestStep = 0.1;
+const longestStep = 0.25;
 const degreesPerRadian = 180 / Math.PI;
 
 class GyroLive {
@@ -19,6 +19,7 @@ class GyroLive {
     this.speed = 0;
     this.stillSince = performance.now();
     this.lastStamp = null;
+    this.lastYaw = null;
     this.inputs = []; // [milliseconds, deg/s]
     this.outputs = []; // [milliseconds, dx, dy, "mouse" | "stick"]
     this.measuring = false;
@@ -37,15 +38,22 @@ class GyroLive {
     };
     const a = packet.acceleration || [0, 0, 0];
     const { yaw, pitch } = inSpace(this.space, degrees, { x: a[0], y: a[1], z: a[2] });
-    // The controller's clock, in milliseconds wrapping at 512, as the engine reads it.
+    // The controller's clock, in milliseconds wrapping at 512, as the engine reads it. The stream
+    // is thinned (at most 60 packets a second) and may bring an older packet after a newer one:
+    // that one is skipped, and a gap is bridged by the trapezoid between the packets on either side
+    // (which over a whole turn from rest to rest sums what the engine sums, packet by packet).
     const stamp = packet.time_ms;
-    const seconds = this.lastStamp === null ? 0 : (((stamp - this.lastStamp) % 512) + 512) % 512 / 1000;
+    const step = this.lastStamp === null ? 0 : (((stamp - this.lastStamp) % 512) + 512) % 512;
+    if (step > 256) return;
+    const seconds = step / 1000;
     this.lastStamp = stamp;
+    const previousYaw = this.lastYaw ?? yaw;
+    this.lastYaw = yaw;
     this.speed = Math.hypot(yaw, pitch);
     const now = performance.now();
     if (this.speed >= 0.5) this.stillSince = now;
     // Turning right is positive, as the bridge's REL_X.
-    if (this.measuring && seconds <= longestStep) this.measured.degrees += -yaw * seconds;
+    if (this.measuring && seconds <= longestStep) this.measured.degrees += -((yaw + previousYaw) / 2) * seconds;
     this.inputs.push([now, this.speed]);
     this.forget(now);
   }
