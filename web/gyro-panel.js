@@ -109,7 +109,7 @@ export class GyroPanel {
     if (entry.kind === "boolean") {
       const box = element("input", { type: "checkbox", id });
       box.checked = this.value(entry.key) === true;
-      box.addEventListener("input", () => this.set(entry.key, box.checked));
+      box.addEventListener("change", () => this.set(entry.key, box.checked));
       const label = element("label", { htmlFor: id, className: "gyro-check" });
       label.append(box, " " + entry.label + " ", defaultText);
       row.append(label);
@@ -123,7 +123,7 @@ export class GyroPanel {
       const select = element("select", { id });
       for (const [value, text] of entry.choices) select.append(new Option(text, value));
       select.value = this.value(entry.key);
-      select.addEventListener("input", () => this.set(entry.key, select.value));
+      select.addEventListener("change", () => this.set(entry.key, select.value));
       row.append(select);
       this.inputs.set(entry.key, { select });
       return row;
@@ -183,7 +183,7 @@ export class GyroPanel {
 
   preset(name) {
     for (const [key, value] of Object.entries(steadinessPresets[name])) this.set(key, value, true, false);
-    this.changed(false);
+    this.changed();
   }
 
   /** Always on, or a button (or the thumb on the pad) that switches it: on, off or toggle. */
@@ -208,8 +208,8 @@ export class GyroPanel {
       showButton();
       this.setSwitch(select.value, button.value);
     };
-    select.addEventListener("input", apply);
-    button.addEventListener("input", apply);
+    select.addEventListener("change", apply);
+    button.addEventListener("change", apply);
     showButton();
     row.append(label, select, buttonRow);
     return row;
@@ -224,7 +224,7 @@ export class GyroPanel {
       this.table[key] = value;
       this.pairs.splice(at < 0 ? this.pairs.length : at, 0, [key, toml.quoted(value)]);
     }
-    this.changed(false);
+    this.changed();
   }
 
   /**
@@ -249,7 +249,7 @@ export class GyroPanel {
       else this.pairs.push([key, text]);
     }
     if (show) this.showValue(key);
-    if (notify) this.changed(!show);
+    if (notify) this.changed();
   }
 
   showValue(key) {
@@ -271,13 +271,12 @@ export class GyroPanel {
   }
 
   /**
-   * Something changed: the plot and the fields that follow it; and the form recomposes the value.
-   * `fromField` is true when the change came from a field's own input event, which reaches the
-   * form by itself.
+   * Something changed: the plot and the fields that follow it; and an input event from the panel
+   * has the form compose the value again (a choice's or a preset's change brings none of its own).
    */
-  changed(fromField = true) {
+  changed() {
     this.refresh();
-    if (!fromField) this.root.dispatchEvent(new Event("input", { bubbles: true }));
+    this.root.dispatchEvent(new Event("input", { bubbles: true }));
   }
 
   refresh() {

@@ -123,6 +123,8 @@ export class TracePlot {
     const now = performance.now();
     const binMs = 100;
     const bins = new Map();
+    // A stick's events set one axis each: the deflection is both axes as they last were.
+    const deflection = { x: 0, y: 0 };
     for (const [time, dx, dy, kind] of gyroLive.outputs) {
       const bin = Math.floor(time / binMs);
       const entry = bins.get(bin) || { dx: 0, dy: 0, stick: null };
@@ -130,9 +132,9 @@ export class TracePlot {
         entry.dx += dx;
         entry.dy += dy;
       } else {
-        entry.stick = entry.stick || { x: 0, y: 0 };
-        if (Number.isFinite(dx)) entry.stick.x = dx;
-        if (Number.isFinite(dy)) entry.stick.y = dy;
+        if (Number.isFinite(dx)) deflection.x = dx;
+        if (Number.isFinite(dy)) deflection.y = dy;
+        entry.stick = { ...deflection };
       }
       bins.set(bin, entry);
     }

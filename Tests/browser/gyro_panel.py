@@ -19,7 +19,9 @@ The steps, as a player would take them:
 6. the counts-per-degree helper measures one replayed turn (the gyro integrated between Start and
    Stop: the recording's 90 degrees, and the mouse counts the bridge sent), "the game turned 120"
    typed, and the page fills counts-per-degree = counts / 120, saved as exactly that line;
-7. every visible control of the page with the panel open has a label, and Tab reaches each.
+7. the right stick chosen as output shows the stick's fields and writes output; mouse again (the
+   default) leaves it out;
+8. every visible control of the page with the panel open has a label, and Tab reaches each.
 
 Screenshots at 1366x900 go to the output folder. Waits are for what the page shows, never a fixed
 sleep. Exit status 0 when every step passed, 1 with the failing step's reason, 77 when the browser
@@ -39,6 +41,7 @@ from editor_page import ROOT, SKIP, EditorRig, StepFailed, step_labels_and_keybo
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
 
 FIXTURE = os.path.join(ROOT, "Tests", "browser", "gyro-curve.json")
 DEGREES_PER_COUNT = 2048 / 4095
@@ -228,8 +231,28 @@ def step_counts_per_degree(rig):
             f"{rig.text('gyro-measure-result')!r}; saved {line[2]!r}")
 
 
+def step_stick_output(rig):
+    """The right stick chosen: the stick's fields show and output is written; mouse chosen again
+    (the default): the stick's fields hide and the value is the saved line again."""
+    saved = gyro_line(rig)[len("gyro = "):]
+    output = Select(rig.element("gyro-output"))
+    output.select_by_value("right-stick")
+    rig.wait("the stick's fields", lambda d: rig.element("gyro-stick-speed").is_displayed())
+    composed = rig.element("value").get_attribute("value")
+    if composed != saved[:-2] + ', output = "right-stick" }':
+        raise StepFailed(f"the right stick composed {composed!r}")
+    rig.driver.execute_script("document.getElementById('gyro-stick-speed').scrollIntoView({block: 'center'})")
+    rig.shot("gyro-stick")
+    output.select_by_value("mouse")
+    if rig.element("gyro-stick-speed").is_displayed():
+        raise StepFailed("the stick's fields still show for mouse output")
+    if rig.element("value").get_attribute("value") != saved:
+        raise StepFailed(f"mouse again composed {rig.element('value').get_attribute('value')!r}, not the saved {saved!r}")
+    return f"right stick: {composed!r}, its fields shown; mouse again: {saved!r}, hidden"
+
+
 STEPS = [step_loads, step_opens_panel, step_curve_is_the_engines, step_slider_saves_one_line, step_medium_preset,
-         step_plot_marks_speed, step_counts_per_degree, step_labels_and_keyboard]
+         step_plot_marks_speed, step_counts_per_degree, step_stick_output, step_labels_and_keyboard]
 
 
 def main():
