@@ -109,6 +109,37 @@ struct ControllerWatchTests {
         #expect(harness.reactor.run(until: { feed.consumerCount == 1 }, timeout: .seconds(5)))
     }
 
+    /// A packet that waits for the rate's next slot is superseded when a newer one goes out first
+    /// (it arrived a sixtieth of a second after the last sent): the older never follows the newer,
+    /// which would hand the page's gyro helper a step backwards in time.
+    @Test func aWaitingPacketNeverFollowsANewerOne() throws {
+        let harness = try DaemonTests.Harness()
+        defer { harness.finish() }
+        let path = harness.directory + "/run/control"
+        try harness.daemon.start(controlSocket: path)
+        let feed = harness.controller()
+        let client = try Client(path, request: "watch")
+        defer { client.close() }
+        let address = "C0:DD:EE:00:00:01"
+        #expect(harness.reactor.run(until: { client.readAvailable(); return client.lines.count == 3 }, timeout: .seconds(5)))
+        let start = harness.reactor.now
+        let (sent, waits, newer) = (Self.packet(1), Self.packet(2), Self.packet(3))
+        sent.withUnsafeBytes { feed.receive($0, at: start) }
+        waits.withUnsafeBytes { feed.receive($0, at: start + .milliseconds(5)) }
+        newer.withUnsafeBytes { feed.receive($0, at: start + .milliseconds(20)) }
+        // Timers fire in the order they are due: the waiting packet's (a sixtieth of a second after
+        // the first) before this one, whose profile switch marks the end of what the test reads.
+        let marker = harness.reactor.schedule(at: start + .milliseconds(50)) {
+            _ = ControlReply(harness.daemon.perform(.switchProfile("keys", controller: nil)))
+        }
+        defer { marker.cancel() }
+        #expect(harness.reactor.run(until: { client.readAvailable(); return client.lines.contains("\(address) profile keys") },
+                                    timeout: .seconds(5)))
+        #expect(Array(client.lines.dropFirst(3)) == [
+            "\(address) \(Self.hex(sent))", "\(address) \(Self.hex(newer))", "\(address) profile keys",
+        ], "\(client.lines)")
+    }
+
     /// The bias `auto-calibrate` measures at rest is said as `gyro-bias X Y Z` (deg/s), and
     /// reads back as what it says: -2, 0 and 4 gyro counts of 2048/4095 deg/s.
     @Test func anAutoCalibratedBiasIsSaid() throws {

@@ -99,8 +99,8 @@ final class ControllerWatch {
         return tap
     }
 
-    /// A controller's packets, thinned to `maximumRate`; the one waiting goes out before a
-    /// disconnect is said.
+    /// A controller's packets, thinned to `maximumRate`, in order (a newer one sent drops the one
+    /// waiting); the one waiting goes out before a disconnect is said.
     final class PacketTap: ControllerConsumer {
         let address: String
         private weak var watch: ControllerWatch?
@@ -124,6 +124,10 @@ final class ControllerWatch {
                 }
                 return
             }
+            // A packet still waiting is older than this one: sent after it, it would go back in time.
+            timer?.cancel()
+            timer = nil
+            waiting = nil
             send(packet, at: time)
         }
 
