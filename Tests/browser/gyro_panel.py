@@ -214,9 +214,10 @@ def step_counts_per_degree(rig):
     # The stream to the page is thinned to 60 packets a second: the page bridges gaps (within a degree).
     if abs(degrees - exact) > 1.5:
         raise StepFailed(f"the helper measured {degrees} degrees of the recording's {exact:.2f}")
-    # sens 1.5 at the default counts-per-degree of the file (17.45), the tightening below 4 deg/s.
+    # sens 1.5 at the file's counts-per-degree (17.45), less the tightening below 4 deg/s; the
+    # engine's steps follow the packets' arrival too, so a loaded machine moves it a little.
     sent = exact * 1.5 * 17.45
-    if not 0.95 * sent <= counts <= 1.01 * sent:
+    if not 0.95 * sent <= counts <= 1.03 * sent:
         raise StepFailed(f"the bridge sent {counts} counts for the turn, not about {sent:.0f}")
     rig.element("gyro-game-degrees").send_keys("120")
     rig.element("gyro-measure-fill").click()
