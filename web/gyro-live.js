@@ -8,8 +8,6 @@ import { inSpace } from "./gyro-curve.js";
 
 /** How much of the past the trace keeps, in seconds. */
 export const traceSeconds = 5;
-/** A gap longer than this between packets (the stream paused) adds no turn. */
-const longestStep = 0.25;
 const degreesPerRadian = 180 / Math.PI;
 
 class GyroLive {
@@ -17,9 +15,10 @@ class GyroLive {
     this.space = "local";
     this.bias = { x: 0, y: 0, z: 0 };
     this.speed = 0;
-    this.stillSince = performance.now();
+    this.rest = 0;
     this.lastStamp = null;
     this.lastYaw = null;
+    this.lastArrival = null;
     this.inputs = []; // [milliseconds, deg/s]
     this.outputs = []; // [milliseconds, dx, dy, "mouse" | "stick"]
     this.measuring = false;
@@ -39,21 +38,25 @@ class GyroLive {
     const a = packet.acceleration || [0, 0, 0];
     const { yaw, pitch } = inSpace(this.space, degrees, { x: a[0], y: a[1], z: a[2] });
     // The controller's clock, in milliseconds wrapping at 512, as the engine reads it. The stream
-    // is thinned (at most 60 packets a second) and may bring an older packet after a newer one:
-    // that one is skipped, and a gap is bridged by the trapezoid between the packets on either side
-    // (which over a whole turn from rest to rest sums what the engine sums, packet by packet).
+    // is thinned (at most 60 packets a second; on a loaded machine packets come bunched and most
+    // of a bunch is dropped): a gap is bridged by the trapezoid between the packets on either
+    // side (over a turn from rest to rest, with no gap, the same sum as the engine's). A step back
+    // (an older packet after a newer one: a clock step of nearly 512 ms that did not take that
+    // long to arrive) is skipped; a pause longer than the clock's wrap adds nothing.
+    const now = performance.now();
     const stamp = packet.time_ms;
     const step = this.lastStamp === null ? 0 : (((stamp - this.lastStamp) % 512) + 512) % 512;
-    if (step > 256) return;
-    const seconds = step / 1000;
+    const waited = this.lastArrival === null ? 0 : now - this.lastArrival;
+    if (step > 256 && waited < step / 2) return;
+    const seconds = waited < 500 ? step / 1000 : 0;
     this.lastStamp = stamp;
+    this.lastArrival = now;
     const previousYaw = this.lastYaw ?? yaw;
     this.lastYaw = yaw;
     this.speed = Math.hypot(yaw, pitch);
-    const now = performance.now();
-    if (this.speed >= 0.5) this.stillSince = now;
+    this.rest = this.speed >= 0.5 ? 0 : this.rest + seconds;
     // Turning right is positive, as the bridge's REL_X.
-    if (this.measuring && seconds <= longestStep) this.measured.degrees += -((yaw + previousYaw) / 2) * seconds;
+    if (this.measuring) this.measured.degrees += -((yaw + previousYaw) / 2) * seconds;
     this.inputs.push([now, this.speed]);
     this.forget(now);
   }
@@ -79,9 +82,9 @@ class GyroLive {
     if ([x, y, z].every(Number.isFinite)) this.bias = { x, y, z };
   }
 
-  /** Seconds since the controller last turned faster than 0.5 deg/s. */
+  /** Seconds (by the controller's clock) since the controller last turned faster than 0.5 deg/s. */
   stillFor() {
-    return (performance.now() - this.stillSince) / 1000;
+    return this.rest;
   }
 
   forget(now) {

@@ -196,20 +196,24 @@ def recorded_turn_degrees():
 
 
 def reading(rig):
-    return rig.driver.execute_script("return {...document.getElementById('gyro-measure-reading').dataset}")
+    """The helper's measurement as the page holds it now (the shown reading follows it each redraw)."""
+    return rig.driver.execute_async_script("""
+        const done = arguments[0];
+        import('/gyro-live.js').then(({gyroLive}) => done({degrees: gyroLive.measured.degrees, counts: gyroLive.measured.counts,
+                                                            stillFor: gyroLive.stillFor(), measuring: gyroLive.measuring}));
+    """)
 
 
 def step_counts_per_degree(rig):
     exact = recorded_turn_degrees()
     rig.driver.execute_script("document.getElementById('gyro-measure').scrollIntoView({block: 'center'})")
-    # Start just after a turn ends: the next starts 2 s after it.
-    rig.wait("the controller at rest, just after a turn",
-             lambda d: 0.3 <= float(reading(rig).get("stillFor", 0)) <= 1.0, timeout=60)
+    # Start just after a turn ends (by the controller's clock): the next starts 2 s after it.
+    rig.wait("the controller at rest, just after a turn", lambda d: 0.3 <= reading(rig)["stillFor"] <= 0.8, timeout=60)
     rig.element("gyro-measure-start").click()
     rig.wait("a whole turn measured, then rest",
-             lambda d: abs(float(reading(rig).get("degrees", 0))) >= 80 and float(reading(rig).get("stillFor", 0)) >= 0.4, timeout=60)
+             lambda d: (lambda r: abs(r["degrees"]) >= 60 and r["stillFor"] >= 0.4)(reading(rig)), timeout=60)
     rig.element("gyro-measure-stop").click()
-    measured = reading(rig)
+    measured = rig.driver.execute_script("return {...document.getElementById('gyro-measure-reading').dataset}")
     degrees, counts = abs(float(measured["degrees"])), abs(int(measured["counts"]))
     # The stream to the page is thinned to 60 packets a second: the page bridges gaps (within a degree).
     if abs(degrees - exact) > 1.5:
