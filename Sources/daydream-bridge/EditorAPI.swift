@@ -139,6 +139,7 @@ final class EditorAPI {
         case .profile(let name): event = "profile \(name)"
         case .output(let text): event = "event \(text)"
         case .gyroBias(let degrees): event = "gyro-bias \(degrees.x) \(degrees.y) \(degrees.z)"
+        case .config(let outcome): event = WatchLine.configText(outcome)
         }
         return "\(line.address) \(line.time.seconds) \(event)"
     }

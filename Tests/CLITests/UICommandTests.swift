@@ -101,6 +101,10 @@ struct UICommandTests {
         let check = try BuiltBinary.run(["check-config", scratch.path("config.toml")])
         #expect(check.status == 0, "\(check.stderr)")
         #expect(daemon.waitFor(timeout: 10) { daemon.stderr.contains("config reloaded") }, "\(daemon.stderr)")
+        // The page hears the bridge's reload as the bridge's own watch line.
+        #expect(events.waitFor(timeout: 10) {
+            events.stdout.split(separator: "\n").contains { $0.hasPrefix("data: bridge ") && $0.hasSuffix(" config reloaded") }
+        }, "\(events.stdout.suffix(500))")
     }
 
     /// `ui --replay`: the page's own bridge plays the recording with the config being edited, its

@@ -2,8 +2,12 @@ import DaydreamProtocol
 import Recording
 import Timebase
 
-/// One line of the daemon's `watch` stream: `ADDRESS SECONDS EVENT`.
+/// One line of the daemon's `watch` stream: `ADDRESS SECONDS EVENT`; the bridge's own events
+/// (a config reload) have `bridge` for the address.
 public struct WatchLine: Equatable, Sendable {
+    /// The address word of the bridge's own lines, which are no controller's.
+    public static let bridgeAddress = "bridge"
+
     /// What happened.
     public enum Event: Equatable, Sendable {
         /// A packet, as its 20 bytes.
@@ -20,6 +24,9 @@ public struct WatchLine: Equatable, Sendable {
         case output(String)
         /// The gyro bias now applied (stored, calibrated or auto-calibrated), deg/s about x, y, z.
         case gyroBias(Vector3)
+        /// The bridge read its config again: `config reloaded`, `config unchanged`, or
+        /// `config kept REASONS` (the errors, on one line, for which the running config stays).
+        case config(ConfigReload.Outcome)
     }
 
     /// The controller's address.
@@ -50,11 +57,34 @@ public struct WatchLine: Equatable, Sendable {
                 let degrees = rest.dropFirst(10).split(separator: " ").compactMap { Double($0) }
                 guard degrees.count == 3, degrees.allSatisfy(\.isFinite) else { return nil }
                 event = .gyroBias(Vector3(x: degrees[0], y: degrees[1], z: degrees[2]))
+            } else if rest.hasPrefix("config "), let outcome = Self.configOutcome(rest.dropFirst(7)) {
+                event = .config(outcome)
             } else if let bytes = Hex.decode(String(rest)), bytes.count == PacketLayout.length {
                 event = .packet(bytes)
             } else {
                 return nil
             }
+        }
+    }
+
+    /// `config reloaded`, `config unchanged`, `config kept REASONS`: the reasons joined with
+    /// " / ", each line break a space, so the line stays one line.
+    public static func configText(_ outcome: ConfigReload.Outcome) -> String {
+        switch outcome {
+        case .reloaded: return "config reloaded"
+        case .unchanged: return "config unchanged"
+        case .kept(let reasons):
+            let oneLine = reasons.map { String($0.map { $0.isNewline ? " " : $0 }) }
+            return "config kept " + oneLine.joined(separator: " / ")
+        }
+    }
+
+    /// The outcome a `config` line's words say; the reasons come back as one.
+    private static func configOutcome(_ words: Substring) -> ConfigReload.Outcome? {
+        switch words {
+        case "reloaded": return .reloaded
+        case "unchanged": return .unchanged
+        default: return words.hasPrefix("kept ") ? .kept(reasons: [String(words.dropFirst(5))]) : nil
         }
     }
 

@@ -12,7 +12,7 @@ public final class WatchedControllers {
     public private(set) var profiles: [String: String] = [:]
     /// Runs when a controller's first line made its feed.
     public var feedAdded: (@MainActor (ControllerFeed) -> Void)?
-    /// Runs for lines that are not the feed's: profiles and output events.
+    /// Runs for lines that are not the feed's: profiles, output events, and the bridge's own.
     public var otherLine: (@MainActor (WatchLine) -> Void)?
 
     /// None seen yet.
@@ -20,6 +20,10 @@ public final class WatchedControllers {
 
     /// Plays one line, received at `time`.
     public func take(_ line: WatchLine, at time: MonotonicTime) {
+        if case .config = line.event {
+            otherLine?(line) // the bridge's own line: no controller's feed
+            return
+        }
         let feed: ControllerFeed
         if let known = feeds[line.address] {
             feed = known
@@ -36,7 +40,7 @@ public final class WatchedControllers {
         case .profile(let name):
             profiles[line.address] = name
             otherLine?(line)
-        case .output, .gyroBias: otherLine?(line)
+        case .output, .gyroBias, .config: otherLine?(line)
         }
     }
 

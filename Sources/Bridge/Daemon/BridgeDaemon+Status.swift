@@ -1,3 +1,4 @@
+import BridgeConfig
 import DaydreamCore
 import SystemIntegration
 
@@ -77,6 +78,14 @@ extension BridgeDaemon {
     func recordBridgeState() {
         state.set(BridgeState.Bridge(
             profiles: configuration.profiles.map(\.name), identity: configuration.gamepadIdentity.rawValue,
-            activeProfile: policy.activeProfile(in: configuration), focus: policy.focused, problem: problem))
+            activeProfile: policy.activeProfile(in: configuration), focus: policy.focused, problem: problem,
+            reload: state.bridge.reload))
+    }
+
+    /// Tells the state what the config's reading just did (a new number, so each one is heard).
+    func recordReload(_ outcome: ConfigReloader.Outcome) {
+        var bridge = state.bridge
+        bridge.reload = ConfigReload(number: (bridge.reload?.number ?? 0) + 1, outcome)
+        state.set(bridge)
     }
 }

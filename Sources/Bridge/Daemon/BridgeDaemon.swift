@@ -93,6 +93,7 @@ public final class BridgeDaemon {
         }
         registry.watch.onIdle = { [weak registry] in registry?.setTapping(false) }
         running.replace = { [weak self] new, old in self?.replaceConfiguration(with: new.configuration, from: old) }
+        running.read = { [weak self] outcome in self?.recordReload(outcome) }
         running.reading = { [weak self] started in
             guard let self else { return }
             notify { started ? try $0.reloading(status: "reloading the config") : try $0.ready(status: self.statusLine) }

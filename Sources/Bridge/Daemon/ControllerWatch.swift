@@ -9,9 +9,10 @@ import Timebase
 /// client can play like a recording. Each line starts with the controller's address and the
 /// seconds since the stream began, then a recording's event (a packet in hex, `connected`,
 /// `disconnected`, `battery N`), `profile NAME`, or `event DEVICE TYPE CODE VALUE` for each
-/// output event (the frames' `SYN_REPORT`s left out). Packets go out at most `maximumRate` a
+/// output event (the frames' `SYN_REPORT`s left out); the bridge's own line, `bridge SECONDS
+/// config OUTCOME`, says each reading of the config (`WatchLine.configText`). Packets go out at most `maximumRate` a
 /// second per controller, the latest one winning; everything else goes out as it happens. The
-/// link, battery and profile lines are the `BridgeState`'s announcements; packets and output
+/// link, battery, profile and config lines are the `BridgeState`'s announcements; packets and output
 /// events come from the taps on the feeds. Nothing is tapped while no stream watches.
 @MainActor
 final class ControllerWatch {
@@ -53,8 +54,10 @@ final class ControllerWatch {
             if fields.contains(.battery), let battery = controller.batteryPercent { send(address, "battery \(battery)", at: now) }
             if fields.contains(.profile) { send(address, "profile \(controller.profile)", at: now) }
             if fields.contains(.gyroBias), let bias = controller.gyroBias { send(address, WatchLine.gyroBiasText(bias), at: now) }
-        case .bridge:
-            return
+        case .bridge(let fields):
+            if fields.contains(.reload), let reload = state.bridge.reload {
+                send(WatchLine.bridgeAddress, WatchLine.configText(reload.outcome), at: now)
+            }
         }
     }
 

@@ -14,6 +14,8 @@ final class RunningConfig {
     /// Called with a valid new configuration and the one it replaces, to swap it in (release,
     /// adapt devices, sessions).
     var replace: (@MainActor (_ new: LoadedConfig, _ old: MappingConfiguration) -> Void)?
+    /// Called after each reading with what came of it (after `replace`, when it reloaded).
+    var read: (@MainActor (ConfigReloader.Outcome) -> Void)?
     /// Called before and after reading, for systemd's status.
     var reading: (@MainActor (_ started: Bool) -> Void)?
 
@@ -76,6 +78,7 @@ final class RunningConfig {
             replace?(loaded, old)
             Logger.notice("config reloaded from \(loaded.source); profiles: \(ConfigurationChoice.profileList(loaded.configuration))")
         }
+        read?(outcome)
         return outcome
     }
 }

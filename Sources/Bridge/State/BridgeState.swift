@@ -3,7 +3,8 @@ import Mapping
 
 /// What the bridge shows, in one place: each controller's record (address, name, link, battery,
 /// firmware, profile, gyro bias, calibrating, lent), the configuration's profiles and identity, the
-/// profile new controllers start in, the focused application, and the last source problem.
+/// profile new controllers start in, the focused application, the last source problem, and the
+/// config's last reload.
 ///
 /// The daemon tells it each change as it happens; the state announces to its observers only what
 /// really changed, once, field by field. `status`, systemd's STATUS=, the D-Bus properties and
@@ -19,7 +20,7 @@ public final class BridgeState {
 
     /// A field of the bridge's own record.
     public enum BridgeField: Hashable, Sendable, CaseIterable {
-        case profiles, identity, activeProfile, focus, problem
+        case profiles, identity, activeProfile, focus, problem, reload
     }
 
     /// One announcement.
@@ -44,6 +45,8 @@ public final class BridgeState {
         public var focus: FocusedApplication?
         /// The last problem a controller source reported, until a controller connects.
         public var problem: String?
+        /// The config's last reading since start (none yet), each one announced.
+        public var reload: ConfigReload?
     }
 
     private var records: [ControllerStatus] = []
@@ -99,7 +102,7 @@ public final class BridgeState {
         let fields = Self.differing([(BridgeField, Bool)]([
             (.profiles, new.profiles != bridge.profiles), (.identity, new.identity != bridge.identity),
             (.activeProfile, new.activeProfile != bridge.activeProfile), (.focus, new.focus != bridge.focus),
-            (.problem, new.problem != bridge.problem),
+            (.problem, new.problem != bridge.problem), (.reload, new.reload != bridge.reload),
         ]))
         bridge = new
         if !fields.isEmpty { announce(.bridge(fields)) }
