@@ -2,6 +2,7 @@
 
 import { getJSON, openEvents } from "./api.js";
 import { Bindings } from "./bindings.js";
+import { configRead } from "./config-reload.js";
 import { ControllerView } from "./controller-view.js";
 import { gyroLive } from "./gyro-live.js";
 import { Preview } from "./preview.js";
@@ -40,10 +41,14 @@ function liveProfile(name) {
   profilePanel?.liveProfile(name);
 }
 
-/** A `watch` line: `ADDRESS SECONDS EVENT`. */
+/** A `watch` line: `ADDRESS SECONDS EVENT`; the bridge's own lines have `bridge` for the address. */
 function watchLine(line) {
   const [address, , ...rest] = line.split(" ");
   const event = rest.join(" ");
+  if (address === "bridge") {
+    configRead(event);
+    return;
+  }
   gyroLive.line(event);
   if (event.startsWith("event ")) {
     preview.event(event.slice(6));

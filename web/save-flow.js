@@ -150,7 +150,7 @@ export async function save(context, onSaved) {
       onSaved(body);
       outcome = {
         status: (value ? "Saved " + key + " in '" + profile + "' at {time} (" + key + " = " + value + ")" : "Removed " + key + " from '" + profile + "' at {time}")
-          + "; the bridge reloads it.",
+          + ".",
       };
     } else {
       outcome = refusal(status, statusText, body);
