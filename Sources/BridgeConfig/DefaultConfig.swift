@@ -227,6 +227,12 @@ touchpad = { mode = "stick", deadzone = 0.1, saturation = 0.9, shape = "circle" 
 # controller's clock; the default is false (no such device).
 # motion-sensors = false
 
+# Lend the controller to another program (Monado, doc/monado.md) while it is
+# in this profile, and take it back when it leaves it: give a profile "vr"
+# lend = true and start Monado with
+# `daydream-bridge profile vr -- monado-service`.
+# lend = false
+
 # Gyro aiming, for games without gyro support (JoyShockMapper's settings;
 # doc/configuration.md has every key, its range and JSM's name):
 #   output: "mouse", "right-stick" or "left-stick".

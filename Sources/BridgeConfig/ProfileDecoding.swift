@@ -5,7 +5,7 @@ import Mapping
 extension ConfigReader {
     /// The keys of `[profile.NAME]`.
     static let profileKeys = ControllerButton.allCases.map(\.name)
-        + ["touchpad", "air-mouse", "gyro", "tilt", "motion-sensors", "pointer", "applications", "chords"]
+        + ["touchpad", "air-mouse", "gyro", "tilt", "motion-sensors", "pointer", "applications", "chords", "lend"]
     /// `air-mouse = { ... }`.
     static let airMouseFields: [OptionField<AirMouseSettings>] = [
         .number("speed", in: 0.01...100, \.speed),
@@ -59,6 +59,7 @@ extension ConfigReader {
         settings.decode("pointer", into: &profile.pointer, reader: &self) { $0.pointer($1, at: $2) }
         settings.decode("applications", into: &profile.applications, reader: &self) { $0.applications($1, at: $2) }
         settings.decode("chords", into: &profile.chords, reader: &self) { $0.chords($1, at: $2, scope: scope) }
+        settings.boolean("lend", into: &profile.lend, reader: &self)
         checkAxesUsedOnce(profile, table: table, path: path)
         return diagnostics.all.count == errorsBefore ? profile : nil
     }

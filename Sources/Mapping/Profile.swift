@@ -61,7 +61,7 @@ public struct TiltSettings: Hashable, Sendable {
 /// Keys: `click`, `app`, `home`, `volume-up`, `volume-down` (each a `ButtonBinding`; absent = unbound),
 /// `touchpad` (`TouchpadMode`), `air-mouse` (`AirMouseSettings`), `tilt` (`TiltSettings`; absent = off),
 /// `motion-sensors`, `pointer` (`PointerSettings`; absent = off), `applications` (the focused
-/// applications the profile follows), and the table `[profile.NAME.chords]` (`Chord`s).
+/// applications the profile follows), `lend` (the controller is lent to another program), and the table `[profile.NAME.chords]` (`Chord`s).
 public struct Profile: Hashable, Sendable {
     /// The name after `profile.`.
     public var name: String
@@ -92,6 +92,9 @@ public struct Profile: Hashable, Sendable {
     /// `applications = ["steam_app_1245620", "xonotic*"]`: the profile is switched to while one
     /// of these has the focus.
     public var applications: [ApplicationPattern] = []
+    /// `lend = true`: while a controller is in this profile, the bridge lends it to another
+    /// program (Monado), as `daydream-bridge lend` does, and takes it back when it leaves it.
+    public var lend = false
 
     /// A profile with everything given; unbound by default.
     public init(
