@@ -13,6 +13,7 @@ extension BridgeDaemon {
             address: address, configuration: configuration, profileName: policy.override, output: output, scheduler: reactor
         )
         if let bias = calibrations.biases[address.uppercased()] { session.setGyroBias(bias) }
+        sessionStarted(address: address.uppercased(), in: session.profileName)
         session.noticeHandler = { [weak self] session, notice in self?.heard(notice, from: session, address: address) }
         session.linkHandler = { [weak self] session, connected in
             Logger.notice("\(session.address ?? "controller"): \(connected ? "connected" : "disconnected; everything released")")
@@ -20,6 +21,7 @@ extension BridgeDaemon {
                 session.cancelGyroCalibration()
                 self?.calibrations.disconnected(address)
             }
+            if connected { self?.connectedForProfileLending(address: address.uppercased(), profile: session.profileName) }
             self?.recordState(of: address)
         }
         session.readingHandler = { [weak self] _ in self?.recordState(of: address) }
@@ -31,6 +33,7 @@ extension BridgeDaemon {
         case .profileChanged(let from, let to):
             Logger.notice("\(session.address ?? "controller"): profile \(from) -> \(to)")
             policy.sessionSwitched()
+            profileSwitched(address: address.uppercased(), from: from, to: to)
             recordState(of: address)
         case .recentered:
             Logger.info("\(session.address ?? "controller"): tilt recentred")

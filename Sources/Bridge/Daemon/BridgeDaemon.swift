@@ -68,6 +68,8 @@ public final class BridgeDaemon {
         set { calibrations = GyroCalibrations(store: newValue) }
     }
     private(set) var calibrations = GyroCalibrations(store: nil)
+    /// The lending and taking back that profiles with `lend = true` call for.
+    var profileLending = ProfileLending()
 
     /// The configuration running now.
     public var configuration: MappingConfiguration { running.configuration }
@@ -189,6 +191,7 @@ public final class BridgeDaemon {
     /// The status lines after a change, or the refusal.
     private func statusAfter(_ result: Result<Void, BridgeRefusal>) -> BridgeOutcome {
         result.map { _ in
+            settleProfileLending()
             recordBridgeState()
             return statusLines
         }
@@ -251,6 +254,7 @@ public final class BridgeDaemon {
             Logger.notice("\(address): controller connected, profile \(session.profileName)")
         }
         if registry.watch.isWatching { registry.tap(slot, true) }
+        if feed.isConnected, let session = slot.session { connectedForProfileLending(address: address, profile: session.profileName) }
         recordState(of: slot)
         recordBridgeState()
     }
