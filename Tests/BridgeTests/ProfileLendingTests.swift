@@ -1,6 +1,7 @@
 @testable import Bridge
 import DaydreamCore
 import DaydreamProtocol
+import TestSupport
 import Testing
 
 /// Profiles with `lend = true`: coming into one lends the controller, leaving it for one that
@@ -85,5 +86,25 @@ struct ProfileLendingTests {
         #expect(!feed.isLent)
         feed.linkChanged(connected: true, at: harness.reactor.now)
         #expect(waitForLent(harness, feed, true))
+    }
+
+    @Test func aReloadThatMakesTheProfileLendLendsAndOneThatUndoesItTakesBack() throws {
+        let harness = try Harness(config: Self.config)
+        defer { harness.finish() }
+        let feed = harness.controller()
+        LendingTests.lendable(feed, harness)
+        try Self.config.replacingOccurrences(of: "[profile.vr]\nlend = true", with: "[profile.vr]\nlend = false")
+            .save(toFile: harness.configPath)
+        harness.daemon.perform(.reload)
+        _ = harness.daemon.perform(.switchProfile("vr", controller: nil))
+        #expect(!feed.isLent)
+
+        try Self.config.save(toFile: harness.configPath)
+        harness.daemon.perform(.reload)
+        #expect(waitForLent(harness, feed, true))
+        try Self.config.replacingOccurrences(of: "lend = true", with: "click = \"BTN_WEST\"").save(toFile: harness.configPath)
+        harness.daemon.perform(.reload)
+        #expect(waitForLent(harness, feed, false))
+        #expect(harness.daemon.state.controller("C0:DD:EE:00:00:01")?.profile == "vr")
     }
 }

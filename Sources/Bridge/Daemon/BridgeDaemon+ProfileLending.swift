@@ -1,4 +1,5 @@
 import DaydreamCore
+import Mapping
 
 /// What the daemon still owes profiles with `lend = true`: the controllers to lend and take back
 /// at the end of the loop turn, and the ones to lend once they connect.
@@ -44,6 +45,18 @@ extension BridgeDaemon {
         guard profileLending.awaitingConnection.remove(address) != nil, profileLends(profile) else { return }
         profileLending.due[address] = true
         scheduleProfileLending()
+    }
+
+    /// A new configuration runs: a controller whose profile now lends and did not is lent, one
+    /// whose profile lent and no longer does is taken back (a reload's own switches say the rest).
+    func configurationReplacedForLending(from old: MappingConfiguration) {
+        for slot in registry.slots {
+            guard let address = slot.address, let name = slot.session?.profileName else { continue }
+            let lends = profileLends(name)
+            guard let before = old.profile(named: name), before.lend != lends else { continue }
+            profileLending.due[address] = lends
+            scheduleProfileLending()
+        }
     }
 
     /// Lends and takes back what the profile switches since the last time call for.

@@ -285,6 +285,7 @@ public final class BridgeDaemon {
             }
         }
         policy.configurationReplaced(by: new, at: reactor.now)
+        configurationReplacedForLending(from: old)
         for slot in registry.slots { recordState(of: slot) }
         recordBridgeState()
     }
