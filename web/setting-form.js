@@ -4,6 +4,7 @@
 
 import { GyroPanel } from "./gyro-panel.js";
 import { showModePicture } from "./touchpad-pictures.js";
+import { showTOML } from "./raw-view.js";
 import * as toml from "./toml-value.js";
 
 const $ = (id) => document.getElementById(id);
@@ -39,6 +40,8 @@ export class SettingForm {
     $("button-fields").hidden = !isButton;
     $("table-fields").hidden = !(key === "touchpad" || key === "gyro");
     $("chord-fields").hidden = key !== "chords";
+    // A setting with no fields of its own (`applications`, say) is edited as its TOML at once.
+    showTOML(!(isButton || key === "touchpad" || key === "gyro" || key === "chords"));
     if (isButton) this.fillButton(written?.value);
     if (key === "touchpad") this.fillTable(written?.value, true);
     if (key === "gyro") this.fillTable(written?.value, false);
