@@ -9,13 +9,14 @@ enum PairCommand: Subcommand {
     /// The options, declared once for the scanner, the usage line and the help.
     enum Option {
         static let timeout = CommandOption.value("--timeout", named: "SECONDS", help: "How long to look for the controller (default 60).")
-        static let defaultAgent = CommandOption.flag("--default-agent", help: "Also make the agent BlueZ's default agent for this run.")
+        static let defaultAgent = CommandOption.flag(
+            "--default-agent", help: "Also make the agent BlueZ's default agent for this run (without a running bridge).")
     }
 
     static let declaration = CommandDeclaration(
         name: "pair", operands: "[ADDRESS]",
         abstract: "Pair a Daydream controller (the one unpaired controller in range, or ADDRESS).",
-        options: [Option.timeout, Option.defaultAgent],
+        options: [Option.timeout, Option.defaultAgent, CommandOption.controlSocket],
         discussion: """
         Hold the controller's home button until its light blinks, then run this.
         Without ADDRESS, pairs the unpaired Daydream controller discovery finds;
@@ -28,7 +29,11 @@ enum PairCommand: Subcommand {
         daydream-bridge registers a BlueZ agent that accepts only the controller
         being paired, once its services passed, and refuses every other device.
         A controller that passes is marked trusted and connected, and its battery
-        and firmware are shown.
+        and firmware are shown. When a bridge is running (its control socket
+        answers), the bridge pairs it, as its page and D-Bus do, with the same
+        checks and agent, and connects it at once (its search lasts at most
+        60 s); else this pairs through BlueZ itself, which works before any
+        bridge is started.
         """,
         notes: """
         When the controller refuses an old pairing (it was reset, or paired with
@@ -41,6 +46,9 @@ enum PairCommand: Subcommand {
         let wanted = try options.positionals.first.map(BlueZCommandContext.address)
         let timeout = try BlueZCommandContext.timeout(options.value(Option.timeout), default: 60) ?? .seconds(60)
         let context = try BlueZCommandContext()
+        if let status = pairThroughBridge(wanted, timeout: timeout, paths: options.controlSocketPaths, context: context) {
+            return status
+        }
         // Only the controller being paired: the others paired before stay as they are.
         var settings = DaydreamControllerManager.Options(policy: .requestedOnly)
         settings.requestsDefaultAgent = options.flag(Option.defaultAgent)
@@ -50,8 +58,7 @@ enum PairCommand: Subcommand {
         manager.announceProblemsWithAdvice()
         try context.waitForBlueZ(manager.client, timeout: timeout)
         manager.start()
-        printOut(wanted.map { "Looking for \($0) (hold its home button)..." }
-            ?? "Looking for an unpaired Daydream controller (hold its home button until the light blinks)...")
+        printOut(lookingLine(wanted))
         var outcome: Result<ControllerFeed, PairingError>?
         let request = manager.pairNextController(address: wanted) { outcome = $0 }
         context.run(until: { outcome != nil || request.pairingAddress != nil }, timeout: timeout)
@@ -64,11 +71,8 @@ enum PairCommand: Subcommand {
             manager.stop()
             if context.interrupted {
                 printError("Interrupted.")
-            } else if request.pairingAddress != nil {
-                printError("Error: BlueZ did not finish pairing in time; press the home button and try again")
             } else {
-                printError("Error: " + (wanted.map { "\($0) was not found" } ?? "no unpaired Daydream controller found")
-                    + "; hold the home button until the light blinks and try again")
+                printError(timeoutError(wanted, pairing: request.pairingAddress != nil))
             }
             return ExitCode.failure
         }
@@ -93,8 +97,7 @@ enum PairCommand: Subcommand {
             manager.stop()
             printOut("Several unpaired Daydream controllers are in range:")
             for device in error.candidates { printOut("  " + describe(device)) }
-            printError("Error: pairing none; run 'daydream-bridge pair ADDRESS' with the address of yours "
-                + "(only it awake, home button held, also tells them apart)")
+            printError(severalError)
             return ExitCode.failure
         case .failure(let error):
             manager.stop()
