@@ -550,32 +550,39 @@ STEPS = [step_loads, step_click_lights, step_app_selects, step_save_key_space, s
          step_stale_save, step_labels_and_keyboard, step_session_ended, step_ui_stopped, step_refusals, step_ui_gone]
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def run_page_test(name, description, steps, make_rig):
+    """Runs `steps` of the test `name` in the rig `make_rig(binary, recording, output)` makes, from
+    the command line every page test takes; prints each step's outcome; returns the exit status
+    (77: Chromium is missing, which fails under CI=true in check-install)."""
+    parser = argparse.ArgumentParser(description=description.splitlines()[0])
     parser.add_argument("--binary", required=True, help="the daydream-bridge to test (its page is found beside it)")
     parser.add_argument("--recording", default=os.path.join(ROOT, "Tests", "Recordings", "editor-tour.recording"))
     parser.add_argument("--output", required=True, help="where the screenshots and ui.log go")
     arguments = parser.parse_args()
     for program in ["chromium", "chromedriver"]:
         if not shutil.which(program):
-            print(f"editor_page: skipped: {program} is not installed (apt-get install chromium chromium-driver)")
+            print(f"{name}: skipped: {program} is not installed (apt-get install chromium chromium-driver)")
             return SKIP
     os.makedirs(arguments.output, exist_ok=True)
     for old in os.listdir(arguments.output):
         if old.endswith(".png"):
             os.remove(os.path.join(arguments.output, old))
-    rig = EditorRig(os.path.abspath(arguments.binary), os.path.abspath(arguments.recording), arguments.output)
+    rig = make_rig(os.path.abspath(arguments.binary), os.path.abspath(arguments.recording), arguments.output)
     try:
         rig.start()
-        for step in STEPS:
-            print(f"editor_page: {step.__name__}: {step(rig)}", flush=True)
+        for step in steps:
+            print(f"{name}: {step.__name__}: {step(rig)}", flush=True)
     except StepFailed as failure:
-        print(f"editor_page: FAILED: {failure}", flush=True)
+        print(f"{name}: FAILED: {failure}", flush=True)
         return 1
     finally:
         rig.stop()
-    print(f"editor_page: passed; screenshots in {arguments.output}")
+    print(f"{name}: passed; screenshots in {arguments.output}")
     return 0
+
+
+def main():
+    return run_page_test("editor_page", __doc__, STEPS, EditorRig)
 
 
 if __name__ == "__main__":

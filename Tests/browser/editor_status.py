@@ -19,15 +19,13 @@ status 0 when every step passed, 1 with the failing step's reason, 77 when the b
 installed.
 """
 
-import argparse
 import os
 import re
-import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 # editor_page exits 77 when selenium is missing.
-from editor_page import ROOT, SKIP, EditorRig, StepFailed, step_loads  # noqa: E402
+from editor_page import EditorRig, StepFailed, run_page_test, step_loads  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 
 CLOCK = r"\d\d:\d\d:\d\d"
@@ -112,31 +110,7 @@ STEPS = [step_loads, step_own_save_reloaded, step_changed_behind_the_page, step_
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--binary", required=True, help="the daydream-bridge to test (its page is found beside it)")
-    parser.add_argument("--recording", default=os.path.join(ROOT, "Tests", "Recordings", "editor-tour.recording"))
-    parser.add_argument("--output", required=True, help="where the screenshots and ui.log go")
-    arguments = parser.parse_args()
-    for program in ["chromium", "chromedriver"]:
-        if not shutil.which(program):
-            print(f"editor_status: skipped: {program} is not installed (apt-get install chromium chromium-driver)")
-            return SKIP
-    os.makedirs(arguments.output, exist_ok=True)
-    for old in os.listdir(arguments.output):
-        if old.endswith(".png"):
-            os.remove(os.path.join(arguments.output, old))
-    rig = EditorRig(os.path.abspath(arguments.binary), os.path.abspath(arguments.recording), arguments.output)
-    try:
-        rig.start()
-        for step in STEPS:
-            print(f"editor_status: {step.__name__}: {step(rig)}", flush=True)
-    except StepFailed as failure:
-        print(f"editor_status: FAILED: {failure}", flush=True)
-        return 1
-    finally:
-        rig.stop()
-    print(f"editor_status: passed; screenshots in {arguments.output}")
-    return 0
+    return run_page_test("editor_status", __doc__, STEPS, EditorRig)
 
 
 if __name__ == "__main__":

@@ -13,14 +13,12 @@ fixed sleep. Exit status 0 when every step passed, 1 with the failing step's rea
 browser is not installed.
 """
 
-import argparse
 import os
-import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import editor_page  # noqa: E402  (skips with 77 itself when selenium is missing)
-from editor_page import ROOT, SKIP, EditorRig, StepFailed  # noqa: E402
+from editor_page import EditorRig, StepFailed, run_page_test  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 
 WIDTH, HEIGHT = 390, 844
@@ -95,31 +93,7 @@ class PhoneRig(EditorRig):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--binary", required=True, help="the daydream-bridge to test (its page is found beside it)")
-    parser.add_argument("--recording", default=os.path.join(ROOT, "Tests", "Recordings", "editor-tour.recording"))
-    parser.add_argument("--output", required=True, help="where the screenshots and ui.log go")
-    arguments = parser.parse_args()
-    for program in ["chromium", "chromedriver"]:
-        if not shutil.which(program):
-            print(f"phone_layout: skipped: {program} is not installed (apt-get install chromium chromium-driver)")
-            return SKIP
-    os.makedirs(arguments.output, exist_ok=True)
-    for old in os.listdir(arguments.output):
-        if old.endswith(".png"):
-            os.remove(os.path.join(arguments.output, old))
-    rig = PhoneRig(os.path.abspath(arguments.binary), os.path.abspath(arguments.recording), arguments.output)
-    try:
-        rig.start()
-        for step in STEPS:
-            print(f"phone_layout: {step.__name__}: {step(rig)}", flush=True)
-    except StepFailed as failure:
-        print(f"phone_layout: FAILED: {failure}", flush=True)
-        return 1
-    finally:
-        rig.stop()
-    print(f"phone_layout: passed; screenshots in {arguments.output}")
-    return 0
+    return run_page_test("phone_layout", __doc__, STEPS, PhoneRig)
 
 
 if __name__ == "__main__":
