@@ -74,17 +74,6 @@ enum ProfileCommand: Subcommand {
 
     /// The daemon's answer; nil, with the reason printed, when none answers or it refused.
     private static func send(_ request: ControlRequest, paths: [String]) -> ControlReply? {
-        let reply: ControlReply
-        do {
-            reply = try ControlClient.send(request, paths: paths)
-        } catch {
-            printError("Error: \(error)")
-            return nil
-        }
-        guard reply.succeeded else {
-            printError("Error: \(reply.message)")
-            return nil
-        }
-        return reply
+        ControlRequestSender.send(request, paths: paths)
     }
 }
