@@ -58,8 +58,8 @@ struct PacketStream {
                     Self.counts(0.4 * 1.3 * cos(t * 1.3), Scale.gyro),
                     Self.counts(0.8 * 0.7 * cos(t * 0.7), Scale.gyro),
                     noise(4)),
-                touchX: touchX == 0 && touchY == 0 && touching ? 1 : touchX,
-                touchY: touchY,
+                touchX: UInt16(touchX == 0 && touchY == 0 && touching ? 1 : touchX),
+                touchY: UInt16(touchY),
                 buttons: buttons,
                 status: 0
             )

@@ -35,7 +35,7 @@ public struct ControllerPadMapper: Sendable {
     public mutating func update(with packet: DaydreamPacket, receivedAt time: MonotonicTime) -> DSUPadState {
         pad.isActive = true
         pad.packetCounter &+= 1
-        pad.motionTimestamp = clock.microseconds(controllerMilliseconds: packet.time, receivedAt: time)
+        pad.motionTimestamp = clock.microseconds(stamp: packet.stamp, receivedAt: time)
 
         let buttons = packet.buttons
         pad.buttons2 = []
@@ -43,31 +43,38 @@ public struct ControllerPadMapper: Sendable {
         if buttons.contains(.app) { pad.buttons2.insert(.b) }
         if buttons.contains(.volumeUp) { pad.buttons2.insert(.r1) }
         if buttons.contains(.volumeDown) { pad.buttons2.insert(.l1) }
+        if buttons.contains(.trigger) { pad.buttons2.insert(.r2) }
+        if buttons.contains(.back) { pad.buttons2.insert(.y) }
         pad.touchButton = buttons.contains(.click)
         pad.home = buttons.contains(.home)
 
         if packet.isTouching {
             countTouch(packet)
             pad.touch1.isActive = true
-            pad.touch1.x = Self.scale(packet.touchX, to: Self.touchMaximum.x)
-            pad.touch1.y = Self.scale(packet.touchY, to: Self.touchMaximum.y)
+            // The Daydream's 0...255 folds to constants; another family's range is its scale's.
+            let range = packet.family == .daydream ? 255 : Int((1 / packet.scale.touch).rounded())
+            pad.touch1.x = Self.scale(packet.touchX, range: range, to: Self.touchMaximum.x)
+            pad.touch1.y = Self.scale(packet.touchY, range: range, to: Self.touchMaximum.y)
         } else {
             pad.touch1.isActive = false
             wasTouching = false
         }
 
         let acceleration = packet.acceleration
+        let daydream = packet.family == .daydream
+        let gPerCount = daydream ? Self.gPerCount : packet.scale.acceleration / UnitConversion.standardGravity
+        let degreesPerCount = daydream ? Self.degreesPerSecondPerCount : UnitConversion.degrees(radians: packet.scale.gyro)
         // Negated as integers, so a zero stays +0 (no -0 on the wire).
         pad.acceleration = (
-            x: Float(Double(-Int(acceleration.x)) * Self.gPerCount),
-            y: Float(Double(-Int(acceleration.y)) * Self.gPerCount),
-            z: Float(Double(-Int(acceleration.z)) * Self.gPerCount)
+            x: Float(Double(-Int(acceleration.x)) * gPerCount),
+            y: Float(Double(-Int(acceleration.y)) * gPerCount),
+            z: Float(Double(-Int(acceleration.z)) * gPerCount)
         )
         let gyro = packet.gyro
         pad.gyro = (
-            pitch: Float(Double(gyro.x) * Self.degreesPerSecondPerCount),
-            yaw: Float(Double(-Int(gyro.y)) * Self.degreesPerSecondPerCount),
-            roll: Float(Double(-Int(gyro.z)) * Self.degreesPerSecondPerCount)
+            pitch: Float(Double(gyro.x) * degreesPerCount),
+            yaw: Float(Double(-Int(gyro.y)) * degreesPerCount),
+            roll: Float(Double(-Int(gyro.z)) * degreesPerCount)
         )
         return pad
     }
@@ -97,32 +104,37 @@ public struct ControllerPadMapper: Sendable {
         return state
     }
 
-    private static func scale(_ count: UInt8, to maximum: Int) -> UInt16 {
-        UInt16((Int(count) * maximum + 127) / 255)
+    private static func scale(_ count: UInt16, range: Int, to maximum: Int) -> UInt16 {
+        UInt16((min(Int(count), range) * maximum + range / 2) / range)
     }
 }
 
-/// The controller's packet time (milliseconds, wrapping at 512) made a timestamp in
-/// microseconds that only grows. Each step is the controller's own time difference, with as
-/// many 512 ms wraps added as bring it closest to the time between the packets' arrivals (so a
-/// gap of seconds, a reconnect included, is counted whole). It starts at the first packet's
-/// arrival time, never 0 (Cemu ignores a zero timestamp).
+/// The controller's sample time (`ControllerStamp`: a Daydream's milliseconds wrapping at 512,
+/// a Gear VR sample's microseconds) made a timestamp in microseconds that only grows. Each step
+/// is the controller's own time difference, with as many wraps of its clock added as bring it
+/// closest to the time between the packets' arrivals (so a gap of seconds, a reconnect
+/// included, is counted whole); without a clock, the arrival times'. It starts at the first
+/// packet's arrival time, never 0 (Cemu ignores a zero timestamp).
 struct ControllerClock: Sendable {
-    private var last: (milliseconds: UInt16, received: MonotonicTime, microseconds: UInt64)?
+    private var last: (stamp: ControllerStamp?, received: MonotonicTime, microseconds: UInt64)?
 
-    mutating func microseconds(controllerMilliseconds time: UInt16, receivedAt received: MonotonicTime) -> UInt64 {
-        let milliseconds = time & 0x1FF
+    mutating func microseconds(stamp: ControllerStamp?, receivedAt received: MonotonicTime) -> UInt64 {
         guard let last else {
             let start = UInt64(max(received.nanoseconds / 1000, 1))
-            self.last = (milliseconds, received, start)
+            self.last = (stamp, received, start)
             return start
         }
-        let step = Int64((Int(milliseconds) - Int(last.milliseconds) + 512) % 512)
         let arrivalMilliseconds = max((received - last.received).nanoseconds / 1_000_000, 0)
-        let wraps = max(((arrivalMilliseconds - step) + 256) / 512, 0)
-        let elapsed = step + wraps * 512
-        let now = last.microseconds + UInt64(elapsed) * 1000
-        self.last = (milliseconds, received, now)
+        let elapsed: Int64
+        if let stamp, let lastStamp = last.stamp, let step = stamp.microseconds(since: lastStamp) {
+            let period = stamp.periodMicroseconds
+            let wraps = max((arrivalMilliseconds * 1000 - step + period / 2) / period, 0)
+            elapsed = step + wraps * period
+        } else {
+            elapsed = arrivalMilliseconds * 1000
+        }
+        let now = last.microseconds + UInt64(elapsed)
+        self.last = (stamp, received, now)
         return now
     }
 }

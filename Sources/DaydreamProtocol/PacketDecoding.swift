@@ -14,8 +14,8 @@ extension DaydreamPacket {
         orientation = reader.vector(at: 14)
         acceleration = reader.vector(at: 53)
         gyro = reader.vector(at: 92)
-        touchX = UInt8(reader.unsigned(at: 131, width: 8))
-        touchY = UInt8(reader.unsigned(at: 139, width: 8))
+        touchX = UInt16(reader.unsigned(at: 131, width: 8))
+        touchY = UInt16(reader.unsigned(at: 139, width: 8))
         buttons = DaydreamButtons(rawValue: UInt8(reader.unsigned(at: 147, width: 5)))
         status = bytes[19]
     }

@@ -17,8 +17,13 @@ extension DaydreamPacket {
         buffer[19] = status
     }
 
-    /// This packet's 20 bytes.
+    /// This packet's bytes, as its family encodes them.
     public var bytes: [UInt8] {
+        family == .daydream ? daydreamBytes : family.family.encode(self)
+    }
+
+    /// This packet's 20 bytes in the Daydream's layout.
+    public var daydreamBytes: [UInt8] {
         var result = [UInt8](repeating: 0, count: PacketLayout.length)
         result.withUnsafeMutableBytes { encode(into: $0) }
         return result

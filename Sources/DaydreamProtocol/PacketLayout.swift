@@ -22,11 +22,20 @@ public enum PacketLayout {
 public enum PacketDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The notification was not exactly 20 bytes long.
     case wrongLength(Int)
+    /// A packet of `family` was not `expected` bytes long.
+    case familyWrongLength(family: ControllerFamilyID, count: Int, expected: Int)
+    /// A 2-byte notification: the controller echoing a command, not input.
+    case commandEcho(UInt16)
 
     public var description: String {
         switch self {
         case .wrongLength(let count):
             return "a packet is \(PacketLayout.length) bytes, this one has \(count)"
+        case .familyWrongLength(let family, let count, let expected):
+            let article = family.name.first.map { "aeiou".contains($0) } == true ? "an" : "a"
+            return "\(article) \(family.name) packet is \(expected) bytes, this one has \(count)"
+        case .commandEcho(let command):
+            return "a command echo (\(Hex.encode([UInt8(command & 0xFF), UInt8(command >> 8)]))), not input"
         }
     }
 }

@@ -133,12 +133,12 @@ extension DaydreamPacket {
     /// The orientation as a unit quaternion.
     public var quaternion: Quaternion { Quaternion(rotationVector: rotationVector) }
     /// Acceleration in m/s^2.
-    public var accelerationSI: Vector3 { Vector3(acceleration, scale: Scale.acceleration) }
+    public var accelerationSI: Vector3 { Vector3(acceleration, scale: scale.acceleration) }
     /// Rotation rate in rad/s.
-    public var rotationRate: Vector3 { Vector3(gyro, scale: Scale.gyro) }
+    public var rotationRate: Vector3 { Vector3(gyro, scale: scale.gyro) }
     /// The finger's position, or nil when no finger is on the touchpad.
     @inlinable public var touchPoint: TouchPoint? {
         guard isTouching else { return nil }
-        return TouchPoint(x: Double(touchX) * Scale.touch, y: Double(touchY) * Scale.touch)
+        return TouchPoint(x: Double(touchX) * scale.touch, y: Double(touchY) * scale.touch)
     }
 }

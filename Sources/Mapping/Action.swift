@@ -1,16 +1,20 @@
 import DaydreamProtocol
 import Timebase
 
-/// One of the five controller buttons a profile binds.
+/// One of the controller buttons a profile binds: the Daydream's five, and the trigger and
+/// back button of the Gear VR and Oculus Go controllers (any profile may bind them; a
+/// controller without them never presses them).
 ///
-/// TOML key names: `click` (the touchpad press), `app`, `home`, `volume-up`, `volume-down`;
-/// the same names join chords (`"home+app"`).
+/// TOML key names: `click` (the touchpad press), `app`, `home`, `volume-up`, `volume-down`,
+/// `trigger`, `back`; the same names join chords (`"home+app"`).
 public enum ControllerButton: Int, CaseIterable, Hashable, Sendable, CustomStringConvertible {
     case click = 0
     case app = 1
     case home = 2
     case volumeUp = 3
     case volumeDown = 4
+    case trigger = 5
+    case back = 6
 
     /// The TOML name.
     public var name: String {
@@ -20,6 +24,8 @@ public enum ControllerButton: Int, CaseIterable, Hashable, Sendable, CustomStrin
         case .home: "home"
         case .volumeUp: "volume-up"
         case .volumeDown: "volume-down"
+        case .trigger: "trigger"
+        case .back: "back"
         }
     }
 
@@ -37,6 +43,8 @@ public enum ControllerButton: Int, CaseIterable, Hashable, Sendable, CustomStrin
         case .home: .home
         case .volumeUp: .volumeUp
         case .volumeDown: .volumeDown
+        case .trigger: .trigger
+        case .back: .back
         }
     }
 

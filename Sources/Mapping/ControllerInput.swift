@@ -46,9 +46,10 @@ public struct ControllerInput: Hashable, Sendable {
         case .measured: nil
         }
     }
-    /// The controller's own clock when it took the snapshot (the packet's time field):
-    /// milliseconds, wrapping at 512. Nil when unknown; motion then goes by arrival time.
-    public var controllerTime: UInt16?
+    /// The controller's own clock when it took the snapshot (the packet's `stamp`: a Daydream's
+    /// milliseconds wrapping at 512, a Gear VR sample's microseconds). Nil when unknown; motion
+    /// then goes by arrival time.
+    public var controllerTime: ControllerStamp?
 
     /// Where `orientation` comes from: given, or the packet's rotation-vector counts.
     @usableFromInline enum OrientationSource: Sendable {
@@ -71,7 +72,7 @@ public struct ControllerInput: Hashable, Sendable {
         orientation: Quaternion = .identity,
         rotationRate: Vector3 = .zero,
         acceleration: Vector3 = .zero,
-        controllerTime: UInt16? = nil
+        controllerTime: ControllerStamp? = nil
     ) {
         self.buttons = buttons
         self.touch = touch
@@ -81,15 +82,20 @@ public struct ControllerInput: Hashable, Sendable {
     }
 
     /// The snapshot a decoded packet describes. Its orientation, acceleration and rotation rate
-    /// are the packet's counts until read, then scaled as the packet's own properties scale them.
+    /// are the packet's counts until read, then scaled as the packet's own properties scale them
+    /// (another family's motion is scaled at once, by its own scale).
     /// Inlinable: the daemon builds one per packet in another module, and the call cost more than its body.
     @inlinable
     public init(packet: DaydreamPacket) {
         buttons = packet.buttons
         touch = packet.touchPoint
         orientationSource = .counts(packet.orientation)
-        motionSource = .counts(acceleration: packet.acceleration, gyro: packet.gyro)
-        controllerTime = packet.time
+        if packet.family == .daydream {
+            motionSource = .counts(acceleration: packet.acceleration, gyro: packet.gyro)
+        } else {
+            motionSource = .measured(acceleration: packet.accelerationSI, rotationRate: packet.rotationRate)
+        }
+        controllerTime = packet.stamp
     }
 
     // Equal snapshots have equal orientations, however each was given.

@@ -6,7 +6,7 @@ import Timebase
 struct GyroCalibrationRun: Sendable {
     var measurement: GyroCalibration
     var lastTime: MonotonicTime?
-    var lastStamp: UInt16?
+    var lastStamp: ControllerStamp?
     /// The last progress said, in tenths: a notice goes out at each further tenth.
     var tenthsSaid = 0
 }
@@ -15,7 +15,7 @@ struct GyroCalibrationRun: Sendable {
 struct GyroAutoCalibrationRun: Sendable {
     var detector = GyroAutoCalibration()
     var lastTime: MonotonicTime?
-    var lastStamp: UInt16?
+    var lastStamp: ControllerStamp?
 }
 
 extension MappingEngine {

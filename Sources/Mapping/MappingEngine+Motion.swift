@@ -12,7 +12,7 @@ struct MotionState: Sendable {
     /// When the last snapshot was mapped (for integrating the gyro), nil before the first,
     /// and the controller's stamp on it.
     var lastTime: MonotonicTime?
-    var lastStamp: UInt16?
+    var lastStamp: ControllerStamp?
     /// Fractions of a pointer count not yet emitted.
     var remainderX = 0.0
     var remainderY = 0.0

@@ -9,7 +9,7 @@ struct PointerState: Sendable {
     /// Seconds of packet time since the first sample (`SampleInterval`: the stamps where plausible).
     var seconds = 0.0
     var lastTime: MonotonicTime?
-    var lastStamp: UInt16?
+    var lastStamp: ControllerStamp?
     /// Set when the zero is taken (at the start and on recentring) and when the profile's pointer
     /// settings change: the next packet starts both filters afresh. A flag set where those change,
     /// rather than a comparison of both on every packet.

@@ -19,7 +19,7 @@ struct TouchpadState: Sendable {
     var lastAngle: Double?
     /// When the last point arrived, and the controller's stamp on it.
     var lastTime = MonotonicTime.zero
-    var lastStamp: UInt16?
+    var lastStamp: ControllerStamp?
     /// Fractions of a count not yet emitted, horizontal and vertical.
     var remainderX = 0.0
     var remainderY = 0.0

@@ -1,3 +1,4 @@
+import DaydreamProtocol
 import Timebase
 
 /// `MSC_TIMESTAMP` for the motion-sensor device: microseconds that keep increasing across the
@@ -12,12 +13,12 @@ struct MotionSensorClock: Sendable {
     /// The timestamp of the last sample.
     private(set) var microseconds: UInt32 = 0
     private var lastTime: MonotonicTime?
-    private var lastStamp: UInt16?
+    private var lastStamp: ControllerStamp?
 
     /// The timestamp of a sample stamped `stamp` (the packet's time, ms wrapping at 512) arriving at `time`.
     /// Inlined: once a packet, where the call cost as much as the arithmetic.
     @inline(__always)
-    mutating func timestamp(stamp: UInt16?, at time: MonotonicTime) -> UInt32 {
+    mutating func timestamp(stamp: ControllerStamp?, at time: MonotonicTime) -> UInt32 {
         if let lastTime {
             let interval = SampleInterval.between(lastStamp, stamp, arrival: time - lastTime)
             let elapsed = max(interval.nanoseconds, 0) / 1000

@@ -58,7 +58,7 @@ public struct TiltSettings: Hashable, Sendable {
 
 /// One profile: `[profile.NAME]`.
 ///
-/// Keys: `click`, `app`, `home`, `volume-up`, `volume-down` (each a `ButtonBinding`; absent = unbound),
+/// Keys: `click`, `app`, `home`, `volume-up`, `volume-down`, `trigger`, `back` (each a `ButtonBinding`; absent = unbound),
 /// `touchpad` (`TouchpadMode`), `air-mouse` (`AirMouseSettings`), `tilt` (`TiltSettings`; absent = off),
 /// `motion-sensors`, `pointer` (`PointerSettings`; absent = off), `applications` (the focused
 /// applications the profile follows), `lend` (the controller is lent to another program), and the table `[profile.NAME.chords]` (`Chord`s).
@@ -75,6 +75,10 @@ public struct Profile: Hashable, Sendable {
     public var volumeUp: ButtonBinding?
     /// `volume-down`.
     public var volumeDown: ButtonBinding?
+    /// `trigger` (Gear VR, Oculus Go).
+    public var trigger: ButtonBinding?
+    /// `back` (Gear VR, Oculus Go).
+    public var back: ButtonBinding?
     /// `touchpad` (default `"none"`).
     public var touchpad: TouchpadMode
     /// `air-mouse` (defaults as in `AirMouseSettings`; pointing needs `always = true` or an `"air-mouse"` action).
@@ -101,6 +105,7 @@ public struct Profile: Hashable, Sendable {
         name: String,
         click: ButtonBinding? = nil, app: ButtonBinding? = nil, home: ButtonBinding? = nil,
         volumeUp: ButtonBinding? = nil, volumeDown: ButtonBinding? = nil,
+        trigger: ButtonBinding? = nil, back: ButtonBinding? = nil,
         touchpad: TouchpadMode = .none, airMouse: AirMouseSettings = AirMouseSettings(),
         tilt: TiltSettings? = nil, chords: [Chord] = [], motionSensors: Bool = false, pointer: PointerSettings? = nil,
         gyro: GyroSettings? = nil
@@ -111,6 +116,8 @@ public struct Profile: Hashable, Sendable {
         self.home = home
         self.volumeUp = volumeUp
         self.volumeDown = volumeDown
+        self.trigger = trigger
+        self.back = back
         self.touchpad = touchpad
         self.airMouse = airMouse
         self.tilt = tilt
@@ -129,6 +136,8 @@ public struct Profile: Hashable, Sendable {
             case .home: home
             case .volumeUp: volumeUp
             case .volumeDown: volumeDown
+            case .trigger: trigger
+            case .back: back
             }
         }
         set {
@@ -138,6 +147,8 @@ public struct Profile: Hashable, Sendable {
             case .home: home = newValue
             case .volumeUp: volumeUp = newValue
             case .volumeDown: volumeDown = newValue
+            case .trigger: trigger = newValue
+            case .back: back = newValue
             }
         }
     }

@@ -144,7 +144,7 @@ struct DaemonTests {
         }
 
         /// One packet through the feed, as its 20 bytes, as the link hands them over.
-        func send(_ feed: ControllerFeed, _ buttons: DaydreamButtons, touch: (UInt8, UInt8)? = nil) {
+        func send(_ feed: ControllerFeed, _ buttons: DaydreamButtons, touch: (UInt16, UInt16)? = nil) {
             let packet = DaydreamPacket(touchX: touch?.0 ?? 0, touchY: touch?.1 ?? 0, buttons: buttons)
             var bytes = PacketBytes()
             bytes.withUnsafeMutableBytes { packet.encode(into: $0) }

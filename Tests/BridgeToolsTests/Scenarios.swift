@@ -28,7 +28,7 @@ struct ScenarioBuilder {
         let packet = DaydreamPacket(
             time: UInt16(time.nanoseconds / 1_000_000 % 512), sequence: sequence % 32,
             orientation: orientation, acceleration: acceleration, gyro: gyro,
-            touchX: touch?.x ?? 0, touchY: touch?.y ?? 0, buttons: buttons, status: 0
+            touchX: UInt16(touch?.x ?? 0), touchY: UInt16(touch?.y ?? 0), buttons: buttons, status: 0
         )
         sequence = (sequence + 1) % 32
         entries.append(RecordingEntry(time: arrival(time), event: .packet(packet)))

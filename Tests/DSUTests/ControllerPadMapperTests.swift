@@ -101,7 +101,7 @@ import Timebase
         // 40 packets 16 ms apart: a touch, a lift, a new touch; the second mapper maps the first and last only.
         var packets: [(DaydreamPacket, MonotonicTime)] = []
         for tick in 0..<40 {
-            let finger: UInt8 = tick < 10 || tick > 20 ? 100 : 0
+            let finger: UInt16 = tick < 10 || tick > 20 ? 100 : 0
             let packet = DaydreamPacket(time: UInt16(tick * 16 % 512), touchX: finger, touchY: finger)
             packets.append((packet, MonotonicTime.seconds(5) + TimeSpan.milliseconds(Int64(tick * 16))))
         }

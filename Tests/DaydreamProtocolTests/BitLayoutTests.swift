@@ -36,8 +36,8 @@ struct BitLayoutTests {
                 orientation: Self.signedVector(bytes, PacketLayout.orientation),
                 acceleration: Self.signedVector(bytes, PacketLayout.acceleration),
                 gyro: Self.signedVector(bytes, PacketLayout.gyro),
-                touchX: UInt8(Self.field(bytes, PacketLayout.touchX)),
-                touchY: UInt8(Self.field(bytes, PacketLayout.touchY)),
+                touchX: UInt16(Self.field(bytes, PacketLayout.touchX)),
+                touchY: UInt16(Self.field(bytes, PacketLayout.touchY)),
                 buttons: DaydreamButtons(rawValue: UInt8(Self.field(bytes, PacketLayout.buttons))),
                 status: UInt8(Self.field(bytes, PacketLayout.status)))
             #expect(packet == expected, "bytes \(bytes)")

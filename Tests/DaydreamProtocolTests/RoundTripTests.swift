@@ -28,7 +28,7 @@ struct RoundTripTests {
             time: UInt16.random(in: 0...511, using: &rng),
             sequence: UInt8.random(in: 0...31, using: &rng),
             orientation: vector(), acceleration: vector(), gyro: vector(),
-            touchX: UInt8.random(in: 0...255, using: &rng), touchY: UInt8.random(in: 0...255, using: &rng),
+            touchX: UInt16.random(in: 0...255, using: &rng), touchY: UInt16.random(in: 0...255, using: &rng),
             buttons: DaydreamButtons(rawValue: UInt8.random(in: 0...31, using: &rng)),
             status: UInt8.random(in: 0...255, using: &rng)
         )

@@ -80,7 +80,7 @@ struct AbsolutePointerTests {
         for index in 0...180 {
             let degrees = Double(min(index, 30)) * 0.6
             var input = ControllerInput(orientation: Self.orientation(yawDegrees: -degrees))
-            input.controllerTime = UInt16(index * 16 % 512)
+            input.controllerTime = ControllerStamp(milliseconds: UInt16(index * 16 % 512))
             let arrival = MonotonicTime.zero + .milliseconds(Int64(index / 3 * 48))
             buffer.removeAll()
             engine.update(input, at: arrival, into: &buffer)
@@ -102,7 +102,7 @@ struct AbsolutePointerTests {
     static func writtenX(_ engine: inout MappingEngine, yawDegrees: Double, stamp: Int,
                          buttons: DaydreamButtons = []) -> Int32? {
         var input = ControllerInput(buttons: buttons, orientation: orientation(yawDegrees: -yawDegrees))
-        input.controllerTime = UInt16(stamp % 512)
+        input.controllerTime = ControllerStamp(milliseconds: UInt16(stamp % 512))
         var buffer = OutputBuffer()
         engine.update(input, at: MonotonicTime.zero + .milliseconds(Int64(stamp)), into: &buffer)
         return buffer.events.last { $0.device == .pointer && $0.type == EventType.abs && $0.code == EventCode.absX }?.value

@@ -61,7 +61,7 @@ struct GyroCalibrationEngineTests {
             var input = ControllerInput(buttons: buttons)
             input.acceleration = Vector3(x: 0, y: 9.81, z: 0)
             input.rotationRate = rate
-            input.controllerTime = UInt16(index * 10 % 512)
+            input.controllerTime = ControllerStamp(milliseconds: UInt16(index * 10 % 512))
             var buffer = OutputBuffer()
             engine.update(input, at: .milliseconds(Int64(index)), into: &buffer)
             index += 1

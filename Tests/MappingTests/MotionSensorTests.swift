@@ -79,7 +79,7 @@ struct MotionSensorTests {
         var stamps: [UInt32] = []
         // 60 packets 16 ms apart from stamp 400: the stamp wraps at 512 after seven.
         for index in 0..<60 {
-            stamps.append(clock.timestamp(stamp: UInt16((400 + 16 * index) % 512), at: time))
+            stamps.append(clock.timestamp(stamp: ControllerStamp(milliseconds: UInt16((400 + 16 * index) % 512)), at: time))
             time = time + .milliseconds(16)
         }
         #expect(stamps == (0..<60).map { UInt32($0 * 16_000) })
@@ -87,11 +87,11 @@ struct MotionSensorTests {
 
     @Test func timestampTakesTheArrivalWhenTheStampCannotBeBelieved() {
         var clock = MotionSensorClock()
-        #expect(clock.timestamp(stamp: 10, at: .zero) == 0)
+        #expect(clock.timestamp(stamp: ControllerStamp(milliseconds: 10), at: .zero) == 0)
         // 700 ms later by arrival, 188 ms by the wrapped stamp: a gap, so the arrival counts.
-        #expect(clock.timestamp(stamp: 198, at: .milliseconds(700)) == 700_000)
+        #expect(clock.timestamp(stamp: ControllerStamp(milliseconds: 198), at: .milliseconds(700)) == 700_000)
         // The same stamp twice (a clock that does not run): the arrival again.
-        #expect(clock.timestamp(stamp: 198, at: .milliseconds(705)) == 705_000)
+        #expect(clock.timestamp(stamp: ControllerStamp(milliseconds: 198), at: .milliseconds(705)) == 705_000)
         #expect(clock.timestamp(stamp: nil, at: .milliseconds(715)) == 715_000)
     }
 

@@ -54,7 +54,7 @@ struct TimelineRunner: ~Copyable {
                 input.acceleration = Vector3(x: g.x * metres, y: g.y * metres, z: g.z * metres)
                 inputChanged = true
             case .stamp(let stamp):
-                input.controllerTime = stamp
+                input.controllerTime = stamp.map { ControllerStamp(milliseconds: $0) }
                 inputChanged = true
             case .orient(let degrees):
                 let radians = Double.pi / 180

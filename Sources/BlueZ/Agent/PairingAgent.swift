@@ -115,7 +115,7 @@ public final class PairingAgent {
     /// a connection to a profile (classic HID 0x1124, audio, network, a registered profile).
     private func authorizeService(device path: String?, uuid: String?) -> Result<[DBusValue], DBusError> {
         let service = uuid?.lowercased() ?? "?"
-        guard DaydreamGATT.serviceLayout.contains(service) else {
+        guard ControllerFamily.allServices.contains(service) else {
             let address = path.flatMap { client.cache.device(at: $0)?.address.uppercased() } ?? path ?? "?"
             decisions.append("AuthorizeService \(address) \(DaydreamGATT.shortName(service)) rejected")
             Log.warning("agent: refused AuthorizeService for \(address): service \(DaydreamGATT.shortName(service)) "

@@ -64,10 +64,15 @@ public struct DeviceInfo: Equatable, Sendable {
         adapterPath = properties["Adapter"]?.string ?? ""
     }
 
-    /// Whether this is a Daydream View controller: named exactly
-    /// `Daydream controller`, or advertising the FE55 service.
-    public var isDaydreamController: Bool {
-        name == DaydreamGATT.advertisedName || uuids.contains(DaydreamGATT.serviceUUID)
+    /// Whether this is a controller of a family the bridge knows (a Daydream View controller:
+    /// named exactly `Daydream controller`, or advertising the FE55 service; a Gear VR or Oculus
+    /// Go controller by its name or data service).
+    public var isDaydreamController: Bool { controllerFamily != nil }
+
+    /// The family its name or services say it is of, or nil.
+    public var controllerFamily: ControllerFamily? {
+        if name == DaydreamGATT.advertisedName || uuids.contains(DaydreamGATT.serviceUUID) { return .daydream }
+        return ControllerFamily.recognising(name: name, services: uuids)
     }
 }
 

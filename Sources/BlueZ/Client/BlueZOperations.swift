@@ -9,10 +9,10 @@ extension BlueZClient {
         setProperty(path, BlueZNames.adapter, "Powered", .boolean(true), completion: completion)
     }
 
-    /// `Adapter1.SetDiscoveryFilter({UUIDs: [FE55], Transport: le})`.
+    /// `Adapter1.SetDiscoveryFilter({Transport: le})`: the Gear VR advertises its name, not its
+    /// data service, so a filter on service UUIDs would hide it; the name or services decide after.
     public func setDaydreamDiscoveryFilter(adapter path: String, completion: @escaping @MainActor (Result<Void, DBusError>) -> Void) {
         let filter = DBusValue.properties([
-            "UUIDs": .strings([DaydreamGATT.serviceUUID]),
             "Transport": .string("le"),
         ])
         call(path, BlueZNames.adapter, "SetDiscoveryFilter", [filter]) { completion($0.map { _ in () }) }
@@ -65,6 +65,16 @@ extension BlueZClient {
     public func readValue(characteristic path: String, completion: @escaping @MainActor (Result<[UInt8], DBusError>) -> Void) {
         call(path, BlueZNames.gattCharacteristic, "ReadValue", [.properties([:])]) { result in
             completion(result.map { $0.first?.bytes ?? [] })
+        }
+    }
+
+    /// `GattCharacteristic1.WriteValue(value, {"type": "request"})`: a write with a response.
+    public func writeValue(
+        _ value: [UInt8], characteristic path: String, completion: @escaping @MainActor (Result<Void, DBusError>) -> Void
+    ) {
+        let bytes = DBusValue.array(element: "y", value.map { .byte($0) })
+        call(path, BlueZNames.gattCharacteristic, "WriteValue", [bytes, .properties(["type": .string("request")])]) {
+            completion($0.map { _ in () })
         }
     }
 

@@ -13,6 +13,14 @@ import Timebase
 public final class ControllerFeed: ControllerConsumer {
     /// The Bluetooth address, `AA:BB:CC:DD:EE:FF`.
     public let address: String
+    /// Which kind of controller it is: how its notifications decode.
+    public var family: ControllerFamily {
+        didSet { decodesDaydream = family.id == .daydream }
+    }
+    /// The family is the Daydream: its decoder is inlined here rather than called through the family.
+    private var decodesDaydream: Bool
+    /// Set by the transport: a command echo arrived (a 2-byte notification of a family that echoes).
+    public var commandEchoed: (@MainActor (UInt16) -> Void)?
     /// The name BlueZ knows the controller by (its advertised name), once it connected; shown
     /// to people only, never trusted (a look-alike can advertise any name).
     public internal(set) var name: String?
@@ -56,9 +64,11 @@ public final class ControllerFeed: ControllerConsumer {
     // `receive` and `linkChanged`, neither of which a consumer can reach from inside the other.
     @exclusivity(unchecked) private var counter = PacketCounter()
 
-    /// A feed for the controller at `address`, disconnected, with no consumer.
-    public init(address: String) {
+    /// A feed for the controller at `address` of `family`, disconnected, with no consumer.
+    public init(address: String, family: ControllerFamily = .daydream) {
         self.address = address
+        self.family = family
+        decodesDaydream = family.id == .daydream
     }
 
     /// How many consumers are attached.
@@ -92,12 +102,17 @@ public final class ControllerFeed: ControllerConsumer {
 
     /// Decodes one notification, received at `time`, and hands the packet to every consumer:
     /// the one decode of the packet path. One that is not a packet is counted in
-    /// `statistics.malformed` and dropped. The bytes are valid only during the call.
+    /// `statistics.malformed` and dropped; a command echo goes to `commandEchoed`, never to the
+    /// consumers. The bytes are valid only during the call.
     public func receive(_ bytes: UnsafeRawBufferPointer, at time: MonotonicTime) {
         let packet: DaydreamPacket
         do {
-            packet = try DaydreamPacket(bytes: bytes)
+            packet = decodesDaydream ? try DaydreamPacket(bytes: bytes) : try family.decode(bytes)
         } catch {
+            if case .commandEcho(let command) = error {
+                commandEchoed?(command)
+                return
+            }
             counter.countMalformed()
             for consumer in consumers { consumer.malformedNotificationDropped(at: time) }
             return
@@ -105,13 +120,21 @@ public final class ControllerFeed: ControllerConsumer {
         receive(packet, at: time)
     }
 
-    /// Counts one packet, received at `time`, and hands it to every consumer. Inlined into
+    /// Counts one packet, received at `time`, and hands it to every consumer: a packet of
+    /// several IMU samples (the Gear VR's three) as one packet a sample, oldest first, each with
+    /// its own sample time (`DaydreamPacket.forSample`), the packet as decoded last. Inlined into
     /// `receive(_:at:)` of the bytes: the packet path makes one call from the stream to the consumers.
     @inline(__always)
     public func receive(_ packet: DaydreamPacket, at time: MonotonicTime) {
         counter.count(sequence: packet.sequence)
         guard let borrowedChain else { return }
         walks &+= 1
+        if packet.sampleCount > 1 {
+            for index in 0..<(Int(packet.sampleCount) - 1) {
+                let sample = packet.forSample(index)
+                withBorrowed(borrowedChain) { $0.deliverHere(sample, at: time) }
+            }
+        }
         withBorrowed(borrowedChain) { $0.deliverHere(packet, at: time) }
         walks &-= 1
         if walks == 0, !retiredChains.isEmpty { retiredChains.removeAll() }

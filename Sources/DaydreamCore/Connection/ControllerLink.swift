@@ -76,6 +76,8 @@ final class ControllerLink {
     /// What an attempt acquires on the way to the stream, released together.
     private struct Held {
         var stream: NotificationStream?
+        /// The family's start / keep-alive / stop protocol, for a family that has one.
+        var streamMachine: ControllerStreamMachine?
         /// Characteristics whose values are observed.
         var valueObserved: [String] = []
         /// When the StartNotify path last got a value.
@@ -83,9 +85,9 @@ final class ControllerLink {
         var battery: ControllerBattery?
     }
 
-    /// A link for the controller at `address`; with a `model`, the model is the feed's first consumer.
-    init(address: String, model: DDController?, manager: DaydreamControllerManager) {
-        feed = ControllerFeed(address: address)
+    /// A link for the controller at `address` of `family`; with a `model`, the model is the feed's first consumer.
+    init(address: String, family: ControllerFamily = .daydream, model: DDController?, manager: DaydreamControllerManager) {
+        feed = ControllerFeed(address: address, family: family)
         self.model = model
         self.manager = manager
         machine = StateMachine(.idle(retryAt: nil), label: address, transition: Self.transition(from:on:))
@@ -103,6 +105,9 @@ final class ControllerLink {
 
     /// The controller's address.
     var address: String { feed.address }
+
+    /// The controller's family.
+    var family: ControllerFamily { feed.family }
 
     /// Where the link is.
     var state: State { machine.state }
@@ -248,6 +253,7 @@ final class ControllerLink {
     func shutDown(disconnect: Bool) {
         let path = devicePath
         let wasConnected = !state.isIdle
+        held.streamMachine?.stop()  // the stop command (the Gear VR's 0000) before letting go
         lost("shutting down", retry: false)
         if disconnect, wasConnected, let path { client.disconnect(device: path) { _ in } }
     }
@@ -332,7 +338,7 @@ final class ControllerLink {
         if !state.isSubscribing {
             apply(.servicesResolved(subscribeBy: reactor.now + manager.options.subscribeTimeout))
         }
-        guard let input = characteristic(DaydreamGATT.inputCharacteristicUUID, in: DaydreamGATT.serviceUUID) else {
+        guard let input = characteristic(family.gatt.input, in: family.gatt.dataService) else {
             log.debug("\(address): services resolved, input characteristic not (yet) found")
             return
         }
@@ -402,6 +408,7 @@ final class ControllerLink {
         if let name = device?.name { feed.name = name }
         feed.linkChanged(connected: true, at: reactor.now)
         manager.linkConnected(self)
+        startStreamProtocol()
         if let devicePath {
             let battery = ControllerBattery(
                 level: characteristic(DaydreamGATT.batteryLevelUUID), devicePath: devicePath, feed: feed, client: client,
@@ -412,9 +419,42 @@ final class ControllerLink {
         readDeviceInformation()
     }
 
+    /// A family that is started by commands (the Gear VR) gets its `ControllerStreamMachine`:
+    /// it writes to the family's command characteristic, hears the echoes the feed sets aside,
+    /// and takes the link down when its restarts fail.
+    private func startStreamProtocol() {
+        guard !family.stream.isPassive || family.stream.restartAfterSilenceMilliseconds != nil else { return }
+        let machine = ControllerStreamMachine(stream: family.stream, scheduler: reactor, log: log, label: address)
+        let commandPath = family.gatt.command.flatMap { characteristic($0, in: family.gatt.dataService)?.path }
+        let attempt = generation
+        machine.write = { [weak self] command in
+            guard let self, let commandPath else { return }
+            client.writeValue(command, characteristic: commandPath) { [weak self] result in
+                guard let self, case .failure(let error) = result else { return }
+                log.info("\(address): writing \(Hex.encode(command)) failed: \(error)")
+            }
+        }
+        machine.packetsReceived = { [weak self] in self?.feed.statistics.received ?? 0 }
+        machine.onDown = { [weak self] in
+            guard let self, attempt == generation else { return }
+            lost("the stream did not start again after \(family.stream.restartTries) tries")
+        }
+        machine.onRestart = { [weak self] in
+            guard let self, attempt == generation else { return }
+            lost("no packet; subscribing again")
+        }
+        feed.commandEchoed = { [weak machine] command in machine?.echoed(command) }
+        held.streamMachine = machine
+        machine.subscribed()
+    }
+
     // MARK: Silence and interruptions
 
-    private var silenceTimeout: TimeSpan { manager.options.silenceTimeout }
+    /// The Daydream's (the options'); a family with a restart protocol is judged by it instead,
+    /// after its own silence.
+    private var silenceTimeout: TimeSpan {
+        family.stream.restartAfterSilenceMilliseconds.map { .milliseconds(Int64($0)) } ?? manager.options.silenceTimeout
+    }
     private var lastReceived: MonotonicTime { held.stream?.lastReceived ?? held.lastValueReceived }
 
     private func checkStream() {
@@ -547,6 +587,8 @@ final class ControllerLink {
         if let since = previous.subscription?.since, reactor.now - since >= manager.options.stableStreamDuration {
             backoff.reset()
         }
+        held.streamMachine?.stop(writeStop: false)
+        feed.commandEchoed = nil
         held.stream?.close()
         for path in held.valueObserved { client.setValueObserver(characteristic: path, nil) }
         held.battery?.stop()

@@ -14,7 +14,7 @@ enum ControllerVerification {
     /// Why `device` is refused before anything connects to it (its advertised
     /// or remembered services are not the controller's), or nil.
     static func refusalBeforePairing(_ device: DeviceInfo) -> String? {
-        refusal(services: Set(device.uuids))
+        refusal(services: Set(device.uuids), family: device.controllerFamily ?? .daydream)
     }
 
     /// Why `device` is refused because of a HID service, or nil. bluetoothd's
@@ -26,14 +26,14 @@ enum ControllerVerification {
 
     /// Why the services seen so far on `device` are not the controller's, or nil.
     static func layoutRefusal(of device: DeviceInfo, in cache: ObjectCache) -> String? {
-        refusal(services: services(of: device, in: cache))
+        refusal(services: services(of: device, in: cache), family: device.controllerFamily ?? .daydream)
     }
 
-    /// Whether the device's resolved services include the Daydream input characteristic.
+    /// Whether the device's resolved services include its family's input characteristic.
     static func hasInputCharacteristic(_ device: DeviceInfo, in cache: ObjectCache) -> Bool {
-        cache.characteristics(of: device.path).contains { characteristic in
-            characteristic.uuid == DaydreamGATT.inputCharacteristicUUID
-                && characteristic.serviceUUID == DaydreamGATT.serviceUUID && characteristic.canNotify
+        let gatt = (device.controllerFamily ?? .daydream).gatt
+        return cache.characteristics(of: device.path).contains { characteristic in
+            characteristic.uuid == gatt.input && characteristic.serviceUUID == gatt.dataService && characteristic.canNotify
         }
     }
 
@@ -45,11 +45,11 @@ enum ControllerVerification {
         return Set(device.uuids).union(exported)
     }
 
-    private static func refusal(services: Set<String>) -> String? {
+    private static func refusal(services: Set<String>, family: ControllerFamily) -> String? {
         if services.contains(DaydreamGATT.hidServiceUUID) { return hidRefusal }
-        let foreign = services.subtracting(DaydreamGATT.serviceLayout).map(DaydreamGATT.shortName).sorted()
+        let foreign = services.subtracting(family.gatt.serviceLayout).map(DaydreamGATT.shortName).sorted()
         guard !foreign.isEmpty else { return nil }
-        return "it offers \(foreign.count == 1 ? "a service" : "services") a Daydream controller does not have "
+        return "it offers \(foreign.count == 1 ? "a service" : "services") a \(family.displayName) does not have "
             + "(\(foreign.joined(separator: ", ")))"
     }
 

@@ -349,8 +349,9 @@ public final class DaydreamControllerManager {
     func link(for device: DeviceInfo) -> ControllerLink {
         let address = device.address.uppercased()
         if let link = links[address] { return link }
-        let model = options.makesControllerModels ? DDController(address: address, scheduler: reactor) : nil
-        let link = ControllerLink(address: address, model: model, manager: self)
+        let family = device.controllerFamily ?? .daydream
+        let model = options.makesControllerModels ? DDController(address: address, family: family.id, scheduler: reactor) : nil
+        let link = ControllerLink(address: address, family: family, model: model, manager: self)
         links[address] = link
         if let model { controllerAdded?(model) }
         return link

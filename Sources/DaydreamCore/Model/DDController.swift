@@ -1,8 +1,8 @@
 import DaydreamProtocol
 import Timebase
 
-/// One Daydream View controller: its buttons, touchpad, motion, battery and
-/// device information, updated from the packets it sends.
+/// One controller (a Daydream View controller, or a sibling of another `family`): its buttons,
+/// touchpad, motion, battery and device information, updated from the packets it sends.
 ///
 /// The shape follows the iOS Daydream library. Everything runs on the main
 /// thread; handlers are called there. A transport (BlueZ in the daemon, a
@@ -16,6 +16,8 @@ import Timebase
 public final class DDController {
     /// The Bluetooth address, `AA:BB:CC:DD:EE:FF`; the key that identifies a controller.
     public let address: String
+    /// Which kind of controller it is (`.daydream`, `.gearVR`, `.oculusGo`).
+    public let family: ControllerFamilyID
 
     /// The circular touchpad.
     public let touchpad: DDControllerTouchpad
@@ -25,12 +27,17 @@ public final class DDController {
     public let homeButton: DDControllerButton
     public let volumeUpButton: DDControllerButton
     public let volumeDownButton: DDControllerButton
+    /// The trigger (Gear VR, Oculus Go; never pressed on a Daydream).
+    public let triggerButton: DDControllerButton
+    /// The back button (Gear VR, Oculus Go; never pressed on a Daydream).
+    public let backButton: DDControllerButton
     /// Orientation, rotation rate and acceleration.
     public let motion: DDControllerMotion
 
-    /// The five buttons in packet bit order: click, home, app, volume down, volume up.
+    /// Every button in `DaydreamButtons` bit order: click, home, app, volume down, volume up,
+    /// trigger, back (a family's packets press only those it has).
     public var buttons: [DDControllerButton] {
-        [clickButton, homeButton, appButton, volumeDownButton, volumeUpButton]
+        [clickButton, homeButton, appButton, volumeDownButton, volumeUpButton, triggerButton, backButton]
     }
 
     /// How long a press must last to call a button's `longPressHandler` (1 s by default).
@@ -74,9 +81,12 @@ public final class DDController {
     private var newestPacket: DaydreamPacket?
     private var fastPath: (@MainActor (DDController, DaydreamPacket, MonotonicTime) -> Void)?
 
-    /// A controller with the given address, whose long-press timers run on `scheduler`.
-    public init(address: String, scheduler: any DeadlineScheduler) {
+    /// A controller of `family` with the given address, whose long-press timers run on `scheduler`.
+    public init(address: String, family: ControllerFamilyID = .daydream, scheduler: any DeadlineScheduler) {
         self.address = address
+        self.family = family
+        triggerButton = DDControllerButton(kind: .trigger, scheduler: scheduler)
+        backButton = DDControllerButton(kind: .back, scheduler: scheduler)
         clickButton = DDControllerButton(kind: .click, scheduler: scheduler)
         appButton = DDControllerButton(kind: .app, scheduler: scheduler)
         homeButton = DDControllerButton(kind: .home, scheduler: scheduler)
@@ -90,7 +100,7 @@ public final class DDController {
     /// that is not a packet is counted in `statistics.malformed` and dropped.
     public func receive(_ bytes: UnsafeRawBufferPointer, at time: MonotonicTime) {
         do {
-            receive(try DaydreamPacket(bytes: bytes), at: time)
+            receive(try family.family.decode(bytes), at: time)
         } catch {
             countMalformed()
         }
@@ -103,7 +113,8 @@ public final class DDController {
 
     /// Applies one decoded packet received at `time` (what its `ControllerFeed` hands it).
     public func receive(_ packet: DaydreamPacket, at time: MonotonicTime) {
-        counter.count(sequence: packet.sequence)
+        // A packet of several samples arrives once a sample: counted once, with its last.
+        if packet.isLatestSample { counter.count(sequence: packet.sequence) }
         newestPacket = packet
         fastPath?(self, packet, time)
         let pressed = packet.buttons
@@ -112,6 +123,8 @@ public final class DDController {
         appButton.update(pressed: pressed.contains(.app), at: time)
         volumeDownButton.update(pressed: pressed.contains(.volumeDown), at: time)
         volumeUpButton.update(pressed: pressed.contains(.volumeUp), at: time)
+        triggerButton.update(pressed: pressed.contains(.trigger), at: time)
+        backButton.update(pressed: pressed.contains(.back), at: time)
         touchpad.update(packet.touchPoint)
         motion.update(from: packet)
     }

@@ -53,9 +53,9 @@ public final class DDControllerButton {
         var longPress: DDControllerButtonHandler?
     }
 
-    /// The controller's five buttons.
+    /// The controllers' buttons: the Daydream's five, then the Gear VR's and Oculus Go's trigger and back.
     public enum Kind: String, CaseIterable, Sendable {
-        case click, app, home, volumeUp = "volume-up", volumeDown = "volume-down"
+        case click, app, home, volumeUp = "volume-up", volumeDown = "volume-down", trigger, back
     }
 
     init(kind: Kind, scheduler: any DeadlineScheduler) {
