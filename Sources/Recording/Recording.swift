@@ -56,6 +56,11 @@ public struct RecordingInfo: Hashable, Sendable {
     public var recorded: String?
     /// `source`: what made the recording (`daydream-bridge 0.1.0`, `scenario`, `emulator`).
     public var source: String?
+    /// `family`: the controller's family (`daydream`, `gear-vr`, `oculus-go`), which says how its
+    /// packets decode; a recording without it is a Daydream's.
+    public var family: ControllerFamilyID?
+    /// The family the packets are of: `family`, or the Daydream.
+    public var controllerFamily: ControllerFamily { (family ?? .daydream).family }
     /// Keys this version does not know, kept in file order so newer recordings still replay.
     public var extra: [RecordingField]
 
@@ -63,7 +68,8 @@ public struct RecordingInfo: Hashable, Sendable {
     public init(
         address: String? = nil, name: String? = nil, manufacturer: String? = nil, model: String? = nil,
         serial: String? = nil, hardware: String? = nil, firmware: String? = nil, software: String? = nil,
-        battery: Int? = nil, recorded: String? = nil, source: String? = nil, extra: [RecordingField] = []
+        battery: Int? = nil, recorded: String? = nil, source: String? = nil, family: ControllerFamilyID? = nil,
+        extra: [RecordingField] = []
     ) {
         self.address = address
         self.name = name
@@ -74,6 +80,7 @@ public struct RecordingInfo: Hashable, Sendable {
         self.firmware = firmware
         self.software = software
         self.battery = battery
+        self.family = family
         self.recorded = recorded
         self.source = source
         self.extra = extra

@@ -20,11 +20,13 @@ import Timebase
 /// - The first line is the header; its number is the version. A reader refuses versions newer than its own.
 /// - Lines starting with `#` after it are comments; blank lines are ignored; a `\r` before the newline is allowed.
 /// - A line starting with a letter is device information, `key value`: the keys of `RecordingInfo`
-///   (`address`, `name`, `manufacturer`, `model`, `serial`, `hardware`, `firmware`, `software`,
+///   (`address`, `name`, `family`, `manufacturer`, `model`, `serial`, `hardware`, `firmware`, `software`,
 ///   `battery`, `recorded`, `source`). Unknown keys are kept, not refused, so newer recordings still replay.
+///   `family` (`daydream`, `gear-vr`, `oculus-go`) says how the packets decode; without it, a Daydream's.
 /// - A line starting with a digit is a timed entry: seconds since the start of the recording
 ///   (a decimal with up to 9 fraction digits; written with 6, microseconds), whitespace, then either
-///   the packet's 20 bytes as 40 hex digits, or `connected`, `disconnected`, or `battery PERCENT`.
+///   the packet's bytes in hex (a Daydream's 20 as 40 digits, a Gear VR's 60 as 120), or
+///   `connected`, `disconnected`, or `battery PERCENT`.
 ///   Times never decrease.
 public enum RecordingFormat {
     /// The version this program writes and the newest it reads.
@@ -36,7 +38,7 @@ public enum RecordingFormat {
 
     /// Information keys in the order they are written.
     public static let infoKeys = [
-        "address", "name", "manufacturer", "model", "serial", "hardware", "firmware", "software",
+        "address", "name", "family", "manufacturer", "model", "serial", "hardware", "firmware", "software",
         "battery", "recorded", "source",
     ]
 
@@ -69,7 +71,8 @@ public enum RecordingFormat {
         for (key, value) in infoLines(info) {
             text += "\(key) \(value)\n"
         }
-        text += "# time (s) and packet (20 bytes in hex), or connected, disconnected, battery PERCENT\n"
+        let length = info.controllerFamily.gatt.packetLength
+        text += "# time (s) and packet (\(length) bytes in hex), or connected, disconnected, battery PERCENT\n"
         return text
     }
 
@@ -87,7 +90,7 @@ public enum RecordingFormat {
     /// nothing but spaces and line breaks is left out too: `key` alone would not read back.
     static func infoLines(_ info: RecordingInfo) -> [(String, String)] {
         let values: [String?] = [
-            info.address, info.name, info.manufacturer, info.model, info.serial, info.hardware,
+            info.address, info.name, info.family?.name, info.manufacturer, info.model, info.serial, info.hardware,
             info.firmware, info.software, info.battery.map(String.init), info.recorded, info.source,
         ]
         var lines: [(String, String)] = []

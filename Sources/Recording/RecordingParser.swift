@@ -176,6 +176,13 @@ struct ParserState {
         case "software": info.software = value
         case "recorded": info.recorded = value
         case "source": info.source = value
+        case "family":
+            guard let family = ControllerFamily.named(value) else {
+                let known = ControllerFamily.all.map(\.name).joined(separator: ", ")
+                fail(valueColumn, "unknown controller family '\(value)' (known: \(known))")
+                return
+            }
+            info.family = family.id
         case "battery":
             guard let percent = Self.percent(value) else {
                 fail(valueColumn, "battery is a percentage, 0 to 100, not '\(value)'")
@@ -277,8 +284,10 @@ struct ParserState {
     }
 
     mutating func readPacket(_ word: String, column: Int) -> DaydreamPacket? {
+        let family = recording.info.controllerFamily
+        let length = family.gatt.packetLength
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(20)
+        bytes.reserveCapacity(length)
         var high: UInt8?
         for (offset, char) in word.utf8.enumerated() {
             guard let nibble = Self.hexValue(char) else {
@@ -297,12 +306,13 @@ struct ParserState {
             }
         }
         let digits = word.utf8.count
-        guard digits == 40 else {
-            fail(column, "a packet is 20 bytes (40 hex digits); this one has \(digits) digits")
+        guard digits == length * 2 else {
+            let whose = family.id == .daydream ? "a packet" : "a \(family.name) packet"
+            fail(column, "\(whose) is \(length) bytes (\(length * 2) hex digits); this one has \(digits) digits")
             return nil
         }
         do {
-            return try DaydreamPacket(bytes)
+            return try bytes.withUnsafeBytes { raw throws(PacketDecodingError) in try family.decode(raw) }
         } catch {
             fail(column, "not a packet: \(error)")
             return nil

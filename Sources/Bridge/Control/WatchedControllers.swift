@@ -1,3 +1,4 @@
+import DaydreamProtocol
 import DaydreamCore
 import Timebase
 
@@ -33,7 +34,13 @@ public final class WatchedControllers {
             feedAdded?(feed)
         }
         switch line.event {
-        case .packet(let bytes): bytes.withUnsafeBytes { feed.receive($0, at: time) }
+        case .packet(let bytes):
+            // The stream says no family: a packet's length does (a Gear VR's is 60 bytes).
+            if bytes.count != feed.family.gatt.packetLength,
+               let family = ControllerFamily.all.first(where: { $0.gatt.packetLength == bytes.count }) {
+                feed.family = family
+            }
+            bytes.withUnsafeBytes { feed.receive($0, at: time) }
         case .connected: feed.linkChanged(connected: true, at: time)
         case .disconnected: feed.linkChanged(connected: false, at: time)
         case .battery(let percent): feed.batteryChanged(percent: percent, at: time)

@@ -4,9 +4,11 @@ import Recording
 import Timebase
 
 extension ControllerFeed {
-    /// Hands one recorded event to the consumers as the link would: a packet as its 20 bytes.
+    /// Hands one recorded event to the consumers as the link would: a packet as its bytes.
     public func play(_ event: RecordingEvent, at time: MonotonicTime) {
         switch event {
+        case .packet(let packet) where packet.family != .daydream:
+            packet.bytes.withUnsafeBytes { receive($0, at: time) }
         case .packet(let packet):
             var bytes = PacketBytes()
             bytes.withUnsafeMutableBytes { packet.encode(into: $0) }
@@ -19,7 +21,7 @@ extension ControllerFeed {
 
     /// A feed for the controller a recording was made of, with its device information and battery.
     public static func recorded(_ info: RecordingInfo, at time: MonotonicTime) -> ControllerFeed {
-        let feed = ControllerFeed(address: info.address ?? "00:00:00:00:00:00")
+        let feed = ControllerFeed(address: info.address ?? "00:00:00:00:00:00", family: info.controllerFamily)
         feed.deviceInformationChanged(ControllerDeviceInformation(
             manufacturer: info.manufacturer, modelNumber: info.model, serialNumber: info.serial,
             hardwareVersion: info.hardware, firmwareVersion: info.firmware, softwareVersion: info.software))

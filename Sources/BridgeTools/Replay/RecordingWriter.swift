@@ -47,14 +47,17 @@ public final class RecordingWriter: ControllerConsumer {
         let info = RecordingInfo(
             address: feed.address, name: name, manufacturer: device.manufacturer, model: device.modelNumber,
             serial: device.serialNumber, hardware: device.hardwareVersion, firmware: device.firmwareVersion,
-            software: device.softwareVersion, battery: feed.batteryPercent, recorded: Self.utcNow(), source: source
+            software: device.softwareVersion, battery: feed.batteryPercent, recorded: Self.utcNow(), source: source,
+            family: feed.family.id == .daydream ? nil : feed.family.id
         )
         emit(RecordingFormat.formatPreamble(info))
         feed.attach(self)
     }
 
     /// Writes a packet; a notification that is not one is left out (a recording holds packets).
+    /// A packet of several samples is written once, whole, when its last sample arrives.
     public func receive(_ packet: DaydreamPacket, at time: MonotonicTime) {
+        guard packet.isLatestSample else { return }
         write(.packet(packet), at: time)
     }
 
