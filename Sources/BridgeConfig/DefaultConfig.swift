@@ -39,7 +39,8 @@ profile = "gamepad"
 
 # A chord that switches every controller to the next profile, in file order,
 # wrapping around: button names joined by "+". The buttons are click (the
-# touchpad press), app, home, volume-up and volume-down.
+# touchpad press), app, home, volume-up and volume-down (trigger and back on
+# a Gear VR or Oculus Go controller).
 # Default: no chord.
 next-profile = "home+app"
 
@@ -114,7 +115,8 @@ identity = "default"
 
 # A profile: what each control does. Any number of [profile.NAME] tables.
 #
-# Buttons: click, app, home, volume-up, volume-down. Each takes an action:
+# Buttons: click, app, home, volume-up, volume-down; trigger and back on a
+# Gear VR or Oculus Go controller. Each takes an action:
 #   "BTN_SOUTH"                  an event code: pressed with the button,
 #                                released with it;
 #   ["KEY_LEFTCTRL", "KEY_C"]    codes pressed together (in this order,

@@ -44,7 +44,8 @@ enum CheckConfigCommand: Subcommand {
             result = Result { () throws(ConfigLoadError) in try ConfigLoader.load(source) }
         }
         switch result {
-        case .success:
+        case .success(let loaded):
+            for line in ButtonAvailabilityNotes.lines(for: loaded.configuration) { printOut(line) }
             printOut("No errors found.")
             return ExitCode.success
         case .failure(let error):
