@@ -74,7 +74,7 @@ public enum MonitorRenderer {
     static func infoPanel(_ state: MonitorState, ansi: Bool) -> [String] {
         let packet = state.packet
         var lines: [String] = []
-        lines.append("buttons      " + buttons(packet?.buttons ?? [], ansi: ansi))
+        lines.append("buttons      " + buttons(packet?.buttons ?? [], of: packet?.family.family ?? .daydream, ansi: ansi))
         lines.append("")
         if let packet {
             let angles = packet.quaternion.eulerAngles
@@ -120,12 +120,14 @@ public enum MonitorRenderer {
         return lines
     }
 
-    /// The five buttons in the controller's order; a pressed one is `[NAME]` (reverse video with `ansi`).
-    static func buttons(_ pressed: DaydreamButtons, ansi: Bool) -> String {
+    /// The buttons `family`'s controller has, in the Daydream's order then the trigger and back;
+    /// a pressed one is `[NAME]` (reverse video with `ansi`).
+    static func buttons(_ pressed: DaydreamButtons, of family: ControllerFamily = .daydream, ansi: Bool) -> String {
         let order: [(String, DaydreamButtons)] = [
             ("click", .click), ("app", .app), ("home", .home), ("vol-", .volumeDown), ("vol+", .volumeUp),
+            ("trigger", .trigger), ("back", .back),
         ]
-        return order.map { name, button in
+        return order.filter { family.buttons.contains($0.1) }.map { name, button in
             guard pressed.contains(button) else { return " \(name) " }
             let lit = "[\(name.uppercased())]"
             return ansi ? "\u{1B}[7m\(lit)\u{1B}[0m" : lit
