@@ -56,6 +56,16 @@ struct MonitorRendererTests {
         golden(MonitorState(address: "C0:DD:EE:00:00:01", connected: true, packet: clicked, received: 1), "monitor-click.txt")
     }
 
+    @Test func aGearVRShowsItsTriggerAndBackAndNoAppButton() {
+        var packet = DaydreamPacket(buttons: [.trigger])
+        packet.family = .gearVR
+        let line = MonitorRenderer.render(MonitorState(packet: packet), ansi: false).first { $0.contains("buttons") } ?? ""
+        #expect(line.contains("[TRIG]"))
+        #expect(line.contains(" back "))
+        #expect(!line.contains("app"))
+        #expect(!MonitorRenderer.buttons([], ansi: false).contains("trig"))
+    }
+
     @Test func ansiMarksPressedButtonsInReverseVideo() {
         let text = MonitorRenderer.buttons([.home], ansi: true)
         #expect(text.contains("\u{1B}[7m[HOME]\u{1B}[0m"))

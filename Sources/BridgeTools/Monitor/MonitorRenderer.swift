@@ -125,13 +125,17 @@ public enum MonitorRenderer {
     static func buttons(_ pressed: DaydreamButtons, of family: ControllerFamily = .daydream, ansi: Bool) -> String {
         let order: [(String, DaydreamButtons)] = [
             ("click", .click), ("app", .app), ("home", .home), ("vol-", .volumeDown), ("vol+", .volumeUp),
-            ("trigger", .trigger), ("back", .back),
+            ("trig", .trigger), ("back", .back),
         ]
-        return order.filter { family.buttons.contains($0.1) }.map { name, button in
+        let shown = order.filter { family.buttons.contains($0.1) }
+        // Six buttons fit the screen's width only closer together, the volume's names shorter.
+        let tight = shown.count > 5
+        return shown.map { name, button in
+            let name = tight ? name.replacing("vol", with: "v") : name
             guard pressed.contains(button) else { return " \(name) " }
             let lit = "[\(name.uppercased())]"
             return ansi ? "\u{1B}[7m\(lit)\u{1B}[0m" : lit
-        }.joined(separator: " ")
+        }.joined(separator: tight ? "" : " ")
     }
 
     /// `value` with `decimals` fraction digits, right-aligned in `width` columns; no locale, no Foundation.
