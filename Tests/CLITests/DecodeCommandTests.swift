@@ -72,7 +72,7 @@ struct DecodeCommandTests {
         #expect(result.status == 64)
         let lines = result.stderr.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("Error: ") == true)
-        #expect(lines.dropFirst().first == "Usage: daydream-bridge decode HEX...")
+        #expect(lines.dropFirst().first == "Usage: daydream-bridge decode HEX... [--controller FAMILY]")
         #expect(lines.last == "See 'daydream-bridge --help'.")
     }
 }
