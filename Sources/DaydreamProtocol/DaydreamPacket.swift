@@ -28,8 +28,6 @@ public struct DaydreamPacket: Hashable, Sendable {
     public var status: UInt8
     /// Whose packet this is.
     public var family: ControllerFamilyID = .daydream
-    /// What one count of this packet is worth.
-    public var scale: IMUScale = .daydream
     /// Which clock `time` and `sampleTime` are: the Daydream's 512 ms one, microseconds, or none.
     public var clock: SampleClock = .milliseconds512
     /// The controller's clock in microseconds for `acceleration` and `gyro`, when `clock` is `.microseconds`.
@@ -66,6 +64,12 @@ public struct DaydreamPacket: Hashable, Sendable {
     /// True when a finger is on the touchpad: both raw coordinates at 0 mean "no finger"
     /// (other families' decoders zero them when their touching flag is off).
     @inlinable public var isTouching: Bool { touchX != 0 || touchY != 0 }
+
+    /// What one count of this packet is worth: its family's (the Daydream's folds to constants;
+    /// not stored, so the packet the daemon copies stays small).
+    @inlinable public var scale: IMUScale {
+        family == .daydream ? .daydream : family.family.scale
+    }
 
     /// The controller's clock for `acceleration` and `gyro`, or nil when the family has none.
     @inlinable public var stamp: ControllerStamp? {

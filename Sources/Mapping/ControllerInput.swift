@@ -85,7 +85,7 @@ public struct ControllerInput: Hashable, Sendable {
     /// are the packet's counts until read, then scaled as the packet's own properties scale them
     /// (another family's motion is scaled at once, by its own scale).
     /// Inlinable: the daemon builds one per packet in another module, and the call cost more than its body.
-    @inlinable
+    @inlinable @inline(__always)
     public init(packet: DaydreamPacket) {
         buttons = packet.buttons
         touch = packet.touchPoint

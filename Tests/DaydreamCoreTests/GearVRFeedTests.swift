@@ -19,7 +19,6 @@ import Timebase
     static func packet(times: [UInt32]) -> [UInt8] {
         var packet = DaydreamPacket(gyro: RawVector(30, 0, 0), buttons: [.trigger])
         packet.family = .gearVR
-        packet.scale = GearVRLayout.scale
         packet.clock = .microseconds
         packet.sampleCount = 3
         packet.sampleIndex = 2

@@ -60,7 +60,7 @@ struct GearVRPacketTests {
         #expect(abs(packet.accelerationSI.z - 9.80665) < 1e-9)
         let rate = DaydreamPacket(gyro: RawVector(14285, 0, 0))
         var gear = rate
-        gear.scale = GearVRLayout.scale
+        gear.family = .gearVR
         #expect(abs(gear.rotationRate.x - 1000 * Double.pi / 180) < 1e-9)
         #expect(abs(packet.touchPoint!.x - 160.0 / 315) < 1e-12)
     }

@@ -96,7 +96,6 @@ extension DaydreamPacket {
         let last = sample(32)
         self.init(acceleration: last.acceleration, gyro: last.gyro)
         family = .gearVR
-        scale = GearVRLayout.scale
         clock = .microseconds
         sampleTime = last.time
         time = UInt16(truncatingIfNeeded: last.time / 1000) & 511

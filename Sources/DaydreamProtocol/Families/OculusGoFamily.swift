@@ -58,7 +58,6 @@ extension DaydreamPacket {
         }
         self.init(acceleration: vector(2), status: bytes[18])
         family = .oculusGo
-        scale = OculusGoLayout.scale
         clock = .none
         extras.isDecoded = true
         extras.counter = uint16(0)
