@@ -39,7 +39,9 @@ struct LibraryAPITests {
         #expect(try !fake.log().contains { $0.hasPrefix("Pair ") || $0.hasPrefix("Set.Device1.Trusted") })
         #expect(try !fake.log().contains { $0.contains("AA_00_00_00_00_09") && !$0.hasPrefix("GetManagedObjects") })
         let filter = try fake.state()["filter"] as? [String: Any]
-        #expect(filter?["UUIDs"] as? [String] == ["0000fe55-0000-1000-8000-00805f9b34fb"])
+        // No UUID filter: a Gear VR advertises its name, not its data service.
+        #expect(filter?["UUIDs"] == nil)
+        #expect(filter?["Transport"] as? String == "le")
 
         DDController.stopDaydreamControllerDiscovery()
         try fake.command("drop", ["address": ManagerRig.first, "present": false])

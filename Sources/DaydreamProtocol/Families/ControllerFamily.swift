@@ -40,10 +40,12 @@ public struct ControllerFamily: Sendable {
         public var namePrefixes: [String]
         /// Or one of these services advertised or offered (lower-case 128-bit UUIDs).
         public var serviceUUIDs: [String]
+        /// The names must match whole, not as prefixes (the Daydream's exact name).
+        public var exactName = false
 
         /// Whether a device advertising `name` and `services` is of the family.
         public func matches(name: String?, services: [String]) -> Bool {
-            if let name, namePrefixes.contains(where: { name.hasPrefix($0) }) { return true }
+            if let name, namePrefixes.contains(where: { exactName ? name == $0 : name.hasPrefix($0) }) { return true }
             return services.contains { serviceUUIDs.contains($0.lowercased()) }
         }
     }

@@ -3,7 +3,7 @@ extension ControllerFamily {
     /// fused orientation; nothing is ever written to it.
     public static let daydream = ControllerFamily(
         id: .daydream, name: "daydream", displayName: "Daydream controller", isExperimental: false,
-        discovery: Discovery(namePrefixes: [DaydreamGATT.advertisedName], serviceUUIDs: [DaydreamGATT.serviceUUID]),
+        discovery: Discovery(namePrefixes: [DaydreamGATT.advertisedName], serviceUUIDs: [DaydreamGATT.serviceUUID], exactName: true),
         gatt: GATTProfile(
             dataService: DaydreamGATT.serviceUUID, input: DaydreamGATT.inputCharacteristicUUID, command: nil,
             packetLength: PacketLayout.length, untouchable: [DaydreamGATT.firmwareUpdateServiceUUID],
