@@ -27,21 +27,21 @@ public struct DaydreamPacket: Hashable, Sendable {
     /// Byte 19: a status byte, not buttons.
     public var status: UInt8
     /// Whose packet this is.
-    public var family: ControllerFamilyID = .daydream
+    public var family: ControllerFamilyID
     /// Which clock `time` and `sampleTime` are: the Daydream's 512 ms one, microseconds, or none.
-    public var clock: SampleClock = .milliseconds512
+    public var clock: SampleClock
     /// The controller's clock in microseconds for `acceleration` and `gyro`, when `clock` is `.microseconds`.
-    public var sampleTime: UInt32 = 0
+    public var sampleTime: UInt32
     /// How many IMU samples the notification held (1 on a Daydream, 3 on a Gear VR).
-    public var sampleCount: UInt8 = 1
+    public var sampleCount: UInt8
     /// Which of them `acceleration`, `gyro` and `sampleTime` are (the last, when decoded).
-    public var sampleIndex: UInt8 = 0
+    public var sampleIndex: UInt8
     /// The samples before the last, oldest first (`sampleCount - 1` of them are used).
-    public var earlierSamples = EarlierSamples()
+    public var earlierSamples: EarlierSamples
     /// The battery level in percent, when the packet carries one (the Gear VR's does).
     public var battery: UInt8?
     /// What only some families send: kept so their packets encode back to the same bytes.
-    public var extras = PacketExtras()
+    public var extras: PacketExtras
 
     /// A packet with every field given; values wider than their field are masked when encoded.
     public init(
@@ -59,6 +59,14 @@ public struct DaydreamPacket: Hashable, Sendable {
         self.touchY = touchY
         self.buttons = buttons
         self.status = status
+        family = .daydream
+        clock = .milliseconds512
+        sampleTime = 0
+        sampleCount = 1
+        sampleIndex = 0
+        earlierSamples = EarlierSamples()
+        battery = nil
+        extras = PacketExtras()
     }
 
     /// True when a finger is on the touchpad: both raw coordinates at 0 mean "no finger"
@@ -68,8 +76,11 @@ public struct DaydreamPacket: Hashable, Sendable {
     /// What one count of this packet is worth: its family's (the Daydream's folds to constants;
     /// not stored, so the packet the daemon copies stays small).
     @inlinable public var scale: IMUScale {
-        family == .daydream ? .daydream : family.family.scale
+        family == .daydream ? .daydream : otherFamilyScale
     }
+
+    /// `scale` of a packet of another family than the Daydream: looked up, so kept out of line.
+    @usableFromInline @inline(never) var otherFamilyScale: IMUScale { family.family.scale }
 
     /// The controller's clock for `acceleration` and `gyro`, or nil when the family has none.
     @inlinable public var stamp: ControllerStamp? {
@@ -118,23 +129,34 @@ public enum SampleClock: UInt8, Hashable, Sendable {
 /// Fields only some families send, kept so a packet encodes back to its bytes.
 public struct PacketExtras: Hashable, Sendable {
     /// The magnetometer's raw counts (Gear VR, Oculus Go).
-    public var magnetometer: RawVector = .zero
+    public var magnetometer: RawVector
     /// Degrees Celsius (Gear VR).
-    public var temperature: UInt8 = 0
+    public var temperature: UInt8
     /// A 16-bit packet counter (Oculus Go).
-    public var counter: UInt16 = 0
+    public var counter: UInt16
     /// The touch coordinates as sent, also while no finger is down (`touchX`/`touchY` are 0 then).
-    public var rawTouchX: UInt16 = 0
-    public var rawTouchY: UInt16 = 0
+    public var rawTouchX: UInt16
+    public var rawTouchY: UInt16
     /// The touch state bits as the family packs them (the Gear VR's high nibble of byte 54).
-    public var touchFlags: UInt8 = 0
+    public var touchFlags: UInt8
     /// The bits of the buttons byte that are not buttons (the Gear VR's 0x40 idle flag).
-    public var buttonFlags: UInt8 = 0
+    public var buttonFlags: UInt8
     /// Set by a family's decoder: the raw touch and flags are as sent. A packet made by hand
     /// (a test, an emulator) has none, and encodes its touch from `touchX`/`touchY`.
-    public var isDecoded = false
+    public var isDecoded: Bool
 
-    public init() {}
+    /// Nothing sent: every field zero.
+    @inlinable
+    public init() {
+        magnetometer = RawVector(0, 0, 0)
+        temperature = 0
+        counter = 0
+        rawTouchX = 0
+        rawTouchY = 0
+        touchFlags = 0
+        buttonFlags = 0
+        isDecoded = false
+    }
 }
 
 /// Three raw 13-bit signed counts.

@@ -1,6 +1,8 @@
 extension DaydreamPacket {
-    /// Decodes one notification; anything that is not 20 bytes throws `.wrongLength`.
-    @inlinable
+    /// Decodes one notification; anything that is not 20 bytes throws `.wrongLength`. Always
+    /// inlined: the packet is then built where the caller hands it on, not copied there from the
+    /// decoder's result field by field.
+    @inlinable @inline(__always)
     public init(bytes: UnsafeRawBufferPointer) throws(PacketDecodingError) {
         // The length and offsets are `PacketLayout`'s, written out: this is inlined into callers,
         // where reading `PacketLayout`'s static properties would be a call each (BitLayoutTests
@@ -18,6 +20,16 @@ extension DaydreamPacket {
         touchY = UInt16(reader.unsigned(at: 139, width: 8))
         buttons = DaydreamButtons(rawValue: UInt8(reader.unsigned(at: 147, width: 5)))
         status = bytes[19]
+        // The fields other families fill, set here rather than by their declarations' defaults,
+        // whose initializers would be calls from the modules this is inlined into.
+        family = .daydream
+        clock = .milliseconds512
+        sampleTime = 0
+        sampleCount = 1
+        sampleIndex = 0
+        earlierSamples = EarlierSamples()
+        battery = nil
+        extras = PacketExtras()
     }
 
     /// Decodes one notification from any collection of bytes.

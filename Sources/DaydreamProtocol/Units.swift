@@ -137,7 +137,7 @@ extension DaydreamPacket {
     /// Rotation rate in rad/s.
     public var rotationRate: Vector3 { Vector3(gyro, scale: scale.gyro) }
     /// The finger's position, or nil when no finger is on the touchpad.
-    @inlinable public var touchPoint: TouchPoint? {
+    @inlinable @inline(__always) public var touchPoint: TouchPoint? {
         guard isTouching else { return nil }
         return TouchPoint(x: Double(touchX) * scale.touch, y: Double(touchY) * scale.touch)
     }

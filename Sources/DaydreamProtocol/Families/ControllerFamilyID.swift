@@ -7,12 +7,15 @@ public struct ControllerFamilyID: RawRepresentable, Hashable, Sendable {
 
     @inlinable public init(rawValue: UInt8) { self.rawValue = rawValue }
 
+    // Computed and inlinable, so a comparison on the packet path folds to one of a byte rather
+    // than a call to a lazy global's accessor.
+
     /// Google's Daydream View controller.
-    public static let daydream = ControllerFamilyID(rawValue: 0)
+    @inlinable public static var daydream: ControllerFamilyID { ControllerFamilyID(rawValue: 0) }
     /// Samsung's Gear VR controller.
-    public static let gearVR = ControllerFamilyID(rawValue: 1)
+    @inlinable public static var gearVR: ControllerFamilyID { ControllerFamilyID(rawValue: 1) }
     /// The Oculus Go controller (experimental).
-    public static let oculusGo = ControllerFamilyID(rawValue: 2)
+    @inlinable public static var oculusGo: ControllerFamilyID { ControllerFamilyID(rawValue: 2) }
 
     /// The family's description.
     public var family: ControllerFamily { ControllerFamily.described(by: self) }
@@ -88,9 +91,16 @@ public struct EarlierSamples: Hashable, Sendable {
     public var second: IMUSample
 
     @inlinable
-    public init(_ first: IMUSample = .zero, _ second: IMUSample = .zero) {
+    public init(_ first: IMUSample, _ second: IMUSample) {
         self.first = first
         self.second = second
+    }
+
+    /// None (a packet of one sample): built in line, as every decoded packet holds one.
+    @inlinable
+    public init() {
+        let none = IMUSample(time: 0, acceleration: RawVector(0, 0, 0), gyro: RawVector(0, 0, 0))
+        self.init(none, none)
     }
 }
 
