@@ -105,19 +105,41 @@ public final class ControllerFeed: ControllerConsumer {
     /// `statistics.malformed` and dropped; a command echo goes to `commandEchoed`, never to the
     /// consumers. The bytes are valid only during the call.
     public func receive(_ bytes: UnsafeRawBufferPointer, at time: MonotonicTime) {
+        // The Daydream's packet is built where it is handed on, on a path of its own: joined
+        // with another family's decode, every field was gathered from either and stored again.
+        guard decodesDaydream else { return receiveOfOtherFamily(bytes, at: time) }
         let packet: DaydreamPacket
         do {
-            packet = decodesDaydream ? try DaydreamPacket(bytes: bytes) : try family.decode(bytes)
+            packet = try DaydreamPacket(bytes: bytes)
+        } catch {
+            dropMalformed(at: time)
+            return
+        }
+        receive(packet, at: time)
+    }
+
+    /// `receive(_:at:)` of a family other than the Daydream, through its family's decoder.
+    @inline(never)
+    private func receiveOfOtherFamily(_ bytes: UnsafeRawBufferPointer, at time: MonotonicTime) {
+        let packet: DaydreamPacket
+        do {
+            packet = try family.decode(bytes)
         } catch {
             if case .commandEcho(let command) = error {
                 commandEchoed?(command)
                 return
             }
-            counter.countMalformed()
-            for consumer in consumers { consumer.malformedNotificationDropped(at: time) }
+            dropMalformed(at: time)
             return
         }
         receive(packet, at: time)
+    }
+
+    /// Counts a notification that is not a packet and tells every consumer it was dropped.
+    @inline(never)
+    private func dropMalformed(at time: MonotonicTime) {
+        counter.countMalformed()
+        for consumer in consumers { consumer.malformedNotificationDropped(at: time) }
     }
 
     /// Counts one packet, received at `time`, and hands it to every consumer: a packet of
