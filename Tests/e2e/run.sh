@@ -59,6 +59,8 @@ echo "e2e: checking the emulator's packet encoder against 'daydream-bridge decod
 "$venv/bin/python3" "$here/emulator/check_encoder.py" "$bin/daydream-bridge" || loud "the emulator's encoder disagrees with the bridge's decoder"
 echo "e2e: emulator self-test on the host (Bumble central on the emulated link)"
 "$venv/bin/python3" "$here/emulator/selftest.py" || loud "the emulator's self-test failed"
+echo "e2e: the emulated Gear VR's self-test on the host (its GATT table, start order, echoes, idle, HOME)"
+"$venv/bin/python3" "$here/emulator/gear_vr_selftest.py" || loud "the emulated Gear VR's self-test failed"
 
 kernel=$(ls -1 /boot/vmlinuz-* 2>/dev/null | sort -V | tail -n 1)
 [ -n "$kernel" ] || loud "no kernel in /boot (linux-image-amd64)"

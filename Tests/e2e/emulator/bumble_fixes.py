@@ -1,4 +1,4 @@
-"""Work-arounds for three bugs of Bumble 0.0.236's link-layer emulation.
+"""Work-arounds for four bugs of Bumble 0.0.236's link-layer emulation.
 
 See shared/design/e2e-rig.md. Each fix is as narrow as it can be, and
 `apply()` refuses to run against another Bumble version: re-check the bugs
@@ -7,6 +7,7 @@ before moving the pin in setup.sh.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 
 import bumble
 from bumble import controller as bumble_controller
@@ -41,10 +42,11 @@ def _route_acl_by_connection(self: bumble_controller.Connection, pdu: bytes) -> 
 
 
 class RigController(bumble_controller.Controller):
-    """A Bumble link-layer controller with bugs 2 and 3 fixed."""
+    """A Bumble link-layer controller with bugs 2, 3 and 4 fixed."""
 
     def __init__(self, *args, **kwargs) -> None:
         self._reported_advertisers: set[bytes] = set()
+        self._scan_response = b""
         super().__init__(*args, **kwargs)
 
     # Bug 2: Bumble ignores "filter duplicates" and reports every advertising
@@ -70,13 +72,48 @@ class RigController(bumble_controller.Controller):
                     self.le_scan_enable = True
                 return
             self._reported_advertisers.add(key)
-        super().on_advertising_pdu(pdu)
+        self._scan_response = self._advertisers_scan_response(pdu.advertiser_address)
+        try:
+            super().on_advertising_pdu(pdu)
+        finally:
+            self._scan_response = b""
+
+    # Bug 4: the scan response Bumble reports is a copy of the advertising
+    # data; the advertiser's own scan response data is never seen. Report
+    # the advertiser's, when it has set one (a Gear VR controller puts
+    # Samsung's manufacturer data there; a Daydream sets none).
+    def _advertisers_scan_response(self, address) -> bytes:
+        for controller in getattr(self.link, "controllers", ()):
+            if controller is self or controller.public_address != address:
+                continue
+            if controller.le_legacy_advertiser.enabled:
+                return bytes(controller.le_legacy_advertiser.scan_response_data)
+            for advertising_set in controller.advertising_sets.values():  # Bumble's Device uses these
+                if advertising_set.enabled:
+                    return bytes(advertising_set.scan_response_data)
+        return b""
+
+    def _with_scan_response(self, packet):
+        if not self._scan_response:
+            return packet
+        if isinstance(packet, hci.HCI_LE_Extended_Advertising_Report_Event):
+            scan_response = hci.HCI_LE_Extended_Advertising_Report_Event.EventType.SCAN_RESPONSE
+            if all(report.event_type & scan_response for report in packet.reports):
+                return hci.HCI_LE_Extended_Advertising_Report_Event(
+                    [dataclasses.replace(report, data=self._scan_response) for report in packet.reports])
+        elif isinstance(packet, hci.HCI_LE_Advertising_Report_Event):
+            scan_response = hci.HCI_LE_Advertising_Report_Event.EventType.SCAN_RSP
+            if all(report.event_type == scan_response for report in packet.reports):
+                return hci.HCI_LE_Advertising_Report_Event(
+                    [dataclasses.replace(report, data=self._scan_response) for report in packet.reports])
+        return packet
 
     # Bug 3: Bumble always sends the legacy LE Connection Complete event; a
     # host that enabled the Enhanced one (kernel 6.1 does, as Bumble claims LL
     # Privacy and Extended Advertising) waits for it and cancels a connection
     # that is up four seconds later. Send the event the host asked for.
     def send_hci_packet(self, packet) -> None:
+        packet = self._with_scan_response(packet)
         if (
             isinstance(packet, hci.HCI_LE_Connection_Complete_Event)
             and self.le_event_mask & _ENHANCED_CONNECTION_COMPLETE_BIT

@@ -17,7 +17,7 @@ from bumble.pairing import PairingConfig, PairingDelegate
 
 from bumble_fixes import RigController
 from gatt_table import GattTable
-from timeline import Recording, State
+from timeline import Recording, State, Timeline, load
 
 logger = logging.getLogger("daydream")
 
@@ -49,7 +49,7 @@ class EmulatedDaydream:
         self.require_bond = require_bond
         self.rate = rate
         self.powered = False
-        self.state = State()
+        self.state = self.rest_state()
         self.battery = 87
         self.packets_sent = 0
         self.sequence = 0
@@ -63,23 +63,16 @@ class EmulatedDaydream:
         self.advertising_lock = asyncio.Lock()
 
         self.controller = RigController(f"dd-{name}", link=link, public_address=address)
-        config = DeviceConfiguration(name=NAME, address=hci.Address(address))
+        config = DeviceConfiguration(name=self.local_name(), address=hci.Address(address))
         config.gap_service_enabled = False
-        config.advertising_data = advertising_data()
+        config.advertising_data = self.advertising_data()
         self.device = Device.from_config_with_hci(config, self.controller, self.controller)
         self.device.keystore = MemoryKeyStore()
         self.device.pairing_config_factory = lambda _connection: PairingConfig(
             sc=True, mitm=False, bonding=True,
             delegate=PairingDelegate(io_capability=PairingDelegate.IoCapability.NO_OUTPUT_NO_INPUT),
         )
-        serial = address.replace(":", "")
-        self.gatt = GattTable(
-            NAME, serial,
-            battery_level=lambda: self.battery,
-            battery_millivolts=lambda: 2900 + self.battery * 3,
-            on_command=self._on_command,
-            on_firmware_write=self._on_firmware_write,
-        )
+        self.gatt = self.make_gatt(address.replace(":", ""))
         self.device.add_services(self.gatt.services)
         if hid:
             from hid_service import keyboard_service
@@ -87,6 +80,35 @@ class EmulatedDaydream:
         self.gatt.require_encryption_to_subscribe(self.device.gatt_server.attributes)
         self.gatt.input.on("subscription", self._on_subscription)
         self.device.on("connection", self._on_connection)
+
+    # What a controller family changes -------------------------------------
+    def local_name(self) -> str:
+        return NAME
+
+    def advertising_data(self) -> bytes:
+        return advertising_data()
+
+    def scan_response_data(self) -> bytes:
+        return b""
+
+    def make_gatt(self, serial: str):
+        return GattTable(
+            NAME, serial,
+            battery_level=lambda: self.battery,
+            battery_millivolts=lambda: 2900 + self.battery * 3,
+            on_command=self._on_command,
+            on_firmware_write=self._on_firmware_write,
+        )
+
+    def rest_state(self) -> State:
+        """What a controller lying still with nothing held sends."""
+        return State()
+
+    def parse_timeline(self, text: str, source: str):
+        return Timeline.parse(text, source)
+
+    def load(self, path: str):
+        return load(path)
 
     async def start(self) -> None:
         await self.device.power_on()
@@ -98,7 +120,7 @@ class EmulatedDaydream:
         if self.powered:
             return
         self.powered = True
-        self.state = State()  # a controller wakes with nothing held
+        self.state = self.rest_state()  # a controller wakes with nothing held
         await self._advertise()
         self.report("powered", on=True)
 
@@ -116,7 +138,7 @@ class EmulatedDaydream:
                 await connection.disconnect(reason=POWER_OFF_REASON)
             except Exception as error:  # already gone
                 logger.info("disconnect on power off: %s", error)
-        self.state = State()
+        self.state = self.rest_state()
         self.report("powered", on=False)
 
     async def _advertise(self) -> None:
@@ -127,8 +149,8 @@ class EmulatedDaydream:
     async def _start_advertising(self) -> None:
         await self.device.start_advertising(
             own_address_type=hci.OwnAddressType.PUBLIC,
-            advertising_data=advertising_data(),
-            scan_response_data=b"",
+            advertising_data=self.advertising_data(),
+            scan_response_data=self.scan_response_data(),
             advertising_interval_min=100,
             advertising_interval_max=100,
         )

@@ -10,7 +10,9 @@ socket, one JSON object a line:
   event    {"event": "connected", "name": "a", "t_ns": ..., ...}
 
 Commands: add (name, address, require_bond=true, rate=60, powered=true,
-hid=false: a look-alike that also offers a HID keyboard service),
+hid=false: a look-alike that also offers a HID keyboard service;
+family="gear-vr" for a Gear VR controller, rate=68, echo_delay=1.5,
+idle_s=0 and home_erase_s=0 (0: never), see gear_vr_device.py),
 power (name, on), play (name, file | text), stop (name), state (name),
 battery (name, level), forget_bonds (name), notifications (path),
 quit. `t_ns` is CLOCK_MONOTONIC.
@@ -28,7 +30,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import bumble_fixes  # noqa: E402
-from timeline import Timeline, TimelineError, load  # noqa: E402
+from timeline import TimelineError  # noqa: E402
 
 logger = logging.getLogger("emulator")
 
@@ -77,17 +79,31 @@ class Emulator:
     async def handle(self, request: dict) -> dict:
         command = request.get("cmd")
         if command == "add":
-            from daydream_device import EmulatedDaydream
             name = request["name"]
             if name in self.controllers:
                 raise ValueError(f"controller {name!r} exists")
-            controller = EmulatedDaydream(
-                name, request["address"], self.link,
-                report=lambda event, **fields: self.report(name, event, **fields),
-                require_bond=request.get("require_bond", True),
-                rate=float(request.get("rate", 60)),
-                hid=bool(request.get("hid", False)),
-            )
+            family = request.get("family", "daydream")
+            report = lambda event, **fields: self.report(name, event, **fields)  # noqa: E731
+            if family == "daydream":
+                from daydream_device import EmulatedDaydream
+                controller = EmulatedDaydream(
+                    name, request["address"], self.link, report=report,
+                    require_bond=request.get("require_bond", True),
+                    rate=float(request.get("rate", 60)),
+                    hid=bool(request.get("hid", False)),
+                )
+            elif family == "gear-vr":
+                from gear_vr_device import EmulatedGearVR
+                controller = EmulatedGearVR(
+                    name, request["address"], self.link, report=report,
+                    require_bond=request.get("require_bond", True),
+                    rate=float(request.get("rate", 68)),
+                    echo_delay=float(request.get("echo_delay", 1.5)),
+                    idle_s=float(request.get("idle_s", 0)),
+                    home_erase_s=float(request.get("home_erase_s", 0)),
+                )
+            else:
+                raise ValueError(f"unknown controller family {family!r} (daydream, gear-vr)")
             self.controllers[name] = controller
             if request.get("powered", True):
                 await controller.start()
@@ -105,9 +121,9 @@ class Emulator:
         if command == "play":
             controller = self._controller(request)
             if "text" in request:
-                script = Timeline.parse(request["text"], request.get("label", "<inline>"))
+                script = controller.parse_timeline(request["text"], request.get("label", "<inline>"))
             else:
-                script = load(request["file"])
+                script = controller.load(request["file"])
             controller.play(script, request.get("label", request.get("file", "inline")))
             return {"end_ms": script.end_ms}
         if command == "stop":
@@ -130,6 +146,9 @@ class Emulator:
                 "packets_sent": controller.packets_sent,
                 "firmware_writes": controller.firmware_writes,
                 "bonds": [name for name, _ in await controller.device.keystore.get_all()],
+                "family": "gear-vr" if hasattr(controller, "streaming") else "daydream",
+                "streaming": len(getattr(controller, "streaming", {})),
+                "asleep": bool(getattr(controller, "asleep", False)),
             }
         if command == "battery":
             await self._controller(request).set_battery(int(request["level"]))

@@ -4,10 +4,10 @@ A timeline file is one action a line; '#' starts a comment; times count
 from the start of playback and take ms or s:
 
     rate 60                      # packets a second (default 60)
-    at 0ms    touch 128 128      # finger at raw x, y (0..255; 0 0 = no finger)
+    at 0ms    touch 128 128      # finger at raw x, y (0..255; a Gear VR's 0..1023; 0 0 = no finger)
     at 100ms  touch 128 128 -> 255 128 over 200ms   # a straight path
     at 400ms  lift               # finger off
-    at 500ms  press home         # click home app volume-up volume-down
+    at 500ms  press home         # click home app volume-up volume-down (a Gear VR: trigger back, no app)
     at 600ms  release home
     at 700ms  tap app 100ms      # press, and release 100 ms later
     at 0ms    gyro 0 40 0        # raw counts; also: orientation, accel
@@ -85,10 +85,23 @@ def _ints(words, count, low, high, where):
     return values
 
 
-def _button(word, where):
-    if word not in BUTTON_BITS:
-        raise TimelineError(f"{where}: unknown button '{word}' (known: {', '.join(BUTTON_BITS)})")
-    return BUTTON_BITS[word]
+@dataclasses.dataclass(frozen=True)
+class Vocabulary:
+    """What a controller family's timelines may say: its buttons, the raw
+    touch range, the range of IMU counts."""
+
+    buttons: dict
+    touch_max: int = 255
+    counts: tuple[int, int] = (-4096, 4095)
+
+
+DAYDREAM = Vocabulary(BUTTON_BITS)
+
+
+def _button(word, where, buttons=BUTTON_BITS):
+    if word not in buttons:
+        raise TimelineError(f"{where}: unknown button '{word}' (known: {', '.join(buttons)})")
+    return buttons[word]
 
 
 class Timeline:
@@ -100,7 +113,8 @@ class Timeline:
         self.end_ms = end_ms
 
     @classmethod
-    def parse(cls, text: str, source: str = "<timeline>") -> "Timeline":
+    def parse(cls, text: str, source: str = "<timeline>", vocabulary: Vocabulary = DAYDREAM) -> "Timeline":
+        buttons, touch_max, (low, high) = vocabulary.buttons, vocabulary.touch_max, vocabulary.counts
         actions: list[Action] = []
         rate = 60.0
         end_ms = None
@@ -123,12 +137,12 @@ class Timeline:
                     # touch X Y -> X Y over D
                     if len(args) != 7 or args[2] != "->" or args[5] != "over":
                         raise TimelineError(f"{where}: a path is 'touch X Y -> X Y over 200ms'")
-                    start = _ints(args[0:2], 2, 0, 255, where)
-                    stop = _ints(args[3:5], 2, 0, 255, where)
+                    start = _ints(args[0:2], 2, 0, touch_max, where)
+                    stop = _ints(args[3:5], 2, 0, touch_max, where)
                     duration = parse_duration(args[6], where)
                     actions.append(Action(at, "path", (start, stop, duration), number))
                 else:
-                    actions.append(Action(at, "touch", (_ints(args, 2, 0, 255, where),), number))
+                    actions.append(Action(at, "touch", (_ints(args, 2, 0, touch_max, where),), number))
             elif kind == "lift":
                 actions.append(Action(at, "touch", ((0, 0),), number))
             elif kind in ("press", "release"):
@@ -136,23 +150,23 @@ class Timeline:
                     raise TimelineError(f"{where}: '{kind}' needs a button")
                 bits = 0
                 for word in args:
-                    bits |= _button(word, where)
+                    bits |= _button(word, where, buttons)
                 actions.append(Action(at, kind, (bits,), number))
             elif kind == "alternate":
                 bits = 0
                 for word in args:
                     if word != "none":
-                        bits |= _button(word, where)
+                        bits |= _button(word, where, buttons)
                 actions.append(Action(at, kind, (bits,), number))
             elif kind == "tap":
                 if len(args) != 2:
                     raise TimelineError(f"{where}: 'tap BUTTON 100ms'")
-                bits = _button(args[0], where)
+                bits = _button(args[0], where, buttons)
                 duration = parse_duration(args[1], where)
                 actions.append(Action(at, "press", (bits,), number))
                 actions.append(Action(at + duration, "release", (bits,), number))
             elif kind in ("orientation", "accel", "gyro"):
-                actions.append(Action(at, kind, (_ints(args, 3, -4096, 4095, where),), number))
+                actions.append(Action(at, kind, (_ints(args, 3, low, high, where),), number))
             elif kind == "status":
                 actions.append(Action(at, kind, _ints(args, 1, 0, 255, where), number))
             elif kind in ("power-off", "power-on"):
@@ -232,7 +246,7 @@ class Recording:
         self.end_ms = entries[-1][0] if entries else 0.0
 
     @classmethod
-    def parse(cls, text: str, source: str = "<recording>") -> "Recording":
+    def parse(cls, text: str, source: str = "<recording>", packet_size: int = 20) -> "Recording":
         lines = text.splitlines()
         if not lines or not lines[0].startswith(cls.HEADER):
             raise TimelineError(f"{source}:1: not a recording (expected '{cls.HEADER}1')")
@@ -259,18 +273,19 @@ class Recording:
                     data = bytes.fromhex(words[1])
                 except ValueError:
                     raise TimelineError(f"{where}: '{words[1]}' is not hex") from None
-                if len(data) != 20:
-                    raise TimelineError(f"{where}: a packet is 20 bytes, this is {len(data)}")
+                if len(data) != packet_size:
+                    raise TimelineError(f"{where}: a packet is {packet_size} bytes, this is {len(data)}")
                 entries.append((at_ms, "packet", data))
             else:
-                raise TimelineError(f"{where}: expected '<seconds> <40 hex digits | connected | disconnected | battery N>'")
+                raise TimelineError(f"{where}: expected '<seconds> <{packet_size * 2} hex digits | connected | "
+                                    "disconnected | battery N>'")
         return cls(entries)
 
 
-def load(path: str):
+def load(path: str, vocabulary: Vocabulary = DAYDREAM, packet_size: int = 20):
     """A Timeline, or a Recording when the file starts with the recording header."""
     with open(path, encoding="utf-8") as file:
         text = file.read()
     if text.startswith(Recording.HEADER):
-        return Recording.parse(text, path)
-    return Timeline.parse(text, path)
+        return Recording.parse(text, path, packet_size)
+    return Timeline.parse(text, path, vocabulary)

@@ -78,7 +78,9 @@ def main() -> int:
         else:
             print(f"--- {scenario.name}: {scenario.doc}", flush=True)
             try:
+                mark = rig.emulator.mark()
                 scenario.function(rig)
+                rig.check_nothing_forbidden(since=mark)
             except Skip as skip:
                 status, reason = "SKIP", str(skip)
             except AssertionError as error:

@@ -134,6 +134,16 @@ class Rig:
     def emulator_state(self, name: str) -> dict:
         return self.emulator.request("state", name=name)
 
+    def check_nothing_forbidden(self, since: int) -> None:
+        """Fails when, since `since`, anything wrote to a controller's firmware-update
+        service (0xFEF5) or sent a Gear VR a command never to send (such as `0200`,
+        which would enter the firmware update)."""
+        self.emulator.poll()
+        for event in self.emulator.events[since:]:
+            if event["event"] in ("firmware_write", "forbidden_command"):
+                raise AssertionError(f"{event['name']}: {event['event']} {event.get('uuid', '')} "
+                                     f"{event.get('value', '')}: never write that")
+
     # The bridge ---------------------------------------------------------------
     @property
     def bridge_path(self) -> str:
