@@ -14,6 +14,8 @@ hid=false: a look-alike that also offers a HID keyboard service;
 family="gear-vr" for a Gear VR controller, rate=68, echo_delay=1.5,
 idle_s=0 and home_erase_s=0 (0: never), see gear_vr_device.py),
 power (name, on), play (name, file | text), stop (name), state (name),
+configure (name, idle_s | home_erase_s | echo_delay: a Gear VR's, while it
+runs), stall (name: a Gear VR's stream goes silent until the next 0800),
 battery (name, level), forget_bonds (name), notifications (path),
 quit. `t_ns` is CLOCK_MONOTONIC.
 """
@@ -150,6 +152,17 @@ class Emulator:
                 "streaming": len(getattr(controller, "streaming", {})),
                 "asleep": bool(getattr(controller, "asleep", False)),
             }
+        if command == "configure":  # a Gear VR's timings, while it runs
+            controller = self._controller(request)
+            for key in ("idle_s", "home_erase_s", "echo_delay"):
+                if key in request:
+                    if not hasattr(controller, key):
+                        raise ValueError(f"{request['name']} has no {key}")
+                    setattr(controller, key, float(request[key]))
+            return {}
+        if command == "stall":
+            self._controller(request).stall()
+            return {}
         if command == "battery":
             await self._controller(request).set_battery(int(request["level"]))
             return {}

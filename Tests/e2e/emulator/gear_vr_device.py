@@ -14,6 +14,7 @@ its advertising, and the behaviours a bridge has to get right.
   the host writes; a button press wakes it.
 - With `home_erase_s`, holding HOME that long erases its bonds and drops
   the link: the host's keys are then stale.
+- `stall()` silences the stream without a disconnect until the next `0800`.
 
 A timeline's `rate` does not change the controller's: the hardware's is fixed.
 """
@@ -176,6 +177,14 @@ class EmulatedGearVR(EmulatedDaydream):
                 self.report("stream", on=False)
         else:
             self.report("forbidden_command", value=value.hex())
+
+    def stall(self) -> None:
+        """The stream goes silent without a disconnect, as after a bad start, until
+        the host starts it again (0800, its echo, 0100)."""
+        for handle in list(self.streaming):
+            self.streaming.pop(handle)
+            self.handshake[handle] = "jammed"
+        self.report("stalled")
 
     def _later(self, coroutine) -> None:
         task = asyncio.ensure_future(coroutine)

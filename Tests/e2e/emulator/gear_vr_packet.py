@@ -32,7 +32,7 @@ ACCELEROMETER_COUNTS_PER_G = 2048
 GYRO_COUNTS_PER_DEGREE_PER_SECOND = 14.285
 
 _SAMPLE = struct.Struct("<I3h3h")
-_TAIL = struct.Struct("<3h3BbBB")  # magnetometer, touch bytes 54-56, temperature, buttons, battery
+_TAIL = struct.Struct("<3h3BBBB")  # magnetometer, touch bytes 54-56, temperature, buttons, battery
 
 
 @dataclasses.dataclass

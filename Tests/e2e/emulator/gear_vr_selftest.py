@@ -152,12 +152,14 @@ async def main() -> None:
     await asyncio.sleep(1.3)
     check(all(len(v) == PACKET_SIZE for _, v in received), f"a notification that is no packet: "
           f"{[v.hex() for _, v in received if len(v) != PACKET_SIZE]}")
-    rate = (len(received) - 1) / (received[-1][0] - received[0][0])
-    check(60 <= rate <= 76, f"{rate:.1f} packets a second, expected about 68")
+    check(len(received) >= 20, f"{len(received)} packets in 1.3 s")
+    rate = (len(received) - 1) / (received[-1][0] - received[0][0])  # the wall's: a loaded host slips
     packets = [GearVRPacket.decode(v) for _, v in received]
     times = [sample.time_us for packet in packets for sample in packet.samples]
     steps = [b - a for a, b in zip(times, times[1:])]
-    check(all(0 < step < 20_000 for step in steps), f"sample times not increasing steadily: {steps[:12]}")
+    check(all(step > 0 for step in steps), f"sample times not increasing: {steps[:12]}")
+    median_step = sorted(steps)[len(steps) // 2]
+    check(abs(median_step - 1e6 / (68 * 3)) <= 2, f"samples {median_step} us apart, expected 68 x 3 a second")
     check(packets[0].magnetometer == (0, 0, 0) and packets[-1].magnetometer != (0, 0, 0),
           f"magnetometer {packets[0].magnetometer} -> {packets[-1].magnetometer}: zero for a second, then not")
     check(all(p.samples[0].acceleration == (0, 0, 2048) for p in packets), "not at rest (0, 0, 2048)")
@@ -233,7 +235,7 @@ async def main() -> None:
     for expected in ("connected", "paired", "subscribed", "echo", "stream", "keepalive", "idle_disconnect", "woke"):
         check(expected in names, f"no '{expected}' event in {names}")
     check("forbidden_command" not in names, "a forbidden command was reported")
-    print("gear vr emulator self-test: ok")
+    print(f"gear vr emulator self-test: ok ({rate:.0f} packets a second on this host, samples {median_step} us apart)")
 
 
 if __name__ == "__main__":
