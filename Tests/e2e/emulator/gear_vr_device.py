@@ -31,29 +31,28 @@ from bumble.core import AdvertisingData
 from daydream_device import EmulatedDaydream
 from gear_vr_gatt import GearVRGattTable
 from gear_vr_packet import (
+    AT_REST_ACCELERATION,
     BUTTON_BITS,
     JUST_LIFTED,
+    MAGNETOMETER,
     NOT_TOUCHING,
     PACKET_SIZE,
     SAMPLES,
+    TEMPERATURE,
     TOUCHING,
+    VOCABULARY,
     GearVRPacket,
     Sample,
 )
-from timeline import State, Timeline, Vocabulary, load
+from timeline import State, Timeline, load
 
 logger = logging.getLogger("gear-vr")
 
 NAME_PREFIX = "Gear VR Controller"
 SAMSUNG = 0x0075
 APPEARANCE = 0x03C0
-AT_REST_ACCELERATION = (0, 0, 2048)  # flat, touchpad up: +Z out of the face, 2048 counts per g
-MAGNETOMETER = (312, -148, 905)
 MAGNETOMETER_DELAY_S = 1.0  # zero for about a second after the stream starts
-TEMPERATURE = 31
 USER_TERMINATED = hci.HCI_REMOTE_USER_TERMINATED_CONNECTION_ERROR  # 0x13
-
-VOCABULARY = Vocabulary(BUTTON_BITS, touch_max=1023, counts=(-32768, 32767))
 
 START = bytes.fromhex("0100")
 STOP = bytes.fromhex("0000")

@@ -8,6 +8,8 @@ from __future__ import annotations
 import dataclasses
 import struct
 
+from timeline import Vocabulary
+
 PACKET_SIZE = 60
 SAMPLES = 3
 
@@ -30,6 +32,14 @@ JUST_LIFTED = 0b00  # one packet after the finger leaves
 TOUCH_MAX = 1023  # x and y are 10 bits wide; the pad reads about 7...314
 ACCELEROMETER_COUNTS_PER_G = 2048
 GYRO_COUNTS_PER_DEGREE_PER_SECOND = 14.285
+
+# What the emulated controller sends at rest: flat, touchpad up (+Z out of the face).
+AT_REST_ACCELERATION = (0, 0, ACCELEROMETER_COUNTS_PER_G)
+MAGNETOMETER = (312, -148, 905)
+TEMPERATURE = 31
+
+# What a timeline may say to a Gear VR: its buttons, touch counts, i16 IMU counts.
+VOCABULARY = Vocabulary(BUTTON_BITS, touch_max=TOUCH_MAX, counts=(-32768, 32767))
 
 _SAMPLE = struct.Struct("<I3h3h")
 _TAIL = struct.Struct("<3h3BBBB")  # magnetometer, touch bytes 54-56, temperature, buttons, battery
