@@ -193,10 +193,10 @@ class Rig:
         self.processes.append(process)
         return process
 
-    def rig_agent(self) -> Process:
+    def rig_agent(self, timeout: float = 30.0) -> Process:
         """The rig's own NoInputNoOutput agent (for scenarios without the bridge)."""
         agent = self.program("agent", [self.python, os.path.join(self.e2e, "runner", "agent.py")])
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + timeout
         while "agent ready" not in agent.log_text():  # this agent's, not an earlier one's in agent.log
             if not agent.alive() or time.monotonic() > deadline:
                 raise RigError("the rig's agent did not register (see agent.log)")
