@@ -41,12 +41,15 @@ func runPackets(_ profile: BenchProfile, stream: PacketStream, count: Int, dsu: 
 /// statically linked runtime's debug info; the symbols stay), once with `long` packets and once
 /// with `short`, and the difference of the two totals over the difference of the packets is
 /// the figure, so start-up (the stream, the configs) cancels out. With `dsu`, a DSU server's
-/// slot follows each feed too (see `runPackets`).
+/// slot follows each feed too (see `runPackets`). With `family` "gear-vr", the packets are a Gear
+/// VR's, three IMU samples each (see `runGearVRPackets`).
 enum Callgrind {
     static let long = 24_000
     static let short = 4_000
 
-    static func measure(profiles: [String], configDirectory: String, dsu: Bool = false) throws -> [InstructionCount] {
+    static func measure(
+        profiles: [String], configDirectory: String, dsu: Bool = false, family: String? = nil
+    ) throws -> [InstructionCount] {
         let setup = try prepare(Bundle.main.executablePath ?? CommandLine.arguments[0], what: "instructions per packet")
         defer { try? FileManager.default.removeItem(atPath: setup.directory) }
         let (valgrind, directory, copy) = (setup.valgrind, setup.directory, setup.copy)
@@ -55,7 +58,7 @@ enum Callgrind {
                 let output = "\(directory)/callgrind.\(packets).out"
                 try run(valgrind, ["--tool=callgrind", "--quiet", "--callgrind-out-file=\(output)",
                                    copy, "--config-dir", configDirectory, "--only", profile, "--packets", String(packets)]
-                                  + (dsu ? ["--dsu"] : []))
+                                  + (dsu ? ["--dsu"] : []) + (family.map { ["--family", $0] } ?? []))
                 return try instructions(in: output)
             }
             let difference = try total(long) - total(short)

@@ -33,6 +33,8 @@ struct BenchReport {
     var instructionNote: String?
     /// The busiest shipped profile's count with a DSU server's slot on the feed too.
     var dsuInstructionCount: InstructionCount?
+    /// The busiest shipped profile's count with Gear VR packets (60 bytes, three IMU samples each).
+    var gearVRInstructionCount: InstructionCount?
     /// The code the busiest shipped profile's packets run through: cache lines and pages.
     var codeFootprint: CodeFootprint?
     /// The most instructions per packet the busiest profile may take, and with DSU on.
@@ -148,6 +150,11 @@ struct BenchReport {
             lines.append("With DSU on (\(dsu.profile), a DSU slot on the feed beside the session, no client): "
                          + "\(perPacket) instructions per packet, \(verdict) the limit of \(Self.dsuInstructionLimit)")
         }
+        if let gear = gearVRInstructionCount, let daydream = busiestInstructionCount {
+            lines.append("Gear VR packets (\(gear.profile), 60 bytes, three IMU samples each, 68 a second): "
+                         + "\(Int(gear.perPacket.rounded())) instructions per packet, "
+                         + "\(Int((gear.perPacket / 3).rounded())) per sample; a Daydream packet: \(Int(daydream.perPacket.rounded()))")
+        }
         if let footprint = codeFootprint {
             lines.append("Code footprint (\(footprint.profile), instructions run on at least 1 packet in \(Callgrind.footprintShare)): "
                          + "\(footprint.cacheLines) cache lines of 64 bytes, \(footprint.pages) pages of 4 KiB")
@@ -188,6 +195,7 @@ struct BenchReport {
             ("instructions_per_packet", number(busiestInstructionCount?.perPacket)),
             ("instructions_per_packet_profile", busiestInstructionCount.map { "\"\($0.profile)\"" } ?? "null"),
             ("instructions_per_packet_dsu", number(dsuInstructionCount?.perPacket)),
+            ("gear_vr_instructions_per_packet", number(gearVRInstructionCount?.perPacket)),
             ("code_cache_lines_per_packet", codeFootprint.map { String($0.cacheLines) } ?? "null"),
             ("code_pages_per_packet", codeFootprint.map { String($0.pages) } ?? "null"),
             ("gyro_aim_instructions_per_packet", number(gyroAimInstructionCount?.perPacket)),

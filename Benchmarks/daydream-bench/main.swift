@@ -12,6 +12,7 @@ let usage = """
       --packets N       with --only: just N packets through it, untimed (what the
                         instruction count runs under callgrind)
       --dsu             with --only and --packets: a DSU server's slot follows the feed too
+      --family gear-vr  with --only and --packets: Gear VR packets (three samples each)
       --no-callgrind    skip the instruction count (valgrind)
       --cold            only the cold rows (caches and TLBs evicted before each packet)
       --dsu-only        only the DSU latency rows (after one untimed pass to find the
@@ -35,6 +36,7 @@ var dsuOnly = false
 var rounds: Int?
 var onlyPackets: Int?
 var withDSU = false
+var gearVR = false
 var countsInstructions = true
 var arguments = CommandLine.arguments.dropFirst()
 /// The value after `option`, or a usage error (exit 64) naming what it should be.
@@ -63,6 +65,13 @@ while let argument = arguments.popFirst() {
         }
     case "--no-callgrind": countsInstructions = false
     case "--dsu": withDSU = true
+    case "--family":
+        let name = value(of: argument, being: "a controller family")
+        guard name == "gear-vr" || name == "daydream" else {
+            FileHandle.standardError.write(Data("Error: --family takes daydream or gear-vr, not '\(name)'\n\(usage)\n".utf8))
+            exit(64)
+        }
+        gearVR = name == "gear-vr"
     case "--packets":
         let text = value(of: argument, being: "a number of packets")
         guard let count = Int(text), count > 0 else {
@@ -117,6 +126,11 @@ if let onlyProfile {
         FileHandle.standardError.write(Data("Error: no profile '\(onlyProfile)'; there are: \(profiles.map(\.name).joined(separator: ", "))\n".utf8))
         exit(64)
     }
+    if let onlyPackets, gearVR {
+        let events = runGearVRPackets(profile, stream: GearVRPacketStream(count: 4_096), count: onlyPackets)
+        print("\(profile.name), Gear VR: \(onlyPackets) packets, \(events) events")
+        exit(0)
+    }
     if let onlyPackets {
         do {
             let events = try runPackets(profile, stream: stream, count: onlyPackets, dsu: withDSU)
@@ -169,6 +183,8 @@ if countsInstructions {
         report.busiestProfile = busiest?.name
         if let busiest {
             report.dsuInstructionCount = try Callgrind.measure(profiles: [busiest.name], configDirectory: configDirectory, dsu: true).first
+            report.gearVRInstructionCount = try Callgrind.measure(
+                profiles: [busiest.name], configDirectory: configDirectory, family: "gear-vr").first
             report.codeFootprint = try Callgrind.measureFootprint(profile: busiest.name, configDirectory: configDirectory)
         }
     } catch {
