@@ -57,6 +57,10 @@ ${CC:-cc} -std=gnu11 -O1 -Wall -Wextra -Werror -o "$clients/sdl_probe" "$here/cl
 
 echo "e2e: checking the emulator's packet encoder against 'daydream-bridge decode'"
 "$venv/bin/python3" "$here/emulator/check_encoder.py" "$bin/daydream-bridge" || loud "the emulator's encoder disagrees with the bridge's decoder"
+echo "e2e: checking the emulated Gear VR's encoder against 'daydream-bridge decode --controller gear-vr'"
+"$venv/bin/python3" "$here/emulator/check_gear_vr_encoder.py" "$bin/daydream-bridge" || loud "the emulated Gear VR's encoder disagrees with the bridge's decoder"
+"$venv/bin/python3" "$here/emulator/gear_vr_recording.py" "$here/timelines/gear-vr-tour.tl" | cmp -s - "$repo/Tests/Recordings/gear-vr.recording" \
+    || loud "Tests/Recordings/gear-vr.recording is not what emulator/gear_vr_recording.py makes of timelines/gear-vr-tour.tl"
 echo "e2e: emulator self-test on the host (Bumble central on the emulated link)"
 "$venv/bin/python3" "$here/emulator/selftest.py" || loud "the emulator's self-test failed"
 echo "e2e: the emulated Gear VR's self-test on the host (its GATT table, start order, echoes, idle, HOME)"
