@@ -8,7 +8,7 @@ import EventLoop
 enum ListCommand: Subcommand {
     static let declaration = CommandDeclaration(
         name: "list",
-        abstract: "List the Daydream controllers BlueZ knows: connected, paired, battery, firmware, profile.",
+        abstract: "List the controllers BlueZ knows: connected, paired, battery, firmware, profile.",
         options: [CommandOption.controlSocket],
         discussion: """
         One line per controller: address, name, whether it is connected ('lent'

@@ -15,7 +15,7 @@ enum PairCommand: Subcommand {
 
     static let declaration = CommandDeclaration(
         name: "pair", operands: "[ADDRESS]",
-        abstract: "Pair a Daydream controller (the one unpaired controller in range, or ADDRESS).",
+        abstract: "Pair a controller (the one unpaired controller in range, or ADDRESS).",
         options: [Option.timeout, Option.defaultAgent, CommandOption.controlSocket],
         discussion: """
         Hold the controller's home button until its light blinks, then run this.

@@ -3,7 +3,7 @@ import Bridge
 import DaydreamCore
 import EventLoop
 
-/// `daydream-bridge scan`: the Daydream controllers in range, live.
+/// `daydream-bridge scan`: the controllers in range (every family), live.
 enum ScanCommand: Subcommand {
     /// The options, declared once for the scanner, the usage line and the help.
     enum Option {
@@ -12,7 +12,7 @@ enum ScanCommand: Subcommand {
 
     static let declaration = CommandDeclaration(
         name: "scan",
-        abstract: "List Daydream controllers in range, live (address, name, signal, paired).",
+        abstract: "List controllers in range, live (address, name, signal, paired).",
         options: [Option.timeout],
         discussion: """
         Powers the adapter on if needed and discovers Bluetooth LE devices that
