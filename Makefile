@@ -76,7 +76,7 @@ unit: test
 # TEST_EXTRAS=` runs the unit tests (under AddressSanitizer) and check-install alone.
 TEST_EXTRAS ?= sanitize-thread fuzz-ci soak-ci check-deb e2e
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= packet gear-vr config dsu recording
+FUZZ_TARGETS ?= packet gear-vr oculus-go config dsu recording
 FUZZ_DIR ?= .build/fuzz
 # Fuzzers run side by side, each on a core of its own (each is one thread).
 FUZZ_JOBS ?= $(shell nproc)
