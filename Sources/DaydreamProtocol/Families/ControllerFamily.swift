@@ -33,6 +33,8 @@ public struct ControllerFamily: Sendable {
     public var encode: Encoder
     /// One line of JSON for `decode` and `replay --print`: `raw` as the packet says it, scaled values beside it.
     public var json: @Sendable (DaydreamPacket) -> String
+    /// Whether its packets carry the orientation, or the feed works it out from the IMU.
+    public var orientation: OrientationSource = .estimated
 
     /// Advertising that names the family.
     public struct Discovery: Sendable {

@@ -13,5 +13,6 @@ extension ControllerFamily {
         scale: .daydream, samplesPerPacket: 1,
         decode: { bytes throws(PacketDecodingError) in try DaydreamPacket(bytes: bytes) },
         encode: { packet in packet.daydreamBytes },
-        json: { packet in packet.daydreamJSONLine })
+        json: { packet in packet.daydreamJSONLine },
+        orientation: .firmware)
 }
