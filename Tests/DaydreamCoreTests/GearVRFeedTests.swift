@@ -66,3 +66,55 @@ import Timebase
         #expect(model.family == .gearVR)
     }
 }
+
+/// A Gear VR's packets carry no orientation: the feed works it out from the three samples of
+/// each, at their own times, so the pointer, tilt and opentrack turn with it.
+@MainActor
+@Suite struct GearVRFeedOrientationTests {
+    /// Packets of three samples 5 ms apart: `rest` samples lying flat, then `turning` samples
+    /// turning right at `degreesPerSecond`, gravity on the common frame's y throughout.
+    static func packets(rest: Int, turning: Int, degreesPerSecond: Double) -> [[UInt8]] {
+        let gyroY = Int16(-(degreesPerSecond * 14.285).rounded())
+        let samples = (0..<(rest + turning)).map { index in
+            IMUSample(time: UInt32(1_000 + 5_000 * index), acceleration: RawVector(0, 2048, 0),
+                      gyro: RawVector(0, index < rest ? 0 : gyroY, 0))
+        }
+        return stride(from: 0, to: samples.count, by: 3).map { start in
+            var packet = DaydreamPacket(acceleration: samples[start + 2].acceleration, gyro: samples[start + 2].gyro)
+            packet.family = .gearVR
+            packet.clock = .microseconds
+            packet.sampleCount = 3
+            packet.sampleIndex = 2
+            packet.sampleTime = samples[start + 2].time
+            packet.earlierSamples = EarlierSamples(samples[start], samples[start + 1])
+            return packet.gearVRBytes
+        }
+    }
+
+    @Test func aTurnRightReadsAsTheOrientationsYaw() {
+        let feed = ControllerFeed(address: "AA:BB:CC:DD:EE:01", family: .gearVR)
+        let recorder = GearVRFeedTests.Recorder()
+        feed.attach(recorder)
+        let packets = Self.packets(rest: 3, turning: 198, degreesPerSecond: 90)
+        for (index, bytes) in packets.enumerated() {
+            bytes.withUnsafeBytes { feed.receive($0, at: .milliseconds(Int64(15 * index))) }
+        }
+        // Each turning sample integrates its rate over the 5 ms before it.
+        let rate = (90 * 14.285).rounded() / 14.285
+        let expected = -198 * 0.005 * rate
+        let yaw = (recorder.packets.last?.quaternion.yaw ?? 0) * 180 / Double.pi
+        #expect(abs(yaw - expected) < 0.2, "yaw \(yaw), expected \(expected)")
+        #expect(recorder.packets.prefix(3).allSatisfy { $0.orientation == .zero })
+        let pitch = (recorder.packets.last?.quaternion.pitch ?? 1) * 180 / Double.pi
+        #expect(abs(pitch) < 0.2)
+    }
+
+    @Test func theDaydreamKeepsItsFirmwaresOrientation() {
+        let feed = ControllerFeed(address: "AA:BB:CC:DD:EE:01", family: .daydream)
+        let recorder = GearVRFeedTests.Recorder()
+        feed.attach(recorder)
+        DaydreamPacket(orientation: RawVector(0, -683, 0), gyro: RawVector(0, 500, 0)).bytes
+            .withUnsafeBytes { feed.receive($0, at: .seconds(1)) }
+        #expect(recorder.packets.map(\.orientation) == [RawVector(0, -683, 0)])
+    }
+}

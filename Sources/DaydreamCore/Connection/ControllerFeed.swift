@@ -63,6 +63,8 @@ public final class ControllerFeed: ControllerConsumer {
     // Counted on every packet; unchecked like `borrowedChain`: private, and touched only in
     // `receive` and `linkChanged`, neither of which a consumer can reach from inside the other.
     @exclusivity(unchecked) private var counter = PacketCounter()
+    /// The orientation written into the packets of a family whose packets carry none.
+    private var estimatedOrientation = EstimatedOrientation()
 
     /// A feed for the controller at `address` of `family`, disconnected, with no consumer.
     public init(address: String, family: ControllerFamily = .daydream) {
@@ -121,7 +123,7 @@ public final class ControllerFeed: ControllerConsumer {
     /// `receive(_:at:)` of a family other than the Daydream, through its family's decoder.
     @inline(never)
     private func receiveOfOtherFamily(_ bytes: UnsafeRawBufferPointer, at time: MonotonicTime) {
-        let packet: DaydreamPacket
+        var packet: DaydreamPacket
         do {
             packet = try family.decode(bytes)
         } catch {
@@ -132,6 +134,7 @@ public final class ControllerFeed: ControllerConsumer {
             dropMalformed(at: time)
             return
         }
+        if family.orientation == .estimated { estimatedOrientation.apply(to: &packet, at: time) }
         receive(packet, at: time)
     }
 
@@ -174,6 +177,7 @@ public final class ControllerFeed: ControllerConsumer {
     public func linkChanged(connected: Bool, at time: MonotonicTime) {
         guard connected != isConnected else { return }
         counter.restartSequence()
+        estimatedOrientation.linkRestarted()
         isConnected = connected
         for consumer in consumers { consumer.linkChanged(connected: connected, at: time) }
     }
