@@ -49,9 +49,15 @@ extension DaydreamPacket {
 
     /// A Gear VR packet: `raw` holds its three samples (time in microseconds, acceleration,
     /// gyro), the magnetometer, touch and whether a finger is down, byte 58 without the idle
-    /// flag, temperature and battery; beside it each sample in m/s^2 and rad/s.
+    /// flag, temperature and battery; beside it each sample in m/s^2 and rad/s. All on the Gear
+    /// VR's own axes, as sent (the bridge reads them on the common axes: `gearVRToCommonAxes`).
     public var gearVRJSONLine: String {
-        let samples = (0..<3).map { sample($0) }
+        // As the packet says them: on the Gear VR's own axes, scaled values too.
+        let samples = (0..<3).map { index in
+            let common = sample(index)
+            return IMUSample(time: common.time, acceleration: common.acceleration.commonToGearVRAxes,
+                             gyro: common.gyro.commonToGearVRAxes)
+        }
         var json = "{\"raw\": {\"samples\": ["
         json += samples.map { "{\"time\": \($0.time), \"acceleration\": \(Self.json($0.acceleration)), \"gyro\": \(Self.json($0.gyro))}" }
             .joined(separator: ", ")

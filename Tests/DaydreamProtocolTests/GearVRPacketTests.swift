@@ -32,10 +32,11 @@ struct GearVRPacketTests {
         let packet = try Self.decode(Self.handMade())
         #expect(packet.family == .gearVR)
         #expect(packet.sampleCount == 3)
-        #expect(packet.sample(0) == IMUSample(time: 1_000_000, acceleration: RawVector(1, -2, 2048), gyro: RawVector(14, -286, -32768)))
-        #expect(packet.sample(1) == IMUSample(time: 1_004_850, acceleration: RawVector(101, -2, 2048), gyro: RawVector(15, -286, -32767)))
-        #expect(packet.sample(2) == IMUSample(time: 1_009_700, acceleration: RawVector(201, -2, 2048), gyro: RawVector(16, -286, -32766)))
-        #expect(packet.acceleration == RawVector(201, -2, 2048))
+        // On the common axes: (x, z, -y) of the counts sent.
+        #expect(packet.sample(0) == IMUSample(time: 1_000_000, acceleration: RawVector(1, 2048, 2), gyro: RawVector(14, -32768, 286)))
+        #expect(packet.sample(1) == IMUSample(time: 1_004_850, acceleration: RawVector(101, 2048, 2), gyro: RawVector(15, -32767, 286)))
+        #expect(packet.sample(2) == IMUSample(time: 1_009_700, acceleration: RawVector(201, 2048, 2), gyro: RawVector(16, -32766, 286)))
+        #expect(packet.acceleration == RawVector(201, 2048, 2))
         #expect(packet.extras.magnetometer == RawVector(-300, 5, 32767))
         #expect(packet.touchX == 160 && packet.touchY == 200 && packet.isTouching)
         #expect(packet.extras.temperature == 31)
@@ -57,7 +58,7 @@ struct GearVRPacketTests {
     @Test func scalesAsTheHardwareWasMeasured() throws {
         let packet = try Self.decode(Self.handMade())
         // 2048 counts per g; 14.285 counts per degree per second.
-        #expect(abs(packet.accelerationSI.z - 9.80665) < 1e-9)
+        #expect(abs(packet.accelerationSI.y - 9.80665) < 1e-9)
         let rate = DaydreamPacket(gyro: RawVector(14285, 0, 0))
         var gear = rate
         gear.family = .gearVR
@@ -102,7 +103,7 @@ struct GearVRPacketTests {
     @Test func eachSampleCopyShowsItsOwnSampleAndTime() throws {
         let packet = try Self.decode(Self.handMade())
         let first = packet.forSample(0)
-        #expect(first.acceleration == RawVector(1, -2, 2048))
+        #expect(first.acceleration == RawVector(1, 2048, 2))
         #expect(first.stamp == ControllerStamp(microseconds: 1_000_000))
         #expect(!first.isLatestSample && packet.isLatestSample)
         let step = packet.forSample(1).stamp!.microseconds(since: first.stamp!)

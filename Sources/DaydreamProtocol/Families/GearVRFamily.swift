@@ -80,7 +80,8 @@ public enum GearVRLayout {
 
 extension DaydreamPacket {
     /// Decodes a Gear VR notification: 60 bytes, or a 2-byte command echo (thrown as
-    /// `.commandEcho`), anything else `.familyWrongLength`.
+    /// `.commandEcho`), anything else `.familyWrongLength`. The samples' acceleration and gyro
+    /// are put on the common axes (`gearVRToCommonAxes`); the magnetometer stays as sent.
     public init(gearVR bytes: UnsafeRawBufferPointer) throws(PacketDecodingError) {
         guard bytes.count == GearVRLayout.length else {
             if bytes.count == 2 { throw .commandEcho(UInt16(bytes[0]) | UInt16(bytes[1]) << 8) }
@@ -91,7 +92,7 @@ extension DaydreamPacket {
         func sample(_ offset: Int) -> IMUSample {
             IMUSample(
                 time: UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)),
-                acceleration: vector(offset + 4), gyro: vector(offset + 10))
+                acceleration: vector(offset + 4).gearVRToCommonAxes, gyro: vector(offset + 10).gearVRToCommonAxes)
         }
         let last = sample(32)
         self.init(acceleration: last.acceleration, gyro: last.gyro)
@@ -132,8 +133,8 @@ extension DaydreamPacket {
         return byte
     }
 
-    /// The 60 bytes a Gear VR packet was decoded from (the three samples, magnetometer, touch,
-    /// temperature, buttons and flags, battery).
+    /// The 60 bytes a Gear VR packet was decoded from (the three samples, back on the Gear VR's
+    /// axes, magnetometer, touch, temperature, buttons and flags, battery).
     public var gearVRBytes: [UInt8] {
         var bytes = [UInt8](repeating: 0, count: GearVRLayout.length)
         func put16(_ value: Int16, _ offset: Int) {
@@ -149,8 +150,8 @@ extension DaydreamPacket {
         for (index, offset) in GearVRLayout.sampleOffsets.enumerated() {
             let sample = sample(index)
             for byte in 0..<4 { bytes[offset + byte] = UInt8(truncatingIfNeeded: sample.time >> (8 * UInt32(byte))) }
-            put(sample.acceleration, offset + 4)
-            put(sample.gyro, offset + 10)
+            put(sample.acceleration.commonToGearVRAxes, offset + 4)
+            put(sample.gyro.commonToGearVRAxes, offset + 10)
         }
         put(extras.magnetometer, GearVRLayout.magnetometer)
         // A packet made by hand (not decoded) has no raw coordinates: its touch is what it says.
