@@ -26,7 +26,7 @@ public final class ControllerFeed: ControllerConsumer {
     public internal(set) var name: String?
     /// Whether the link is up and streaming.
     public private(set) var isConnected = false
-    /// The last battery level read, in percent.
+    /// The last battery level read (from the Battery Service, or a packet that carries one), in percent.
     public private(set) var batteryPercent: Int?
     /// The Device Information strings read so far.
     public private(set) var deviceInformation = ControllerDeviceInformation()
@@ -135,7 +135,15 @@ public final class ControllerFeed: ControllerConsumer {
             return
         }
         if family.orientation == .estimated { estimatedOrientation.apply(to: &packet, at: time) }
+        if let battery = packet.battery { packetCarriesBattery(Int(battery), at: time) }
         receive(packet, at: time)
+    }
+
+    /// A level a packet carries (the Gear VR's byte 59) is a reading like the Battery Service's:
+    /// handed on as `batteryChanged` when it differs from the last one.
+    private func packetCarriesBattery(_ percent: Int, at time: MonotonicTime) {
+        guard min(percent, 100) != batteryPercent else { return }
+        batteryChanged(percent: percent, at: time)
     }
 
     /// Counts a notification that is not a packet and tells every consumer it was dropped.
