@@ -38,7 +38,8 @@ public enum OculusGoLayout {
     public static let touchMaximum: UInt16 = 315
     /// Byte 19's 0x10: a finger is on the touchpad.
     public static let touchingFlag: UInt8 = 0x10
-    /// About 127 counts per g; no gyro in this packet; touch 0...315.
+    /// About 127 counts per g; no gyro in this packet; touch 0...315. No source gives the
+    /// accelerometer's axes, so its counts are handed on in the packet's order, unturned.
     public static let scale = IMUScale(
         acceleration: UnitConversion.standardGravity / 127, gyro: 0, touch: 1 / Double(touchMaximum))
     public static let buttonBits: [(bit: UInt8, button: DaydreamButtons)] = [
