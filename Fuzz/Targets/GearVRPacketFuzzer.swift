@@ -6,7 +6,8 @@
 // traps, which libFuzzer reports as a crash):
 // - a 2-byte notification is a command echo carrying its value (little endian), never input;
 //   any other length but 60 throws `.familyWrongLength` with that length;
-// - every 60-byte notification decodes: its three samples are the packet's times and counts,
+// - every 60-byte notification decodes: its three samples are the packet's times and counts
+//   (on the common axes: x, z, -y of the Gear VR's),
 //   the touch is within 0...315 and never 0,0 while the touch bits say a finger is down, the
 //   buttons are the Gear VR's only, the battery is byte 59;
 // - encoding gives back exactly the same 60 bytes (the decoder keeps all 480 bits);
@@ -64,9 +65,11 @@ private func checkFields(_ packet: DaydreamPacket, _ input: UnsafeRawBufferPoint
         let sample = packet.sample(index)
         require(sample.time == littleEndian32(input, offset), "sample \(index): time \(sample.time)")
         let counts = (0..<6).map { littleEndian16(input, offset + 4 + 2 * $0) }
+        // On the common axes: (x, z, -y) of the Gear VR's counts, the negation wrapping.
+        let common = [counts[0], counts[2], 0 &- counts[1], counts[3], counts[5], 0 &- counts[4]]
         let decoded = [sample.acceleration.x, sample.acceleration.y, sample.acceleration.z,
                        sample.gyro.x, sample.gyro.y, sample.gyro.z]
-        require(decoded == counts, "sample \(index): counts \(decoded), the packet says \(counts)")
+        require(decoded == common, "sample \(index): counts \(decoded), the packet says \(counts) (common \(common))")
     }
     let touching = (input[54] >> 4) & 0x03 == 0x01
     require(packet.isTouching == touching, "touching \(packet.isTouching) for byte 54 \(input[54])")
