@@ -169,6 +169,8 @@ def gear_vr_mouse(rig):
     mouse = wait_for_device(lambda n: n == MOUSE, timeout=30)
     keyboard = wait_for_device(lambda n: n == KEYBOARD, timeout=10)
     wait_streaming(rig, GEAR, since=mark)
+    # Subscribed is not streaming: the Gear VR sends nothing before 0800, its echo, 0100.
+    start_order(rig, GEAR, since=mark)
     start, frames = play_and_read(rig, GEAR, MOUSE_TIMELINE, [mouse, keyboard])
     xs = relative(frames[mouse], start, "REL_X")
     ys = relative(frames[mouse], start, "REL_Y")
