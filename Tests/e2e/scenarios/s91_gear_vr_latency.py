@@ -64,8 +64,12 @@ def measure(rig, name: str, address: str, timeline: str, size: int, touch_x, lab
     sends = [(t_ns, touch_x(data)) for t_ns, data in vhci_writes(log_path) if len(data) == size and t_ns >= start]
     sends = [(t_ns, x) for (t_ns, x), previous in zip(sends, [(0, 0)] + sends) if x != previous[1]]
     events = [frame.t_ns for frame in frames[pad] if any(e.startswith("ABS_X ") for e in frame.events)]
+    def ms(t_ns: int) -> float:
+        return round((t_ns - start) / 1e6, 1)
     assert len(events) == len(sends), \
-        f"{label}: {len(sends)} packets moved the finger but the stick moved {len(events)} times"
+        f"{label}: {len(sends)} packets moved the finger but the stick moved {len(events)} times " \
+        f"(ms after the start: packets {[(ms(t), x) for t, x in sends[:3]]} ... {[(ms(t), x) for t, x in sends[-3:]]}, " \
+        f"events {[ms(t) for t in events[:3]]} ... {[ms(t) for t in events[-3:]]})"
     late = [(s, e) for (s, _x), e in zip(sends, events) if e < s]
     assert not late, f"{label}: {len(late)} events came before their packet: the pairing is off"
     latencies = [(e - s) / 1e6 for (s, _x), e in zip(sends, events)]
