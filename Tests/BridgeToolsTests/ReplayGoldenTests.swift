@@ -40,7 +40,11 @@ struct ReplayGoldenTests {
         return output.entries.map { EventLineSink.line($0.event, at: $0.time) }
     }
 
-    @Test(arguments: Scenarios.all.map(\.name))
+    /// Recordings made by a rig rather than `Scenarios`, replayed the same way: the Gear VR's
+    /// (Tests/e2e/timelines/gear-vr-tour.tl through the emulated controller).
+    nonisolated static let rigRecordings = ["gear-vr"]
+
+    @Test(arguments: Scenarios.all.map(\.name) + rigRecordings)
     func goldenEvents(recordingName: String) throws {
         let url = Golden.recordingsDirectory.appendingPathComponent("\(recordingName).recording")
         let recording = try RecordingParser.parse(String(contentsOf: url, encoding: .utf8))
