@@ -1,8 +1,9 @@
 """Every button of every shipped profile, as a game built on SDL 2 sees it:
-SDL must see each press go down and up, a 150 ms press must be down for at
-least 100 ms, and a held button's action must start while it is held (a
-tap/hold binding's not before its hold time). SDL reads the gamepad as a game
-controller, and the keyboard and mouse through its evdev video driver.
+SDL must see each press go down and up, a 100 ms press must be down for at
+least 100 ms (the bridge's tap-time), and a held button's action must start
+while it is held (a tap/hold binding's not before its hold time). SDL reads
+the gamepad as a game controller, and the keyboard and mouse through its
+evdev video driver.
 
 Durations and start times are judged by the kernel's timestamps of the
 bridge's writes (read from the event nodes beside SDL), against the times the
@@ -28,14 +29,23 @@ from rig import scenario
 
 NAME, ADDRESS = "pad", "C0:DD:EE:00:00:01"
 BUTTONS = ("click", "app", "home", "volume-up", "volume-down")
-PRESS_MS = 150
+# A tap: 6 packets at 60 Hz. The bridge keeps every action down for at least tap-time (120 ms)
+# from its start, whether the finger was quicker or not, so a 100 ms tap must still be down in
+# the kernel for SEEN_DOWN_MS; and a guest stall shorter than ~80 ms cannot hide it from the
+# emulator's stream (sent_presses says so if one did).
+PRESS_MS = 100
 SEEN_DOWN_MS = 100
 # How long a held button waits for a chord partner before its action starts
 # (issue 15): the bridge's chord window. Printed beside the figures.
 CHORD_WINDOW_MS = 40
-# From one press to the next: a 150 ms press whose action the bridge holds for tap-time (120 ms)
-# after the release is over at 270 ms, well before the next one.
-TAP_SLOT_MS = 400
+# The bridge's tap-time: an action ends at most this long after the button's release.
+TAP_TIME_MS = 120
+# From a release until the same button, or a button that presses one of the same codes, is
+# pressed again: the action's tap-time and 130 ms to spare, as when presses started 400 ms apart.
+SAME_GAP_MS = TAP_TIME_MS + 130
+# Between two presses' starts, whatever buttons: well past the chord window, so no two presses
+# ever start within it; the presses of different buttons and codes may overlap.
+STAGGER_MS = 150
 # How long a button is held beyond its hold time: its action must start before the release.
 HELD_BEYOND_MS = 400
 SPECIAL = ("air-mouse", "next-profile", "previous-profile", "recenter", "none")
@@ -59,27 +69,61 @@ def action_codes(action) -> list[str] | None:
 class Press:
     """One press in a profile's timeline and what SDL must show for it."""
 
-    def __init__(self, button: str, kind: str, at_ms: float, length_ms: float, codes: list[str],
+    def __init__(self, button: str, kind: str, length_ms: float, codes: list[str],
                  hold_ms: float = 0, plain: bool = False):
-        self.button, self.kind, self.at_ms, self.length_ms = button, kind, at_ms, length_ms
+        self.button, self.kind, self.length_ms = button, kind, length_ms
+        self.at_ms = 0.0  # set by schedule()
         # hold_ms: a tap/hold binding's hold time (its hold action may not start before it);
         # plain: a held plain binding (it starts at once, or after the chord window).
         self.codes, self.hold_ms, self.plain = codes, hold_ms, plain
 
+    @property
+    def end_ms(self) -> float:
+        return self.at_ms + self.length_ms
 
-def plan(profile: dict, hold_default_ms: float) -> tuple[list[Press], str]:
+
+def chords_of(config: dict, profile: dict) -> list[set[str]]:
+    """The button sets that make a chord in this profile: [bridge] next-profile's and the
+    profile's own [chords]."""
+    chords = [set(value.split("+")) for value in config.get("bridge", {}).values()
+              if isinstance(value, str) and "+" in value and set(value.split("+")) <= set(BUTTONS)]
+    chords += [set(keys.split("+")) for keys in profile.get("chords", {})]
+    return chords
+
+
+def must_not_overlap(first: Press, second: Press, chords: list[set[str]]) -> bool:
+    """Whether `second` must wait until `first`'s action is over: the same button, a code in
+    common (its edges would merge), or two members of one chord (a stalled guest could deliver
+    both in one packet, making the chord instead of the two presses)."""
+    return (first.button == second.button or bool(set(first.codes) & set(second.codes))
+            or any({first.button, second.button} <= chord for chord in chords))
+
+
+def schedule(presses: list[Press], chords: list[set[str]], begin_ms: float = 200.0) -> float:
+    """Each press's start, in order: STAGGER_MS after the previous start, and SAME_GAP_MS after
+    the release of any earlier press it may not overlap. Returns the last release."""
+    at = begin_ms - STAGGER_MS
+    for index, press in enumerate(presses):
+        at += STAGGER_MS
+        for earlier in presses[:index]:
+            if must_not_overlap(earlier, press, chords):
+                at = max(at, earlier.end_ms + SAME_GAP_MS)
+        press.at_ms = at
+    return max((press.end_ms for press in presses), default=begin_ms)
+
+
+def plan(profile: dict, hold_default_ms: float, chords: list[set[str]] = ()) -> tuple[list[Press], str]:
     """The presses for one profile, and their timeline: every button tapped for
-    150 ms, then every button with a key action held."""
+    PRESS_MS, then every button with a key action held, in one timeline where presses of
+    different buttons overlap unless schedule() keeps them apart."""
     taps, holds = [], []
-    at = 200.0
     for button in BUTTONS:
         binding = profile.get(button)
         if binding is None:
             continue
         tap = binding.get("tap") if isinstance(binding, dict) else binding
         if (codes := action_codes(tap)) is not None:
-            taps.append(Press(button, "tap", at, PRESS_MS, codes))
-            at += TAP_SLOT_MS
+            taps.append(Press(button, "tap", PRESS_MS, codes))
     for button in BUTTONS:
         binding = profile.get(button)
         if isinstance(binding, dict):
@@ -90,18 +134,17 @@ def plan(profile: dict, hold_default_ms: float) -> tuple[list[Press], str]:
             codes, plain = action_codes(binding), True
         if codes is None:
             continue
-        length = hold_ms + HELD_BEYOND_MS
-        holds.append(Press(button, "hold", at, length, codes, hold_ms, plain))
-        at += length + TAP_SLOT_MS
+        holds.append(Press(button, "hold", hold_ms + HELD_BEYOND_MS, codes, hold_ms, plain))
     presses = taps + holds
+    last = schedule(presses, list(chords))
     lines = ["rate 60"]
     for press in presses:
         if press.kind == "tap":
             lines.append(f"at {press.at_ms:.0f}ms tap {press.button} {press.length_ms:.0f}ms")
         else:
             lines.append(f"at {press.at_ms:.0f}ms press {press.button}")
-            lines.append(f"at {press.at_ms + press.length_ms:.0f}ms release {press.button}")
-    lines.append(f"at {at + 300:.0f}ms end")
+            lines.append(f"at {press.end_ms:.0f}ms release {press.button}")
+    lines.append(f"at {last + 300:.0f}ms end")
     return presses, "\n".join(lines) + "\n"
 
 
@@ -187,7 +230,7 @@ def check(presses: list[Press], sent: list[tuple[int, int]], frames, events: lis
             held = (up_ns - down_ns) / 1e6
             after = (down_ns - begin) / 1e6
             if press.kind == "tap":
-                # 100 ms of a 150 ms press; less by what the emulator's press fell short of 150 ms.
+                # 100 ms for a 100 ms press; less by what the emulator's press fell short of it.
                 wanted = SEEN_DOWN_MS - max(0.0, PRESS_MS - pressed_ms)
                 seen["tap"].append(held)
                 seen["sdl tap"].append(sdl_up["t_ms"] - sdl_down["t_ms"])
@@ -226,14 +269,17 @@ def has_gamepad(config: dict) -> bool:
     return False
 
 
-@scenario("SDL: every button of every shipped profile goes down and up in SDL, a 150 ms press "
+@scenario("SDL: every button of every shipped profile goes down and up in SDL, a 100 ms press "
           "down for 100 ms, a held one acting while held", needs=("run", "profile"), udev=True)
 def sdl_every_button(rig):
     """For each config/*.toml and each of its profiles (switched with `daydream-bridge profile`):
     SDL must see each button's actions go down and up; by the kernel's clock, a tap action
-    (plain binding or `tap`) must be down for at least 100 ms of a 150 ms press, a held plain
+    (plain binding or `tap`) must be down for at least 100 ms of a 100 ms press, a held plain
     binding's action must start before the release, and a held tap/hold binding's hold action
-    between its hold time and the release. Fails listing every shortfall."""
+    between its hold time and the release. A profile's presses make one timeline in which those
+    of different buttons overlap, each starting 150 ms after the one before (well past the chord
+    window); a button, a code or a chord's members are pressed again only once the action before
+    is over. Fails listing every shortfall."""
     problems: list[str] = []
     checked = 0
     seen: dict[str, list[float]] = {"tap": [], "plain": [], "hold late": [], "sdl tap": [], "sdl plain": []}
@@ -272,7 +318,7 @@ def sdl_every_button(rig):
                 switched = run_bridge_command(rig, "profile", profile_name)
                 assert switched.returncode == 0, \
                     f"{name}: daydream-bridge profile {profile_name} exited {switched.returncode}: {switched.stderr}"
-                presses, timeline = plan(profile, hold_default)
+                presses, timeline = plan(profile, hold_default, chords_of(config, profile))
                 if not presses:
                     continue
                 log_path = os.path.join(rig.logs, f"vhci-buttons-{name[:-5]}-{profile_name}.txt")
@@ -283,8 +329,9 @@ def sdl_every_button(rig):
                 rig.emulator.wait_event("play_finished", NAME, since=mark, timeout=length + 30)
                 rig.emulator.request("notifications", path=log_path, clear=True)
                 sent = sent_presses(log_path, presses, start_ns)
-                # Until the last press's release has reached the kernel and SDL (or 10 s).
-                last, (last_down, _) = presses[-1], sent[-1]
+                # Until the last release has reached the kernel and SDL (or 10 s).
+                last_index = max(range(len(presses)), key=lambda index: sent[index][1])
+                last, (last_down, _) = presses[last_index], sent[last_index]
                 kind, sdl_name = sdl_input(last.codes[-1])
                 deadline = time.monotonic() + 10
                 while time.monotonic() < deadline and not (
@@ -302,8 +349,8 @@ def sdl_every_button(rig):
 
     def span(key: str) -> str:
         return f"{min(seen[key]):.0f} to {max(seen[key]):.0f} ms" if seen[key] else "none"
-    rig.figure(f"kernel: taps of 150 ms down {span('tap')}; held plain bindings down {span('plain')} after "
+    rig.figure(f"kernel: taps of {PRESS_MS} ms down {span('tap')}; held plain bindings down {span('plain')} after "
                f"the press (chord window {CHORD_WINDOW_MS} ms); hold actions {span('hold late')} after their hold time")
-    rig.figure(f"SDL: taps of 150 ms down {span('sdl tap')}; held plain bindings down {span('sdl plain')} "
+    rig.figure(f"SDL: taps of {PRESS_MS} ms down {span('sdl tap')}; held plain bindings down {span('sdl plain')} "
                f"after the press")
     assert not problems, f"{len(problems)} of {checked} presses fall short in SDL:\n" + "\n".join(problems)
