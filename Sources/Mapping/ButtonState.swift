@@ -40,6 +40,11 @@ struct PreparedProfile: Sendable {
     /// Whether `updateMotion` has work on every packet: the air mouse can point, or a tilt reads
     /// the orientation. Otherwise it runs only to take the zero (the first packet, a recentre).
     let motionReadsEveryPacket: Bool
+    /// Whether the profile aims with the gyro (`profile.gyro` is set), and whether that gyro
+    /// refines its bias during rests (`auto-calibrate`): read on every packet, kept here so the
+    /// packet path does not copy the gyro's settings out of the profile to find out.
+    let aimsWithGyro: Bool
+    let refinesGyroBias: Bool
 
     init(_ profile: Profile, configuration: MappingConfiguration) {
         self.profile = profile
@@ -70,6 +75,8 @@ struct PreparedProfile: Sendable {
         }
         airMouseCanPoint = profile.airMouse.always || (bound + self.chords.map(\.action)).contains(.airMouse)
         motionReadsEveryPacket = airMouseCanPoint || profile.tilt != nil || profile.gyro != nil
+        aimsWithGyro = profile.gyro != nil
+        refinesGyroBias = profile.gyro?.autoCalibrate == true
     }
 }
 

@@ -42,7 +42,7 @@ extension MappingEngine {
     static let longestGyroStep = 0.05
 
     mutating func updateMotion(_ input: ControllerInput, at time: MonotonicTime, into buffer: inout OutputBuffer) {
-        if let gyro = prepared.profile.gyro {
+        if prepared.aimsWithGyro, let gyro = prepared.profile.gyro {
             updateGyro(gyro, input, at: time, into: &buffer)
         } else if prepared.airMouseCanPoint {
             updateAirMouse(input, at: time)

@@ -176,7 +176,7 @@ public struct MappingEngine: ~Copyable, Sendable {
         if let pointer = prepared.profile.pointer { updatePointer(pointer, input, at: time, into: &buffer) }
         if calibration != nil {
             measureGyroBias(input, at: time)
-        } else if prepared.profile.gyro?.autoCalibrate == true {
+        } else if prepared.refinesGyroBias {
             refineGyroBias(input, at: time)
         }
         output.flushRelative(into: &buffer)
