@@ -79,8 +79,9 @@ public struct DaydreamPacket: Hashable, Sendable {
         family == .daydream ? .daydream : otherFamilyScale
     }
 
-    /// `scale` of a packet of another family than the Daydream: looked up, so kept out of line.
-    @usableFromInline @inline(never) var otherFamilyScale: IMUScale { family.family.scale }
+    /// `scale` of a packet of another family than the Daydream: looked up in a table made once
+    /// (building the family's description was some thousand instructions a read), so kept out of line.
+    @usableFromInline @inline(never) var otherFamilyScale: IMUScale { ControllerFamily.scale(of: family) }
 
     /// The controller's clock for `acceleration` and `gyro`, or nil when the family has none.
     @inlinable public var stamp: ControllerStamp? {
