@@ -196,6 +196,22 @@ public struct OutputBuffer: ~Copyable, @unchecked Sendable {
         dirty |= 1 &<< UInt64(device.rawValue)
     }
 
+    /// Makes room for `count` more events at once: the next `count` `appendReserved` calls then
+    /// check nothing (a frame of several events, as the motion sensors' seven a packet).
+    @inlinable @inline(__always)
+    public mutating func reserve(_ count: Int) {
+        while room &- waiting < count { grow() }
+    }
+
+    /// `append` into room that `reserve` made, without checking for room again.
+    @inlinable @inline(__always)
+    public mutating func appendReserved(_ device: OutputDeviceKind, type: UInt16, code: UInt16, value: Int32) {
+        assert(waiting < room, "appendReserved beyond the room reserve made")
+        (storage + waiting).initialize(to: OutputEvent(device: device, type: type, code: code, value: value))
+        waiting &+= 1
+        dirty |= 1 &<< UInt64(device.rawValue)
+    }
+
     @inlinable @inline(__always)
     mutating func store(_ event: OutputEvent) {
         if waiting == room { grow() }

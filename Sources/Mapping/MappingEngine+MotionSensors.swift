@@ -30,13 +30,15 @@ extension MappingEngine {
                 MotionSensors.angularRateValue(rate.z),
             ]
         }
-        output.setAbsolute(EventCode.absX, values[0], on: .motion, into: &buffer)
-        output.setAbsolute(EventCode.absY, values[1], on: .motion, into: &buffer)
-        output.setAbsolute(EventCode.absZ, values[2], on: .motion, into: &buffer)
-        output.setAbsolute(EventCode.absRx, values[3], on: .motion, into: &buffer)
-        output.setAbsolute(EventCode.absRy, values[4], on: .motion, into: &buffer)
-        output.setAbsolute(EventCode.absRz, values[5], on: .motion, into: &buffer)
+        // Room for the frame's seven events made once, rather than checked before each.
+        buffer.reserve(7)
+        output.setAbsoluteReserved(EventCode.absX, values[0], on: .motion, into: &buffer)
+        output.setAbsoluteReserved(EventCode.absY, values[1], on: .motion, into: &buffer)
+        output.setAbsoluteReserved(EventCode.absZ, values[2], on: .motion, into: &buffer)
+        output.setAbsoluteReserved(EventCode.absRx, values[3], on: .motion, into: &buffer)
+        output.setAbsoluteReserved(EventCode.absRy, values[4], on: .motion, into: &buffer)
+        output.setAbsoluteReserved(EventCode.absRz, values[5], on: .motion, into: &buffer)
         let stamp = motionClock.timestamp(stamp: input.controllerTime, at: time)
-        buffer.append(.motion, type: EventType.msc, code: EventCode.mscTimestamp, value: Int32(bitPattern: stamp))
+        buffer.appendReserved(.motion, type: EventType.msc, code: EventCode.mscTimestamp, value: Int32(bitPattern: stamp))
     }
 }

@@ -117,6 +117,16 @@ struct OutputState: ~Copyable, @unchecked Sendable {
         output.append(device, type: EventType.abs, code: code, value: value)
     }
 
+    /// `setAbsolute` into room the caller reserved in `output` (`OutputBuffer.reserve`).
+    @inline(__always)
+    mutating func setAbsoluteReserved(_ code: UInt16, _ value: Int32, on device: OutputDeviceKind, into output: inout OutputBuffer) {
+        guard Int(code) < Self.absoluteCodes else { return }
+        let index = Self.absoluteIndex(code, on: device)
+        guard absValues[index] != value else { return }
+        absValues[index] = value
+        output.appendReserved(device, type: EventType.abs, code: code, value: value)
+    }
+
     /// Returns an absolute axis of `device` to its rest value.
     mutating func centreAbsolute(_ code: UInt16, on device: OutputDeviceKind, into output: inout OutputBuffer) {
         guard Int(code) < Self.absoluteCodes else { return }
