@@ -76,14 +76,28 @@ args=""
 for only in ${E2E_ONLY:-}; do args="$args --only $only"; done
 [ -n "${E2E_REPEAT:-}" ] && args="$args --repeat $E2E_REPEAT"
 
+# The host's browser for the page served in the VM (s49): Chromium is too slow under software
+# emulation, so it runs here and reaches the guest's `ui` through a forward of a free port on
+# the host's loopback (QEMU's user network, restricted: the guest reaches nothing else). It
+# starts Chromium only when the guest asks, through files in $out/page.
+page_port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])') \
+    || loud "no free port on the host's loopback for the page's forward"
+mkdir -p "$out/page"
+/usr/bin/python3 "$here/host/page_browser.py" --exchange "$out/page" --port "$page_port" --screenshots "$out/logs" \
+    >"$out/logs/page_browser.log" 2>&1 </dev/null &
+page_browser=$!
+trap 'kill "$page_browser" 2>/dev/null' EXIT
+trap 'exit 130' INT TERM
+
 echo "e2e: booting $(basename "$kernel") under QEMU (software emulation; --disable-kvm)"
 boot_started=$(date +%s)
 status=0
 # vng must not write straight into a file (QEMU reopens its stdout): pipe it.
 PATH="$venv/bin:$PATH" timeout --kill-after=20 "${E2E_TIMEOUT:-1800}" \
     vng --disable-kvm --run "$kernel" --user root --memory 2G --cpus 2 \
-        --rwdir="$out" -- \
-        "E2E_DEBUG=${E2E_DEBUG:-} E2E_DEB=${E2E_DEB:-} VIRTUAL_ENV=$venv sh $here/guest/boot.sh $repo $out $venv $bin $args" \
+        --rwdir="$out" \
+        --qemu-opts="-netdev user,id=page,restrict=on,hostfwd=tcp:127.0.0.1:$page_port-:$page_port -device virtio-net-pci,netdev=page" -- \
+        "E2E_DEBUG=${E2E_DEBUG:-} E2E_DEB=${E2E_DEB:-} E2E_PAGE_PORT=$page_port VIRTUAL_ENV=$venv sh $here/guest/boot.sh $repo $out $venv $bin $args" \
     </dev/null 2>&1 | cat || status=$?
 
 ended=$(date +%s)

@@ -2,7 +2,8 @@
 # Installs what the end-to-end rig needs, when any of it is missing:
 # Debian packages (QEMU, Debian's kernel, BlueZ, udev, python3-dbus/evdev,
 # and the real clients the scenarios drive: libsdl2-dev with a C compiler,
-# libinput-tools, joystick's jstest; systemd-nspawn for the units scenario) and a venv for Debian's /usr/bin/python3 with virtme-ng and bumble.
+# libinput-tools, joystick's jstest; systemd-nspawn for the units scenario; Chromium,
+# chromedriver and selenium for the host's browser on the VM's page) and a venv for Debian's /usr/bin/python3 with virtme-ng and bumble.
 # Idempotent; quick when everything is present. Runs as root, or through sudo,
 # with no stdin. Prints the venv's path on its last line.
 set -eu
@@ -24,7 +25,8 @@ PYGAME_CE_VERSION=2.5.8
 
 packages="qemu-system-x86 linux-image-amd64 bluez udev kmod dbus-daemon
 python3-venv python3-dbus python3-evdev python3-gi python3-pip evtest procps busybox-static
-gcc pkg-config libsdl2-dev libinput-tools joystick systemd-container make"
+gcc pkg-config libsdl2-dev libinput-tools joystick systemd-container make
+chromium chromium-driver python3-selenium"
 
 missing=""
 for package in $packages; do
