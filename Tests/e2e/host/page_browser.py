@@ -7,6 +7,8 @@ opens the page that `daydream-bridge ui` serves in the guest through QEMU's forw
 output folder: it writes `command-N.json` ({"do": ..., "timeout": s, ...}), this answers
 `answer-N.json` ({"ok": true, ...} or {"ok": false, "error": ...}). Commands:
 
+- `start`: starts Chromium (the guest sends it first and reads no answer: an error comes again
+  with `open`);
 - `open` {url}: loads the page (only http://127.0.0.1:PORT/), waits for the Controllers panel
   to follow the bridge, returns the pairing hint;
 - `pair` {address}: clicks "Find and pair a controller", waits for the pairing's last step and
@@ -15,7 +17,7 @@ output folder: it writes `command-N.json` ({"do": ..., "timeout": s, ...}), this
   so; a screenshot;
 - `quit`: closes the browser.
 
-Chromium starts on the first command, so a run without that scenario costs nothing. A missing
+Chromium starts on the first command (`start`, while the guest starts the bridge), so a run without that scenario costs nothing. A missing
 browser is an error answer: the scenario fails, it is never skipped. Screenshots (1366x900) go to
 --screenshots. Every wait is for what the page shows or for the guest's file, with a timeout.
 Runs until run.sh stops it (SIGTERM) or the exchange folder is removed.
@@ -150,6 +152,7 @@ class PageBrowser:
 
     def forget(self, address: str, timeout: float) -> dict:
         from selenium.webdriver.common.by import By
+        started = time.monotonic()
         card = self.card(address)
         if card is None:
             raise Failed(f"no card for {address} to forget")
@@ -160,10 +163,13 @@ class PageBrowser:
         # The bridge keeps a controller it has seen until it stops: its card stays, not connected.
         self.wait(f"{address}'s card to show it gone", lambda: self.card(address) is None
                   or self.card_field(address, "link") == "not connected", timeout)
-        return {"said": said, "screenshot": self.shot("forgotten")}
+        return {"said": said, "seconds": round(time.monotonic() - started, 1), "screenshot": self.shot("forgotten")}
 
     def run(self, command: dict) -> dict:
         what, timeout = command.get("do"), float(command.get("timeout", 60))
+        if what == "start":
+            self.start()
+            return {}
         if what == "open":
             return self.open(command["url"], timeout)
         if what == "pair":

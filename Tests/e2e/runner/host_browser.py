@@ -42,13 +42,18 @@ class HostBrowser:
         assert os.path.isdir(self.exchange), \
             f"no {self.exchange}: run.sh starts the host's browser (Tests/e2e/host/page_browser.py) with it"
 
-    def ask(self, what: str, timeout: float, **arguments) -> dict:
-        """The host's answer to `what`, which it must finish within `timeout` s."""
+    def send(self, what: str, timeout: float, **arguments) -> int:
+        """Sends `what`, which the host must finish within `timeout` s; its number."""
         number = len(glob.glob(os.path.join(self.exchange, "command-*.json"))) + 1
         path = os.path.join(self.exchange, f"command-{number}.json")
         with open(path + ".part", "w") as file:
             json.dump(dict(arguments, do=what, timeout=timeout), file)
         os.rename(path + ".part", path)
+        return number
+
+    def ask(self, what: str, timeout: float, **arguments) -> dict:
+        """The host's answer to `what`, which it must finish within `timeout` s."""
+        number = self.send(what, timeout, **arguments)
         answer_path = os.path.join(self.exchange, f"answer-{number}.json")
         # Beyond the host's own timeout: Chromium's start, and the shared folder's delay.
         answered = wait_until(lambda: os.path.exists(answer_path), timeout=timeout + 30)

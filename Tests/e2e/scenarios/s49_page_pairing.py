@@ -27,6 +27,7 @@ def page_pairs_and_forgets(rig):
     bridge's own manager (the look-alike check included), the panel lists it connected;
     "Forget" and its confirmation remove it from BlueZ."""
     browser = HostBrowser()
+    browser.send("start", timeout=60)  # Chromium starts on the host while the bridge starts here
     port = forwarded_port()
     rig.controller(NAME, ADDRESS)
     rig.bluez.remove_all_devices(rig.adapter)
@@ -41,7 +42,7 @@ def page_pairs_and_forgets(rig):
         found = wait_until(lambda: re.search(rf"Open (http://127\.0\.0\.1:{port}/\S+)", ui.log_text()), timeout=30)
         assert found, f"ui printed no loopback address:\n{ui.log_text()[-2000:]}"
         opened = browser.ask("open", timeout=60, url=found.group(1))
-        rig.figure(f"page: the host's Chromium started and loaded the VM's page in {opened['seconds']} s")
+        rig.figure(f"page: the host's Chromium loaded the VM's page in {opened['seconds']} s")
         assert "home button" in opened["hint"], f"the pairing hint says {opened['hint']!r}"
 
         mark = rig.emulator.mark()
@@ -62,6 +63,7 @@ def page_pairs_and_forgets(rig):
         gone = wait_until(lambda: not (rig.bluez.get_or_none(path, DEVICE, "Paired") or rig.bluez.get_or_none(path, DEVICE, "Bonded")),
                           timeout=30)
         assert gone, f"BlueZ still holds the forgotten controller's bond (the page said {forgot['said']!r})"
+        rig.figure(f"page: Forget and its confirmation clicked -> the page said so: {forgot['seconds']} s")
         rig.figure(f"page: screenshots {paired['screenshot']}, {forgot['screenshot']} in the output's logs")
     finally:
         browser.close()
