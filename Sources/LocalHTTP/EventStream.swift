@@ -61,6 +61,13 @@ public final class EventStream {
         wakeServer()
     }
 
+    /// Resumes a waiting connection without waking the server, which is stopping and closes it.
+    func resumeForStop() {
+        guard suspended, let connection else { return }
+        suspended = false
+        chttp_resume_connection(connection)
+    }
+
     /// libmicrohttpd asks for up to `max` bytes: what is queued, the end, or nothing yet (the
     /// connection is suspended until `send` or `close`).
     func read(into buffer: UnsafeMutablePointer<CChar>, max: Int) -> Int {

@@ -100,6 +100,9 @@ public final class HTTPServer {
         keepAliveTimer = nil
         watch?.cancel()
         watch = nil
+        // libmicrohttpd aborts the process when stopped with a connection suspended, as an event
+        // stream's is while it waits for its next event: resumed, they close with the rest.
+        for entry in streams { entry.stream?.resumeForStop() }
         if let daemon { chttp_stop_daemon(daemon) }
         daemon = nil
     }
