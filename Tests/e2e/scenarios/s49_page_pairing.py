@@ -64,6 +64,9 @@ def page_pairs_and_forgets(rig):
                           timeout=30)
         assert gone, f"BlueZ still holds the forgotten controller's bond (the page said {forgot['said']!r})"
         rig.figure(f"page: Forget and its confirmation clicked -> the page said so: {forgot['seconds']} s")
+        # Stopped (SIGTERM, as Ctrl-C) with the page still open and its event stream waiting.
+        code = ui.stop()
+        assert code == 0, f"ui exited {code} when stopped with the page open:\n{ui.log_text()[-600:]}"
         rig.figure(f"page: screenshots {paired['screenshot']}, {forgot['screenshot']} in the output's logs")
     finally:
         browser.close()
