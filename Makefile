@@ -45,7 +45,8 @@ run: release
 # program (check-install, the soak, the package, the VM) runs the release build users install.
 # Each stage's time is printed, to see where the budget goes. The end-to-end rig's set-up
 # (QEMU, a kernel, Bumble's venv: downloads and unpacking, on a fresh machine minutes of them)
-# runs beside the builds, and the e2e stage waits for it.
+# runs beside the builds, and the e2e stage waits for it. The package check runs beside the
+# fuzzers, which fuzz for a fixed time whatever else runs (its output is shown after theirs).
 test:
 	@start=$$(date +%s); \
 	scripts/install-deps --test || exit 1; \
@@ -59,12 +60,22 @@ test:
 	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product daydream-bridge && \
 	$(MAKE) --no-print-directory check-install BINARY="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/daydream-bridge" || exit 1; \
 	echo "make test: unit tests (AddressSanitizer), release build and check-install took $$(( $$(date +%s) - start )) s"; \
+	beside=""; \
 	for extra in $(TEST_EXTRAS); do \
 		start=$$(date +%s); \
 		if [ "$$extra" = e2e ] && [ -n "$$early" ]; then \
 			wait $$early || { cat .build/e2e-setup-early.out; echo "make test: the end-to-end rig's set-up failed" >&2; exit 1; }; \
 		fi; \
+		if [ "$$extra" = check-deb ] && [ -n "$$beside" ]; then continue; fi; \
+		if [ "$$extra" = fuzz-ci ]; then case " $(TEST_EXTRAS) " in *" check-deb "*) \
+			$(MAKE) --no-print-directory check-deb >.build/check-deb.out 2>&1 </dev/null & beside=$$!;; \
+		esac; fi; \
 		$(MAKE) --no-print-directory $$extra || exit 1; \
+		if [ "$$extra" = fuzz-ci ] && [ -n "$$beside" ]; then \
+			deb_status=0; wait $$beside || deb_status=$$?; cat .build/check-deb.out; \
+			[ "$$deb_status" = 0 ] || { echo "make test: check-deb (beside fuzz-ci) failed" >&2; exit 1; }; \
+			echo "make test: check-deb ran beside fuzz-ci"; \
+		fi; \
 		echo "make test: $$extra took $$(( $$(date +%s) - start )) s"; \
 	done
 
