@@ -2,7 +2,8 @@ import Foundation
 import Glibc
 
 /// A private `dbus-daemon` for one test, on a unix socket in a fresh temporary
-/// directory, stopped by `stop()` (the directory goes with it, or with the bus object).
+/// directory, stopped by `stop()` (the directory goes with it, or with the bus object), or
+/// killed when the bus object goes: a test that throws before its `stop()` leaves none behind.
 @MainActor
 public final class TestBus {
     /// The directory of the bus's socket and configuration, for the test's own files too.
@@ -13,6 +14,8 @@ public final class TestBus {
     /// client given this address can connect again after `restart()`.
     public var socketAddress: String { "unix:path=\(directory.path)/bus" }
     private var process: Process
+    /// The running `dbus-daemon`'s process id.
+    public var processIdentifier: Int32 { process.processIdentifier }
     private let config: URL
     private let scratch: TemporaryDirectory
 
@@ -52,6 +55,8 @@ public final class TestBus {
         """.save(to: config)
         (process, address) = try Self.launch(config: config)
     }
+
+    isolated deinit { kill() }
 
     /// Starts `dbus-daemon` with `config`; returns it and the address it printed.
     private static func launch(config: URL) throws -> (Process, String) {
