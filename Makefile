@@ -10,7 +10,7 @@ SWIFT_FLAGS += -Xswiftc -warnings-as-errors --explicit-target-dependency-import-
 endif
 
 .PHONY: all deps test-deps build release run test unit
-.PHONY: bench fuzz fuzz-ci sanitize sanitize-thread soak soak-ci
+.PHONY: bench fuzz fuzz-build fuzz-ci sanitize sanitize-thread soak soak-ci
 .PHONY: install uninstall check-install
 .PHONY: deb dist check-deb package-binary
 .PHONY: e2e
@@ -45,8 +45,9 @@ run: release
 # program (check-install, the soak, the package, the VM) runs the release build users install.
 # Each stage's time is printed, to see where the budget goes. The end-to-end rig's set-up
 # (QEMU, a kernel, Bumble's venv: downloads and unpacking, on a fresh machine minutes of them)
-# runs beside the builds, and the e2e stage waits for it. The package check runs beside the
-# fuzzers, which fuzz for a fixed time whatever else runs (its output is shown after theirs).
+# runs beside the builds, and the e2e stage waits for it. The fuzzers are built beside
+# check-install (its browsers leave a core idle), and the package check runs beside the fuzzers,
+# which fuzz for a fixed time whatever else runs (each one's output is shown after the stage).
 test:
 	@start=$$(date +%s); \
 	scripts/install-deps --test || exit 1; \
@@ -57,7 +58,11 @@ test:
 	esac; \
 	start=$$(date +%s); \
 	scripts/sanitize address $(SWIFT_FLAGS) && \
-	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product daydream-bridge && \
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product daydream-bridge || exit 1; \
+	fuzzers=""; \
+	case " $(TEST_EXTRAS) " in *" fuzz-ci "*) \
+		$(MAKE) --no-print-directory fuzz-build >.build/fuzz-build.out 2>&1 </dev/null & fuzzers=$$!;; \
+	esac; \
 	$(MAKE) --no-print-directory check-install BINARY="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/daydream-bridge" || exit 1; \
 	echo "make test: unit tests (AddressSanitizer), release build and check-install took $$(( $$(date +%s) - start )) s"; \
 	beside=""; \
@@ -67,6 +72,10 @@ test:
 			wait $$early || { cat .build/e2e-setup-early.out; echo "make test: the end-to-end rig's set-up failed" >&2; exit 1; }; \
 		fi; \
 		if [ "$$extra" = check-deb ] && [ -n "$$beside" ]; then continue; fi; \
+		if [ "$$extra" = fuzz-ci ] && [ -n "$$fuzzers" ]; then \
+			wait $$fuzzers || { cat .build/fuzz-build.out; echo "make test: building the fuzzers failed" >&2; exit 1; }; \
+			cat .build/fuzz-build.out; \
+		fi; \
 		if [ "$$extra" = fuzz-ci ]; then case " $(TEST_EXTRAS) " in *" check-deb "*) \
 			$(MAKE) --no-print-directory check-deb >.build/check-deb.out 2>&1 </dev/null & beside=$$!;; \
 		esac; fi; \
@@ -103,10 +112,13 @@ bench:
 	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product daydream-machine-floor
 	"$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/daydream-bench" --json .build/bench.json $(BENCH_FLAGS)
 
-## Each fuzzer for FUZZ_SECONDS (libFuzzer + AddressSanitizer), FUZZ_JOBS at a time; fails on a finding.
+## Each fuzzer built (FUZZ_TARGETS, FUZZ_JOBS at a time), not run; `fuzz` runs them.
 # Each fuzzer is built by one single-threaded compiler per module: they are built side by side too.
-fuzz: deps
+fuzz-build: deps
 	@printf '%s\n' $(FUZZ_TARGETS) | xargs -P $(FUZZ_JOBS) -I TARGET Fuzz/build-fuzzer TARGET $(FUZZ_DIR)
+
+## Each fuzzer for FUZZ_SECONDS (libFuzzer + AddressSanitizer), FUZZ_JOBS at a time; fails on a finding.
+fuzz: fuzz-build
 	@printf '%s\n' $(FUZZ_TARGETS) | xargs -P $(FUZZ_JOBS) -I TARGET sh -c \
 		'Fuzz/run-fuzzer TARGET $(FUZZ_SECONDS) $(FUZZ_DIR) >$(FUZZ_DIR)/TARGET.summary 2>&1; status=$$?; \
 		cat $(FUZZ_DIR)/TARGET.summary; exit $$status'
