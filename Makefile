@@ -298,6 +298,6 @@ soak: test-deps
 	Benchmarks/daemon-load/daemon_load.py --bridge "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/daydream-bridge" \
 		soak --seconds $(SOAK_SECONDS)
 
-## The soak for 60 s, as CI runs it.
+## The soak for 45 s, as CI runs it.
 soak-ci:
-	$(MAKE) soak SOAK_SECONDS=60
+	$(MAKE) soak SOAK_SECONDS=45
