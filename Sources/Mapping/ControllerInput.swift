@@ -12,7 +12,8 @@ public struct ControllerInput: Hashable, Sendable {
         get {
             switch orientationSource {
             case .quaternion(let quaternion): quaternion
-            case .counts(let counts): Quaternion(rotationVector: Vector3(counts, scale: Scale.orientation))
+            case .counts(let counts), .estimatedCounts(let counts):
+                Quaternion(rotationVector: Vector3(counts, scale: Scale.orientation))
             }
         }
         set { orientationSource = .quaternion(newValue) }
@@ -51,10 +52,19 @@ public struct ControllerInput: Hashable, Sendable {
     /// then goes by arrival time.
     public var controllerTime: ControllerStamp?
 
-    /// Where `orientation` comes from: given, or the packet's rotation-vector counts.
+    /// Whether `orientation` is the controller firmware's fusion or given, not one the feed
+    /// worked out from this very gyro (a Gear VR's): a gyro's bias turns an estimate as a slow
+    /// turn would, so only a fused one can tell a rest from a turn (`GyroAutoCalibration`).
+    public var orientationIsFused: Bool {
+        if case .estimatedCounts = orientationSource { false } else { true }
+    }
+
+    /// Where `orientation` comes from: given, the packet's rotation-vector counts, or the
+    /// counts the feed estimated from the gyro for a family that sends none.
     @usableFromInline enum OrientationSource: Sendable {
         case quaternion(Quaternion)
         case counts(RawVector)
+        case estimatedCounts(RawVector)
     }
     @usableFromInline var orientationSource: OrientationSource
 
@@ -89,10 +99,11 @@ public struct ControllerInput: Hashable, Sendable {
     public init(packet: DaydreamPacket) {
         buttons = packet.buttons
         touch = packet.touchPoint
-        orientationSource = .counts(packet.orientation)
         if packet.family == .daydream {
+            orientationSource = .counts(packet.orientation)
             motionSource = .counts(acceleration: packet.acceleration, gyro: packet.gyro)
         } else {
+            orientationSource = .estimatedCounts(packet.orientation)
             motionSource = .measured(acceleration: packet.accelerationSI, rotationRate: packet.rotationRate)
         }
         controllerTime = packet.stamp

@@ -77,8 +77,11 @@ extension MappingEngine {
         let seconds = min(max(interval, 0), Self.longestGyroStep)
         autoCalibration.lastTime = time
         autoCalibration.lastStamp = input.controllerTime
+        // An orientation estimated from this gyro turns with its bias: the rest is then judged by
+        // the raw rate and the accelerometer alone.
+        let fused = input.orientationIsFused
         guard let bias = autoCalibration.detector.add(rate: input.rotationRate, acceleration: input.acceleration, seconds: seconds,
-                                                      orientation: { input.orientation }) else { return }
+                                                      orientation: { fused ? input.orientation : .identity }) else { return }
         gyroBias = bias
         refinedGyroBias = bias
         notices.append(.gyroBiasRefined(bias))

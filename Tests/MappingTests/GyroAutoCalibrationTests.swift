@@ -166,3 +166,41 @@ struct GyroAutoCalibrationTests {
         }
     }
 }
+
+/// A Gear VR sends no orientation: the feed estimates it from the same gyro, so its bias turns
+/// the estimate as a slow turn would. Its rests are judged by the raw rate and the
+/// accelerometer, and a Gear VR at rest is calibrated like a Daydream.
+@Suite("gyro auto-calibration with an estimated orientation")
+struct GyroAutoCalibrationEstimatedTests {
+    @Test func aGearVRAtRestIsCalibratedThoughItsEstimateDrifts() {
+        var settings = GyroSettings()
+        settings.countsPerDegree = 10
+        settings.autoCalibrate = true
+        var engine = MappingEngine(configuration: MappingConfiguration(profiles: [Profile(name: "aim", gyro: settings)]))
+        // 1.5 deg/s of bias about y (14.285 counts per deg/s), lying flat: the estimate turns
+        // 1.5 degrees a second, three times the rest's 0.5 degree limit.
+        let biasCounts: Int16 = 21
+        let degreesPerCount = 1 / 14.285
+        var refined = 0
+        for index in 0..<(4 * 206) {
+            var packet = DaydreamPacket(acceleration: RawVector(0, 2048, 0), gyro: RawVector(0, biasCounts, 0))
+            packet.family = .gearVR
+            packet.clock = .microseconds
+            packet.sampleTime = UInt32(4_854 * index)
+            let turned = Double(index) / 206 * Double(biasCounts) * degreesPerCount
+            packet.orientation = RawVector(0, Int16((turned * Double.pi / 180 / Scale.orientation).rounded()), 0)
+            let input = ControllerInput(packet: packet)
+            #expect(!input.orientationIsFused)
+            var buffer = OutputBuffer()
+            engine.update(input, at: MonotonicTime(nanoseconds: Int64(4_854_000 * index)), into: &buffer)
+            refined += engine.takeNotices().filter { if case .gyroBiasRefined = $0 { true } else { false } }.count
+        }
+        #expect(refined >= 2, "refined \(refined) times in 4 s of rest")
+        let bias = engine.gyroBias.y * 180 / Double.pi
+        #expect(abs(bias - Double(biasCounts) * degreesPerCount) < 0.01, "bias \(bias) deg/s")
+    }
+
+    @Test func aDaydreamsOrientationIsTheFirmwares() {
+        #expect(ControllerInput(packet: DaydreamPacket(orientation: RawVector(0, 5, 0))).orientationIsFused)
+    }
+}
